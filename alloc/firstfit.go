@@ -1,0 +1,205 @@
+package alloc
+
+import "container/heap"
+
+// FirstFit is the seed's policy (spec §2.3), the default: intervals in
+// (start, end, name) order; before each, every placed block whose end is
+// before its start returns to the free list in allocation order; the first
+// free block in list order that is large enough is taken and its remainder
+// appended to the end of the list; no coalescing; otherwise bump, unless
+// the bump would pass the budget, in which case the interval falls back and
+// nothing changes.
+//
+// The free list is kept as an append-only array of slots under a max
+// segment tree, so "first block in list order with size >= n" is one
+// O(log n) descent instead of a scan, and expired blocks come off a heap
+// keyed by end instead of a rescan of the live set. NaiveFirstFit is the
+// same policy written plainly; tests hold the two equal.
+func FirstFit(items []Interval, budget int64) Result {
+	res := Result{Offsets: make([]int64, len(items))}
+	order := StartOrder(items)
+	var free slotTree
+	var live liveHeap
+	var expired []liveBlock
+	seq := 0
+	for _, i := range order {
+		it := items[i]
+		expired = expired[:0]
+		for live.Len() > 0 && live[0].end < it.Start {
+			expired = append(expired, heap.Pop(&live).(liveBlock))
+		}
+		if len(expired) > 1 {
+			sortBySeq(expired)
+		}
+		for _, b := range expired {
+			free.push(b.off, b.size)
+		}
+		slot := free.firstAtLeast(it.Size)
+		var off int64
+		if slot >= 0 {
+			off = free.off[slot]
+			rest := free.size(slot) - it.Size
+			free.set(slot, 0)
+			if rest > 0 {
+				free.push(off+it.Size, rest)
+			}
+		} else {
+			if it.Size > budget-res.PoolEnd {
+				res.Offsets[i] = -1
+				continue
+			}
+			off = res.PoolEnd
+			res.PoolEnd += it.Size
+		}
+		res.Offsets[i] = off
+		heap.Push(&live, liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
+		seq++
+	}
+	return res
+}
+
+// liveBlock is a placed block waiting for its interval to end.
+type liveBlock struct {
+	end       int
+	seq       int // allocation order
+	off, size int64
+}
+
+type liveHeap []liveBlock
+
+func (h liveHeap) Len() int { return len(h) }
+func (h liveHeap) Less(i, j int) bool {
+	if h[i].end != h[j].end {
+		return h[i].end < h[j].end
+	}
+	return h[i].seq < h[j].seq
+}
+func (h liveHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *liveHeap) Push(x any)   { *h = append(*h, x.(liveBlock)) }
+func (h *liveHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func sortBySeq(bs []liveBlock) {
+	// Insertion sort: the batch freed at one step is usually tiny, and
+	// when it is not, the heap already yields it nearly in order.
+	for i := 1; i < len(bs); i++ {
+		for j := i; j > 0 && bs[j].seq < bs[j-1].seq; j-- {
+			bs[j], bs[j-1] = bs[j-1], bs[j]
+		}
+	}
+}
+
+// slotTree is the free list: slots in list order (append-only; a taken
+// block leaves a zero-size hole) under a max segment tree of sizes.
+type slotTree struct {
+	off  []int64
+	n    int     // slots in use
+	cap  int     // leaves in the tree, a power of two
+	tree []int64 // tree[1] is the root; leaves at [cap, 2*cap)
+}
+
+func (t *slotTree) size(slot int) int64 { return t.tree[t.cap+slot] }
+
+func (t *slotTree) push(off, size int64) {
+	if t.n == t.cap {
+		t.grow()
+	}
+	t.off = append(t.off, off)
+	t.set(t.n, size)
+	t.n++
+}
+
+func (t *slotTree) grow() {
+	nc := 2 * t.cap
+	if nc == 0 {
+		nc = 64
+	}
+	nt := make([]int64, 2*nc)
+	copy(nt[nc:], t.tree[t.cap:t.cap+t.n])
+	for i := nc - 1; i >= 1; i-- {
+		nt[i] = max(nt[2*i], nt[2*i+1])
+	}
+	t.tree, t.cap = nt, nc
+}
+
+func (t *slotTree) set(slot int, size int64) {
+	i := t.cap + slot
+	t.tree[i] = size
+	for i >>= 1; i >= 1; i >>= 1 {
+		m := max(t.tree[2*i], t.tree[2*i+1])
+		if t.tree[i] == m {
+			break
+		}
+		t.tree[i] = m
+	}
+}
+
+// firstAtLeast returns the first slot in list order holding at least n
+// bytes, or -1. Sizes are positive, so a hole never matches.
+func (t *slotTree) firstAtLeast(n int64) int {
+	if t.n == 0 || t.tree[1] < n {
+		return -1
+	}
+	i := 1
+	for i < t.cap {
+		if t.tree[2*i] >= n {
+			i = 2 * i
+		} else {
+			i = 2*i + 1
+		}
+	}
+	return i - t.cap
+}
+
+// NaiveFirstFit is FirstFit written as the spec words it, with linear
+// scans; it exists to be compared against.
+func NaiveFirstFit(items []Interval, budget int64) Result {
+	type block struct {
+		off, size int64
+		end       int
+	}
+	res := Result{Offsets: make([]int64, len(items))}
+	var freeList, allocated []block
+	for _, i := range StartOrder(items) {
+		it := items[i]
+		kept := allocated[:0:0]
+		for _, b := range allocated {
+			if b.end < it.Start {
+				freeList = append(freeList, b)
+			} else {
+				kept = append(kept, b)
+			}
+		}
+		allocated = kept
+		found := -1
+		for k, b := range freeList {
+			if b.size >= it.Size {
+				found = k
+				break
+			}
+		}
+		var off int64
+		if found >= 0 {
+			b := freeList[found]
+			freeList = append(freeList[:found:found], freeList[found+1:]...)
+			off = b.off
+			if b.size > it.Size {
+				freeList = append(freeList, block{off: b.off + it.Size, size: b.size - it.Size})
+			}
+		} else {
+			if res.PoolEnd+it.Size > budget {
+				res.Offsets[i] = -1
+				continue
+			}
+			off = res.PoolEnd
+			res.PoolEnd += it.Size
+		}
+		res.Offsets[i] = off
+		allocated = append(allocated, block{off: off, size: it.Size, end: it.End})
+	}
+	return res
+}

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/mlirgen"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// version is reported by --version.
+const version = "0.1.0"
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitBadInput = 1
+	exitUsage    = 2
+	exitInternal = 3
+)
+
+const usageText = `usage: sdscgen [flags] FILE.bir     (FILE "-" reads standard input)
+       sdscgen pack [flags] FILE.csv
+
+Plans the per-bundle HBM pools of a bundle-IR graph and emits one MLIR
+module per bundle: to standard output separated by "// -----" lines, or as
+DIR/<bundle>/bundle.mlir plus DIR/plan.json with -o.
+
+Environment: HBM_POOL_PLANNING=0|false|no turns planning off (1|true|yes on);
+BUNDLE_SYMBOLIC_ARGS=0|false|no turns fusion off. Flags win over the
+environment.
+
+Exit status: 0 ok, 1 bad input, 2 bad usage, 3 internal error.
+
+Flags:
+`
+
+// config is the command line after flags and environment are resolved.
+type config struct {
+	input        string
+	outDir       string
+	planPath     string
+	generic      bool
+	budget       int64
+	allocator    string
+	disabled     bool
+	symbolicArgs bool
+}
+
+// usageError is a bad command line: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "pack":
+			return runPack(args[1:], stdin, stdout, stderr)
+		}
+	}
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		if err.Error() != "" {
+			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		}
+		return exitUsage
+	}
+	if cfg == nil { // --version
+		fmt.Fprintf(stdout, "sdscgen %s\n", version)
+		return exitOK
+	}
+	return generate(cfg, stdin, stdout, stderr)
+}
+
+// parseFlags resolves the command line and environment into a config. It
+// returns (nil, nil) for --version.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("sdscgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	cfg := &config{}
+	fs.StringVar(&cfg.outDir, "o", "", "write DIR/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
+	fs.StringVar(&cfg.planPath, "plan", "", "write the plan JSON to `FILE` (\"-\": standard output, instead of the MLIR)")
+	fs.BoolVar(&cfg.generic, "generic", false, "print sdscbundle ops in MLIR generic form (for stock mlir-opt --allow-unregistered-dialect)")
+	budget := fs.Int64("budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
+	segment := fs.Int64("segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
+	reserve := fs.Int64("reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
+	fs.StringVar(&cfg.allocator, "allocator", "first-fit", "pool allocator: "+strings.Join(alloc.Names, ", "))
+	noPool := fs.Bool("no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
+	fs.BoolVar(&cfg.symbolicArgs, "bundle-symbolic-args", true, "fuse ops into bundles; false makes every leaf op its own bundle")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			positional = append(positional, rest[1:]...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	if *showVersion {
+		return nil, nil
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if len(positional) != 1 {
+		fs.Usage()
+		return nil, usageError{fmt.Sprintf("want exactly one input file, got %d", len(positional))}
+	}
+	cfg.input = positional[0]
+
+	switch {
+	case set["budget"] && (set["segment-size"] || set["reserve"]):
+		return nil, usageError{"--budget cannot be combined with --segment-size or --reserve"}
+	case set["budget"]:
+		cfg.budget = *budget
+	default:
+		cfg.budget = *segment - *reserve
+	}
+	if cfg.budget < 0 {
+		return nil, usageError{fmt.Sprintf("the budget must not be negative (got %d)", cfg.budget)}
+	}
+	if _, err := alloc.Lookup(cfg.allocator); err != nil {
+		return nil, usageError{err.Error()}
+	}
+
+	cfg.disabled = *noPool
+	if !set["no-pool"] {
+		on, err := envBool("HBM_POOL_PLANNING", true)
+		if err != nil {
+			return nil, err
+		}
+		cfg.disabled = !on
+	}
+	if !set["bundle-symbolic-args"] {
+		on, err := envBool("BUNDLE_SYMBOLIC_ARGS", true)
+		if err != nil {
+			return nil, err
+		}
+		cfg.symbolicArgs = on
+	}
+	return cfg, nil
+}
+
+// envBool reads a boolean switch from the environment the way torch-spyre
+// does: 0/false/no and 1/true/yes in any case; unset or empty means def.
+func envBool(name string, def bool) (bool, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	switch strings.ToLower(v) {
+	case "":
+		return def, nil
+	case "0", "false", "no":
+		return false, nil
+	case "1", "true", "yes":
+		return true, nil
+	}
+	return false, usageError{fmt.Sprintf("%s=%s: want 0/false/no or 1/true/yes", name, strconv.Quote(v))}
+}
+
+// load reads, parses and checks the input, printing every diagnostic.
+func load(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, bool) {
+	name := path
+	var src []byte
+	var err error
+	if path == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		return nil, false
+	}
+	f, errs := frontend.Parse(name, src)
+	if len(errs) == 0 {
+		var g *ir.Graph
+		g, errs = frontend.Check(f)
+		if len(errs) == 0 {
+			return g, true
+		}
+	}
+	w := bufio.NewWriter(stderr)
+	for _, e := range errs {
+		fmt.Fprintln(w, e.Error())
+	}
+	w.Flush()
+	return nil, false
+}
+
+func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
+	g, ok := load(cfg.input, stdin, stderr)
+	if !ok {
+		return exitBadInput
+	}
+	if !cfg.symbolicArgs {
+		g = g.Unfused()
+	}
+	place, _ := alloc.Lookup(cfg.allocator)
+	plan := planner.Plan(g, planner.Options{Disabled: cfg.disabled, Budget: cfg.budget,
+		AllocatorName: cfg.allocator, Allocator: place})
+
+	mopt := mlirgen.Options{Generic: cfg.generic}
+	if cfg.outDir != "" {
+		if err := writeOutputDir(cfg, plan, mopt); err != nil {
+			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+			return exitBadInput
+		}
+	}
+	if cfg.planPath != "" && !(cfg.outDir != "" && cfg.planPath == filepath.Join(cfg.outDir, "plan.json")) {
+		var err error
+		if cfg.planPath == "-" {
+			err = planner.WriteJSON(stdout, plan)
+		} else {
+			err = writeFileAtomic(cfg.planPath, func(f *os.File) error { return planner.WriteJSON(f, plan) })
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sdscgen: writing plan: %v\n", err)
+			return exitBadInput
+		}
+	}
+	if cfg.outDir == "" && cfg.planPath != "-" {
+		if err := mlirgen.EmitAll(stdout, plan, mopt); err != nil {
+			fmt.Fprintf(stderr, "sdscgen: writing MLIR: %v\n", err)
+			return exitBadInput
+		}
+	}
+	return exitOK
+}
+
+// writeOutputDir writes the -o layout: one folder per bundle and the plan.
+func writeOutputDir(cfg *config, plan *planner.Result, mopt mlirgen.Options) error {
+	for _, b := range plan.Graph.Bundles {
+		if b.Name == "plan.json" {
+			return fmt.Errorf("%s: bundle %q would collide with %s", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json"))
+		}
+	}
+	out, err := newOutputDir(cfg.outDir)
+	if err != nil {
+		return err
+	}
+	for bi, b := range plan.Graph.Bundles {
+		err := out.create(filepath.Join(b.Name, "bundle.mlir"), func(f *os.File) error {
+			return mlirgen.Emit(f, plan, bi, mopt)
+		})
+		if err != nil {
+			out.discard()
+			return err
+		}
+	}
+	if err := out.create("plan.json", func(f *os.File) error { return planner.WriteJSON(f, plan) }); err != nil {
+		out.discard()
+		return err
+	}
+	return out.commit()
+}

@@ -1,0 +1,520 @@
+package frontend
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// maxNodeName is the longest node name accepted: bundle names become
+// directory names, and 255 bytes is the common file-name limit.
+const maxNodeName = 255
+
+// elemBytes is the element size of each dtype; 0 means unknown.
+func elemBytes(dtype string) int64 {
+	switch dtype {
+	case "i64":
+		return 8
+	case "f32", "i32":
+		return 4
+	case "f16", "bf16", "i16":
+		return 2
+	case "f8", "i8", "u8", "bool":
+		return 1
+	}
+	return 0
+}
+
+// Check applies the meaning rules of the contract (section 1.2) to a parsed
+// file. It reports every violation it finds, sorted by position, and builds
+// the graph only when there is none: the later stages rely on the graph
+// being fully valid.
+func Check(f *File) (*ir.Graph, ErrorList) {
+	c := &checker{
+		g:        &ir.Graph{Name: f.Graph.Name.Value, Pos: irPos(f.Graph.Name.Pos)},
+		buffers:  map[string]int{},
+		nodes:    map[string]lexer.Position{},
+		renameOf: map[string]int{},
+	}
+	c.keyword(f.Graph.Name)
+	c.declareBuffers(f.Graph.Decls)
+	c.resolveRenames(f.Graph.Decls)
+	c.buildGroups(f.Graph.Decls)
+	c.buildNodes(f.Graph.Nodes)
+	if len(c.errs) > 0 {
+		c.errs.Sort()
+		return nil, c.errs
+	}
+	return c.g, nil
+}
+
+type checker struct {
+	g    *ir.Graph
+	errs ErrorList
+
+	buffers map[string]int            // name -> index in g.Buffers
+	nodes   map[string]lexer.Position // node name -> first declaration
+
+	renames  []*RenameDecl  // the effective renames, in source order
+	renameOf map[string]int // renamed name -> index in renames
+	// renameTo holds, per effective rename, the buffer its chain ends at,
+	// or -1 when the chain is broken (already reported).
+	renameTo []int
+}
+
+func (c *checker) errorf(p lexer.Position, format string, args ...any) {
+	c.errs.add(irPos(p), format, args...)
+}
+
+// keyword reports a keyword in a declaring name position; the grammar lets
+// it through there (see ast.go) so that it is reported with the rest.
+func (c *checker) keyword(t lexer.Token) {
+	if t.Type == tokKeyword {
+		c.errs = append(c.errs, &Error{Pos: irPos(t.Pos), Msg: keywordMsg(t.Value)})
+	}
+}
+
+func at(p lexer.Position) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
+
+func (c *checker) declareBuffers(decls []Decl) {
+	for _, d := range decls {
+		b := d.Buffer
+		if b == nil {
+			continue
+		}
+		c.keyword(b.Name)
+		size, _ := c.size(b)
+		if i, dup := c.buffers[b.Name.Value]; dup {
+			first := c.g.Buffers[i].Pos
+			c.errorf(b.Name.Pos, "duplicate buffer %s (first declared at %d:%d)", quoteText(b.Name.Value), first.Line, first.Col)
+			continue
+		}
+		c.buffers[b.Name.Value] = len(c.g.Buffers)
+		c.g.Buffers = append(c.g.Buffers, ir.Buffer{Name: b.Name.Value, Pos: irPos(b.Name.Pos), Size: size})
+	}
+}
+
+// size computes a buffer's byte size rounded up to whole sticks.
+func (c *checker) size(b *BufferDecl) (int64, bool) {
+	overflow := func(p lexer.Position) (int64, bool) {
+		c.errorf(p, "size of %s overflows int64", quoteText(b.Name.Value))
+		return 0, false
+	}
+	if b.Bytes.Type != 0 {
+		n, err := strconv.ParseInt(b.Bytes.Value, 10, 64)
+		if err != nil || n > math.MaxInt64-(ir.StickBytes-1) {
+			return overflow(b.Bytes.Pos)
+		}
+		return roundUp(n), true
+	}
+	eb := elemBytes(b.DType.Value)
+	if eb == 0 {
+		c.errorf(b.DType.Pos, "unknown dtype %s", quoteText(b.DType.Value))
+		return 0, false
+	}
+	var dims []int64
+	zero := false
+	for _, t := range b.Shape {
+		if t.Type != tokInt {
+			continue
+		}
+		n, err := strconv.ParseInt(t.Value, 10, 64)
+		if err != nil {
+			return overflow(b.DType.Pos)
+		}
+		zero = zero || n == 0
+		dims = append(dims, n)
+	}
+	// The size is a mathematical product: one zero dimension makes it 0
+	// however large the others are, so only a non-zero product can overflow.
+	if zero {
+		return 0, true
+	}
+	last, ok := mul(dims[len(dims)-1], eb)
+	if !ok || last > math.MaxInt64-(ir.StickBytes-1) {
+		return overflow(b.DType.Pos)
+	}
+	size := roundUp(last)
+	for _, d := range dims[:len(dims)-1] {
+		if size, ok = mul(size, d); !ok {
+			return overflow(b.DType.Pos)
+		}
+	}
+	return size, true
+}
+
+func roundUp(n int64) int64 { return (n + ir.StickBytes - 1) / ir.StickBytes * ir.StickBytes }
+
+// mul multiplies two non-negative int64s, reporting overflow.
+func mul(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
+}
+
+// resolveRenames records the renames and follows every chain once, so
+// that resolving a reference later is a single map lookup.
+func (c *checker) resolveRenames(decls []Decl) {
+	for _, d := range decls {
+		r := d.Rename
+		if r == nil {
+			continue
+		}
+		c.keyword(r.From)
+		if i, dup := c.renameOf[r.From.Value]; dup {
+			c.errorf(r.From.Pos, "%s is already renamed at %s", quoteText(r.From.Value), at(c.renames[i].From.Pos))
+			continue
+		}
+		c.renameOf[r.From.Value] = len(c.renames)
+		c.renames = append(c.renames, r)
+	}
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make([]int8, len(c.renames))
+	c.renameTo = make([]int, len(c.renames))
+	var path []int
+	for i := range c.renames {
+		if state[i] != unvisited {
+			continue
+		}
+		path = path[:0]
+		j, target := i, -1
+		for {
+			if state[j] == done {
+				target = c.renameTo[j]
+				break
+			}
+			if state[j] == onPath {
+				c.cycle(path, j)
+				break
+			}
+			state[j] = onPath
+			path = append(path, j)
+			to := c.renames[j].To
+			if k, ok := c.renameOf[to.Value]; ok {
+				j = k
+				continue
+			}
+			if b, ok := c.buffers[to.Value]; ok {
+				target = b
+			} else {
+				c.errorf(to.Pos, "rename target %s is not a declared buffer", quoteText(to.Value))
+			}
+			break
+		}
+		for _, k := range path {
+			state[k] = done
+			c.renameTo[k] = target
+		}
+	}
+}
+
+// cycle reports the rename cycle that path closes at rename j, once, at
+// the cycle's first rename in source order.
+func (c *checker) cycle(path []int, j int) {
+	var loop []int
+	for k, p := range path {
+		if p == j {
+			loop = path[k:]
+			break
+		}
+	}
+	first := 0
+	for k, p := range loop {
+		if p < loop[first] {
+			first = k
+		}
+	}
+	var b strings.Builder
+	for k := range loop {
+		b.WriteString(c.renames[loop[(first+k)%len(loop)]].From.Value)
+		b.WriteString(" -> ")
+	}
+	b.WriteString(c.renames[loop[first]].From.Value)
+	c.errorf(c.renames[loop[first]].From.Pos, "rename cycle: %s", b.String())
+}
+
+// resolve maps a buffer reference to its buffer through the renames; -1
+// when it cannot, after reporting why (unless a broken rename chain was
+// already reported).
+func (c *checker) resolve(t lexer.Token) int {
+	if len(c.renames) > 0 {
+		if i, ok := c.renameOf[t.Value]; ok {
+			return c.renameTo[i]
+		}
+	}
+	if b, ok := c.buffers[t.Value]; ok {
+		return b
+	}
+	c.errorf(t.Pos, "undeclared buffer %s", quoteText(t.Value))
+	return -1
+}
+
+// buildGroups closes the alias relation into storage groups and applies
+// the input/output/lx lists to them.
+func (c *checker) buildGroups(decls []Decl) {
+	n := len(c.g.Buffers)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	in, out, lx := make([]bool, n), make([]bool, n), make([]bool, n)
+	for _, d := range decls {
+		switch {
+		case d.Alias != nil:
+			c.keyword(d.Alias.View)
+			v, t := c.resolve(d.Alias.View), c.resolve(d.Alias.Target)
+			if v >= 0 && t >= 0 {
+				parent[find(v)] = find(t)
+			}
+		case d.List != nil:
+			flags := in
+			switch d.List.Kind {
+			case "output":
+				flags = out
+			case "lx":
+				flags = lx
+			}
+			for _, t := range d.List.Names {
+				if t.Type != tokIdent {
+					continue // a separating comma
+				}
+				if b := c.resolve(t); b >= 0 {
+					flags[b] = true
+				}
+			}
+		}
+	}
+	groupOf := make([]int, n) // root -> group index + 1
+	var groups []ir.Group
+	for i, b := range c.g.Buffers {
+		r := find(i)
+		if groupOf[r] == 0 {
+			groups = append(groups, ir.Group{Name: b.Name})
+			groupOf[r] = len(groups)
+		}
+		g := &groups[groupOf[r]-1]
+		g.Members = append(g.Members, i)
+		g.Size = max(g.Size, b.Size)
+		g.Name = min(g.Name, b.Name)
+		g.Input = g.Input || in[i]
+		g.Output = g.Output || out[i]
+		g.LX = g.LX || lx[i]
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return groups[order[a]].Name < groups[order[b]].Name })
+	rank := make([]int, len(groups))
+	c.g.Groups = make([]ir.Group, len(groups))
+	for k, i := range order {
+		c.g.Groups[k] = groups[i]
+		rank[i] = k
+	}
+	for i := range c.g.Buffers {
+		c.g.Buffers[i].Group = rank[groupOf[find(i)]-1]
+	}
+}
+
+// node declares a node name in the node namespace.
+func (c *checker) node(t lexer.Token) {
+	c.keyword(t)
+	if len(t.Value) > maxNodeName {
+		c.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
+	}
+	if first, dup := c.nodes[t.Value]; dup {
+		c.errorf(t.Pos, "duplicate node %s (first declared at %s)", quoteText(t.Value), at(first))
+		return
+	}
+	c.nodes[t.Value] = t.Pos
+}
+
+// bundle is the state of one bundle under construction.
+type bundle struct {
+	b *ir.Bundle
+	// loops is the enclosing loop stack. It is replaced, never modified,
+	// so the ops of one loop body can share it as their Op.Loops.
+	loops []int
+}
+
+func (c *checker) buildNodes(nodes []Node) {
+	for i := range nodes {
+		n := &nodes[i]
+		switch {
+		case n.Leaf != nil && n.Leaf.Kind == "cpu":
+			l := n.Leaf
+			c.node(l.Name)
+			c.g.CPU = append(c.g.CPU, ir.CPUNode{
+				Name:   l.Name.Value,
+				Pos:    irPos(l.Name.Pos),
+				Reads:  c.accesses(l.Reads, 0),
+				Writes: c.accesses(l.Writes, 0),
+			})
+		case n.Leaf != nil:
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Leaf.Name.Value, Pos: irPos(n.Leaf.Name.Pos), Kind: ir.KindOp})
+		case n.Fused != nil:
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Fused.Name.Value, Pos: irPos(n.Fused.Name.Pos), Kind: ir.KindFused})
+		case n.Loop != nil:
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Loop.Name.Value, Pos: irPos(n.Loop.Name.Pos), Kind: ir.KindLoop})
+		}
+		if n.Leaf != nil && n.Leaf.Kind == "cpu" {
+			continue
+		}
+		bb := &bundle{b: &c.g.Bundles[len(c.g.Bundles)-1]}
+		if n.Fused != nil {
+			// The bundle is the fused block itself: its nodes are the
+			// bundle's top level.
+			c.node(n.Fused.Name)
+			bb.b.Body = c.walk(bb, n.Fused.Body, nil)
+		} else {
+			bb.b.Body = c.walk(bb, nodes[i:i+1], nil)
+		}
+	}
+}
+
+// walk builds the items of one body, appending to body.
+func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
+	b := bb.b
+	for i := range nodes {
+		n := &nodes[i]
+		switch {
+		case n.Leaf != nil && n.Leaf.Kind == "cpu":
+			l := n.Leaf
+			c.node(l.Name)
+			c.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
+			c.accesses(l.Reads, 0)
+			c.accesses(l.Writes, 0)
+		case n.Leaf != nil:
+			l := n.Leaf
+			c.node(l.Name)
+			step := len(b.Ops)
+			b.Ops = append(b.Ops, ir.Op{
+				Name:   l.Name.Value,
+				Pos:    irPos(l.Name.Pos),
+				Step:   step,
+				Loops:  bb.loops,
+				Reads:  c.accesses(l.Reads, len(bb.loops)),
+				Writes: c.accesses(l.Writes, len(bb.loops)),
+			})
+			body = append(body, ir.Item{Op: step, Loop: -1})
+		case n.Fused != nil:
+			// A fused block nested in a bundle only groups nodes; its
+			// contents belong to the enclosing body.
+			c.node(n.Fused.Name)
+			body = c.walk(bb, n.Fused.Body, body)
+		case n.Loop != nil:
+			l := n.Loop
+			c.node(l.Name)
+			count, ok := c.integer(l.Count)
+			if ok && count == 0 {
+				c.errorf(l.Count.Pos, "loop %s has count 0", quoteText(l.Name.Value))
+			}
+			parent := -1
+			if len(bb.loops) > 0 {
+				parent = bb.loops[len(bb.loops)-1]
+			}
+			k := len(b.Loops)
+			b.Loops = append(b.Loops, ir.Loop{
+				Name:   l.Name.Value,
+				Pos:    irPos(l.Name.Pos),
+				Count:  count,
+				Parent: parent,
+				Depth:  len(bb.loops) + 1,
+				First:  len(b.Ops),
+			})
+			body = append(body, ir.Item{Op: -1, Loop: k})
+			outer := bb.loops
+			bb.loops = append(outer[:len(outer):len(outer)], k)
+			inner := c.walk(bb, l.Body, nil)
+			bb.loops = outer
+			// b.Loops may have grown (and moved) during the walk.
+			b.Loops[k].Body = inner
+			b.Loops[k].Last = len(b.Ops) - 1
+		}
+	}
+	return body
+}
+
+// integer parses a non-size integer literal.
+func (c *checker) integer(t lexer.Token) (int64, bool) {
+	n, err := strconv.ParseInt(t.Value, 10, 64)
+	if err != nil {
+		c.errorf(t.Pos, "integer literal too large")
+		return 0, false
+	}
+	return n, true
+}
+
+// accesses resolves the operands of a leaf node that sits inside depth
+// counted loops.
+func (c *checker) accesses(as []Access, depth int) []ir.Access {
+	if len(as) == 0 {
+		return nil
+	}
+	out := make([]ir.Access, len(as))
+	for i := range as {
+		a := &as[i]
+		b := c.resolve(a.Name)
+		out[i] = ir.Access{Pos: irPos(a.Name.Pos), Buffer: b, Group: -1}
+		if b >= 0 {
+			out[i].Group = c.g.Buffers[b].Group
+		}
+		if a.Step != nil {
+			out[i].Strides = c.strides(a.Step, depth)
+		}
+	}
+	return out
+}
+
+func (c *checker) strides(s *Step, depth int) []int64 {
+	if depth == 0 {
+		c.errorf(s.Pos, "step outside any loop")
+		return nil
+	}
+	strides := make([]int64, depth)
+	if s.Single.Type != 0 {
+		strides[depth-1], _ = c.integer(s.Single)
+		return strides
+	}
+	var ints []lexer.Token
+	for _, t := range s.List {
+		if t.Type == tokInt {
+			ints = append(ints, t)
+		}
+	}
+	if len(ints) != depth {
+		c.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
+		return nil
+	}
+	for k, t := range ints {
+		strides[k], _ = c.integer(t)
+	}
+	return strides
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

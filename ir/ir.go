@@ -1,0 +1,167 @@
+// Package ir is the checked model of one bundle-IR graph: the single data
+// structure that the frontend produces and that the planner, the MLIR
+// emitter and the reporting tools consume.
+//
+// Everything in a Graph has already been validated: names are resolved
+// (renames applied), alias groups are closed, sizes are rounded to 128-byte
+// sticks and step lists have one stride per enclosing loop. Later stages
+// therefore never report input errors; they may rely on these invariants.
+// Slices are in source order unless a field says otherwise, so walking them
+// is deterministic.
+package ir
+
+import "fmt"
+
+// Pos is a source position, 1-based line and column (column counts bytes).
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// StickBytes is the HBM allocation granule: every size is a multiple of it.
+const StickBytes = 128
+
+// Graph is one checked `graph` block.
+type Graph struct {
+	Name string
+	Pos  Pos
+	// Buffers holds every declared buffer in declaration order.
+	Buffers []Buffer
+	// Groups holds the storage (alias) groups, ordered by their name
+	// (the smallest member name, byte order).
+	Groups []Group
+	// Bundles holds the top-level op, fused and loop nodes in text order.
+	Bundles []Bundle
+	// CPU holds the top-level cpu fallback nodes in text order.
+	CPU []CPUNode
+}
+
+// Buffer is one declared buffer.
+type Buffer struct {
+	Name string
+	Pos  Pos
+	// Size is the byte size rounded up to a whole number of sticks.
+	Size int64
+	// Group indexes Graph.Groups: the storage this buffer is a name of.
+	Group int
+}
+
+// Group is one storage: a buffer and all its aliases. Every planning rule
+// applies to a group as a whole.
+type Group struct {
+	// Name is the smallest member name in byte order; it breaks ties
+	// wherever groups are sorted.
+	Name string
+	// Members indexes Graph.Buffers, in declaration order.
+	Members []int
+	// Size is the largest member size.
+	Size int64
+	// Input, Output and LX record whether any member is declared a graph
+	// input, a graph output or LX-claimed.
+	Input, Output, LX bool
+}
+
+// NodeKind says which construct a bundle came from.
+type NodeKind int
+
+const (
+	KindOp    NodeKind = iota // a standalone `op`
+	KindFused                 // a `fused` block
+	KindLoop                  // a bare `loop` block
+)
+
+func (k NodeKind) String() string {
+	switch k {
+	case KindOp:
+		return "op"
+	case KindFused:
+		return "fused"
+	case KindLoop:
+		return "loop"
+	}
+	return fmt.Sprintf("NodeKind(%d)", int(k))
+}
+
+// Bundle is one kernel invocation.
+type Bundle struct {
+	Name string
+	Pos  Pos
+	Kind NodeKind
+	// Ops are the leaf ops flattened depth-first in text order; an op's
+	// index here is its step.
+	Ops []Op
+	// Loops are the counted loops of the bundle in depth-first preorder;
+	// the index is the loop's number K (`%i_K`, `%loop_bound_K`).
+	Loops []Loop
+	// Body is the top level of the bundle's tree, in text order.
+	Body []Item
+}
+
+// Item is one entry of a loop body or bundle body: exactly one of Op and
+// Loop is >= 0.
+type Item struct {
+	Op   int // index into Bundle.Ops, or -1
+	Loop int // index into Bundle.Loops, or -1
+}
+
+// Loop is one counted loop.
+type Loop struct {
+	Name  string
+	Pos   Pos
+	Count int64
+	// Parent is the enclosing loop's index, or -1.
+	Parent int
+	// Depth is 1 for an outermost loop.
+	Depth int
+	// First and Last are the inclusive span of steps inside the loop;
+	// a loop with no leaf op has Last == First-1.
+	First, Last int
+	Body        []Item
+}
+
+// Op is one leaf op (one sdsc_execute).
+type Op struct {
+	Name string
+	Pos  Pos
+	Step int
+	// Loops indexes Bundle.Loops: the enclosing loops, outermost first.
+	Loops  []int
+	Reads  []Access
+	Writes []Access
+}
+
+// Access is one read or write operand.
+type Access struct {
+	Pos Pos
+	// Buffer indexes Graph.Buffers, after renames are resolved.
+	Buffer int
+	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
+	Group int
+	// Strides holds the bytes the address advances per iteration of each
+	// enclosing loop, outermost first (len == len(Op.Loops)). It is nil
+	// when the access has no `step`.
+	Strides []int64
+}
+
+// HasStride reports whether any stride of the access is nonzero.
+func (a Access) HasStride() bool {
+	for _, s := range a.Strides {
+		if s != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// CPUNode is a top-level CPU fallback node. It is never a bundle.
+type CPUNode struct {
+	Name   string
+	Pos    Pos
+	Reads  []Access
+	Writes []Access
+}

@@ -1,0 +1,390 @@
+// Package mlirgen owns the MLIR text of spec §3: one module per bundle,
+// with the pool allocation, deduplicated pool addresses, kernel arguments
+// and tiled addressing of every leaf op's operands.
+//
+// Emission is a pure function of a plan: every ordering comes from the
+// bundle's op order, never from a map, so the same plan always gives the
+// same bytes. Text streams through a buffered writer; nothing builds the
+// whole module in memory.
+package mlirgen
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/templates"
+)
+
+// Options selects the output form.
+type Options struct {
+	// Generic prints the sdscbundle ops in MLIR's generic form, which
+	// stock mlir-opt parses with --allow-unregistered-dialect.
+	Generic bool
+}
+
+// Separator goes between modules on a stream, as mlir-opt
+// --split-input-file expects.
+const Separator = "// -----\n"
+
+var moduleParts = templates.Split(templates.Module, templates.Args, templates.Body)
+
+// EmitAll writes every bundle's module to w, separated by Separator.
+func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
+	pr := newPrinter(w)
+	for bi := range p.Graph.Bundles {
+		if bi > 0 {
+			pr.s(Separator)
+		}
+		emit(pr, p, bi, opt)
+	}
+	return pr.flush()
+}
+
+// Emit writes the module of bundle bi to w.
+func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
+	pr := newPrinter(w)
+	emit(pr, p, bi, opt)
+	return pr.flush()
+}
+
+// operandKind says where an operand's base address comes from.
+type operandKind uint8
+
+const (
+	omitted operandKind = iota // LX: not an operand at all
+	poolBase
+	argBase
+)
+
+// layout is everything about a bundle's operands that must be known before
+// the first line is printed: argument numbers, the distinct pool offsets
+// and the affine maps, each in order of first use.
+type layout struct {
+	kind    []operandKind // per group, for this bundle
+	argNum  []int         // per group: N of %arg_N, for argBase groups
+	args    []int         // group of each %arg_N
+	offsets []int64       // distinct pool offsets in order of first use
+	maps    [][]int64     // nonzero stride lists, numbered first-seen
+	// mapOf holds, for each strided operand in emission order, its map.
+	mapOf []int
+}
+
+func newLayout(p *planner.Result, bi int) *layout {
+	g := p.Graph
+	b := &g.Bundles[bi]
+	lay := &layout{kind: make([]operandKind, len(g.Groups)), argNum: make([]int, len(g.Groups))}
+	seen := make([]bool, len(g.Groups))
+	offSeen := map[int64]bool{}
+	mapIdx := map[string]int{}
+	var key []byte
+	visit := func(a ir.Access) {
+		gi := a.Group
+		if !seen[gi] {
+			seen[gi] = true
+			switch {
+			case g.Groups[gi].LX:
+				lay.kind[gi] = omitted
+			case p.Pooled(gi, bi):
+				lay.kind[gi] = poolBase
+				if off := p.Groups[gi].Offset; !offSeen[off] {
+					offSeen[off] = true
+					lay.offsets = append(lay.offsets, off)
+				}
+			default:
+				lay.kind[gi] = argBase
+				lay.argNum[gi] = len(lay.args)
+				lay.args = append(lay.args, gi)
+			}
+		}
+		if lay.kind[gi] == omitted || !a.HasStride() {
+			return
+		}
+		key = key[:0]
+		for _, s := range a.Strides {
+			if s != 0 {
+				key = strconv.AppendInt(key, s, 10)
+				key = append(key, ',')
+			}
+		}
+		m, ok := mapIdx[string(key)]
+		if !ok {
+			m = len(lay.maps)
+			mapIdx[string(key)] = m
+			var coeffs []int64
+			for _, s := range a.Strides {
+				if s != 0 {
+					coeffs = append(coeffs, s)
+				}
+			}
+			lay.maps = append(lay.maps, coeffs)
+		}
+		lay.mapOf = append(lay.mapOf, m)
+	}
+	for _, op := range b.Ops {
+		for _, a := range op.Reads {
+			visit(a)
+		}
+		for _, a := range op.Writes {
+			visit(a)
+		}
+	}
+	return lay
+}
+
+// bundleEmitter carries the per-bundle state of one emission.
+type bundleEmitter struct {
+	pr      *printer
+	p       *planner.Result
+	b       *ir.Bundle
+	lay     *layout
+	opt     Options
+	nextMap int   // index into lay.mapOf
+	addrN   int64 // next %addr_N
+	symbol  int64 // next symbol id (negated)
+}
+
+func emit(pr *printer, p *planner.Result, bi int, opt Options) {
+	g := p.Graph
+	b := &g.Bundles[bi]
+	lay := newLayout(p, bi)
+	e := &bundleEmitter{pr: pr, p: p, b: b, lay: lay, opt: opt}
+
+	for m, coeffs := range lay.maps {
+		pr.s("#map_")
+		pr.i(int64(m))
+		pr.s(" = affine_map<(")
+		for d := range coeffs {
+			if d > 0 {
+				pr.s(", ")
+			}
+			pr.s("d")
+			pr.i(int64(d))
+		}
+		pr.s(")[s0] -> (s0")
+		for d, c := range coeffs {
+			pr.s(" + ")
+			pr.i(c)
+			pr.s("*d")
+			pr.i(int64(d))
+		}
+		pr.s(")>\n")
+	}
+
+	pr.s(moduleParts[0])
+	for n := range lay.args {
+		if n > 0 {
+			pr.s(", ")
+		}
+		pr.s("%arg_")
+		pr.i(int64(n))
+		pr.s("_base_addr: !sdscbundle.input_arg<index>")
+	}
+	pr.s(moduleParts[1])
+
+	pr.indent = 2
+	if pb := p.Bundles[bi]; len(lay.offsets) > 0 {
+		pr.start()
+		if opt.Generic {
+			pr.s(`%pool = "sdscbundle.device_mem_allocate"() {size = `)
+			pr.i(pb.PoolSize)
+			pr.s(" : i64} : () -> index")
+		} else {
+			pr.s("%pool = sdscbundle.device_mem_allocate ")
+			pr.i(pb.PoolSize)
+			pr.s(" bytes : index")
+		}
+		pr.end()
+	}
+	for n := range lay.args {
+		pr.start()
+		pr.s("%arg_")
+		pr.i(int64(n))
+		if opt.Generic {
+			pr.s(` = "sdscbundle.input_arg_extract"(%arg_`)
+			pr.i(int64(n))
+			pr.s(`_base_addr) {field = "value"} : (!sdscbundle.input_arg<index>) -> index`)
+		} else {
+			pr.s(" = sdscbundle.input_arg_extract value from %arg_")
+			pr.i(int64(n))
+			pr.s("_base_addr : !sdscbundle.input_arg<index> -> index")
+		}
+		pr.end()
+	}
+	if len(b.Loops) > 0 {
+		pr.start()
+		pr.s("%c0 = arith.constant 0 : index\n")
+		pr.start()
+		pr.s("%c1 = arith.constant 1 : index\n")
+		for k, l := range b.Loops {
+			pr.start()
+			pr.s("%loop_bound_")
+			pr.i(int64(k))
+			pr.s(" = arith.constant ")
+			pr.i(l.Count)
+			pr.s(" : index\n")
+		}
+	}
+	for _, off := range lay.offsets {
+		pr.start()
+		pr.s("%pool_offset_")
+		pr.i(off)
+		pr.s(" = arith.constant ")
+		pr.i(off)
+		pr.s(" : index\n")
+		pr.start()
+		pr.s("%pool_addr_")
+		pr.i(off)
+		pr.s(" = arith.addi %pool, %pool_offset_")
+		pr.i(off)
+		pr.s(" : index\n")
+	}
+	e.items(b.Body)
+	pr.indent = 0
+	pr.s(moduleParts[2])
+}
+
+func (e *bundleEmitter) items(body []ir.Item) {
+	for _, it := range body {
+		if it.Loop >= 0 {
+			k := int64(it.Loop)
+			e.pr.start()
+			e.pr.s("scf.for %i_")
+			e.pr.i(k)
+			e.pr.s(" = %c0 to %loop_bound_")
+			e.pr.i(k)
+			e.pr.s(" step %c1 {\n")
+			e.pr.indent++
+			e.items(e.b.Loops[it.Loop].Body)
+			e.pr.indent--
+			e.pr.start()
+			e.pr.s("}\n")
+			continue
+		}
+		e.op(&e.b.Ops[it.Op])
+	}
+}
+
+// operand is one resolved sdsc_execute operand: an %addr_N when addr >= 0,
+// otherwise the base named by kind and val.
+type operand struct {
+	kind operandKind
+	val  int64
+	addr int64
+}
+
+func (e *bundleEmitter) op(op *ir.Op) {
+	var buf [16]operand
+	ops := buf[:0]
+	collect := func(accs []ir.Access) {
+		for _, a := range accs {
+			kind := e.lay.kind[a.Group]
+			if kind == omitted {
+				continue
+			}
+			o := operand{kind: kind, addr: -1}
+			if kind == poolBase {
+				o.val = e.p.Groups[a.Group].Offset
+			} else {
+				o.val = int64(e.lay.argNum[a.Group])
+			}
+			if a.HasStride() {
+				o.addr = e.addrN
+				e.addrN++
+				e.apply(op, a, o)
+			}
+			ops = append(ops, o)
+		}
+	}
+	collect(op.Reads)
+	collect(op.Writes)
+
+	pr := e.pr
+	pr.start()
+	if e.opt.Generic {
+		pr.s(`"sdscbundle.sdsc_execute"(`)
+	} else {
+		pr.s("sdscbundle.sdsc_execute (")
+	}
+	for k, o := range ops {
+		if k > 0 {
+			pr.s(", ")
+		}
+		e.base(o)
+	}
+	if e.opt.Generic {
+		pr.s(`) {sdsc_filename = "sdsc_`)
+	} else {
+		pr.s(`) {sdsc_filename="sdsc_`)
+	}
+	pr.i(int64(op.Step))
+	if e.opt.Generic {
+		pr.s(`.json", symbol_ids = [`)
+	} else {
+		pr.s(`.json", "symbol_ids"=[`)
+	}
+	for k := range ops {
+		if k > 0 {
+			pr.s(", ")
+		}
+		e.symbol++
+		pr.i(-e.symbol)
+	}
+	pr.s("]}")
+	if e.opt.Generic {
+		pr.s(" : (")
+		for k := range ops {
+			if k > 0 {
+				pr.s(", ")
+			}
+			pr.s("index")
+		}
+		pr.s(") -> ()")
+	}
+	pr.end()
+}
+
+// base prints the SSA value an operand is passed as.
+func (e *bundleEmitter) base(o operand) {
+	switch {
+	case o.addr >= 0:
+		e.pr.s("%addr_")
+		e.pr.i(o.addr)
+	case o.kind == poolBase:
+		e.pr.s("%pool_addr_")
+		e.pr.i(o.val)
+	default:
+		e.pr.s("%arg_")
+		e.pr.i(o.val)
+	}
+}
+
+// apply prints the affine.apply that computes a strided operand's address.
+func (e *bundleEmitter) apply(op *ir.Op, a ir.Access, o operand) {
+	pr := e.pr
+	m := e.lay.mapOf[e.nextMap]
+	e.nextMap++
+	pr.start()
+	pr.s("%addr_")
+	pr.i(o.addr)
+	pr.s(" = affine.apply #map_")
+	pr.i(int64(m))
+	pr.s("(")
+	first := true
+	for k, s := range a.Strides {
+		if s == 0 {
+			continue
+		}
+		if !first {
+			pr.s(", ")
+		}
+		first = false
+		pr.s("%i_")
+		pr.i(int64(op.Loops[k]))
+	}
+	pr.s(")[")
+	o.addr = -1
+	e.base(o)
+	pr.s("]\n")
+}

@@ -1,0 +1,191 @@
+// Package planner owns pool planning (spec §2): for every storage group it
+// decides the reason it cannot be pooled, or its bundle, live range and pool
+// offset; for every bundle its pool size and lower bound.
+//
+// Plan is a pure function of the checked graph and Options. Offset
+// placement is delegated to an alloc.Func, so every allocator shares the
+// candidate rules and live ranges computed here.
+package planner
+
+import (
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// DefaultBudget is MAX_POOL_SIZE_BYTES: SEGMENT_SIZE (16 GiB) less the
+// 2 GiB reserve.
+const DefaultBudget int64 = 17179869184 - 2147483648
+
+// Reason says why a group is not pooled. The zero value means it is.
+type Reason string
+
+// The reasons of spec §2.1, in precedence order.
+const (
+	Pooled       Reason = ""
+	Disabled     Reason = "disabled"
+	GraphInput   Reason = "graph-input"
+	GraphOutput  Reason = "graph-output"
+	LX           Reason = "lx"
+	CPURead      Reason = "cpu-read"
+	Unused       Reason = "unused"
+	NotWritten   Reason = "not-written"
+	NotRead      Reason = "not-read"
+	MultiWriter  Reason = "multi-writer"
+	CrossBundle  Reason = "cross-bundle"
+	ZeroSize     Reason = "zero-size"
+	OverBudget   Reason = "over-budget"
+)
+
+// Reasons lists every non-pooled reason in precedence order.
+var Reasons = []Reason{Disabled, GraphInput, GraphOutput, LX, CPURead, Unused,
+	NotWritten, NotRead, MultiWriter, CrossBundle, ZeroSize, OverBudget}
+
+// Options selects how a graph is planned.
+type Options struct {
+	// Disabled turns planning off: every group reports Disabled.
+	Disabled bool
+	// Budget is MAX_POOL_SIZE_BYTES for every bundle's pool.
+	Budget int64
+	// AllocatorName is recorded in the plan; Allocator does the placing
+	// (alloc.FirstFit when nil).
+	AllocatorName string
+	Allocator     alloc.Func
+}
+
+// Result is the planning result for one graph.
+type Result struct {
+	Graph     *ir.Graph
+	Allocator string
+	Budget    int64
+	Disabled  bool
+	// Groups has one entry per ir.Graph.Groups element, same index.
+	Groups []Group
+	// Bundles has one entry per ir.Graph.Bundles element, same index.
+	Bundles []Bundle
+}
+
+// Group is the decision for one storage group.
+type Group struct {
+	Reason Reason
+	// Bundle is the candidate's bundle (its single writer), or -1 when
+	// the group is not a candidate. Over-budget groups are candidates.
+	Bundle int
+	// Start and End are the inclusive live range in Bundle's steps.
+	Start, End int
+	// Offset is the pool offset, or -1 when the group is not pooled.
+	Offset int64
+	// Usage is the evidence the reason was derived from.
+	Usage Usage
+}
+
+// Usage records who touches a group; bundle lists are distinct bundle
+// indices in ascending order, CPU lists indices into ir.Graph.CPU.
+type Usage struct {
+	ReadBy, WrittenBy       []int
+	CPUReadBy, CPUWrittenBy []int
+}
+
+// Bundle is the pool of one bundle.
+type Bundle struct {
+	// Candidates are the group indices planned in this bundle, in the
+	// allocator's processing order (start, end, name).
+	Candidates []int
+	// PoolSize is the final pool end; meaningful only with candidates.
+	PoolSize int64
+	// LowerBound is the most candidate bytes live at any one step.
+	LowerBound int64
+}
+
+// HasPool reports whether the bundle has an entry in the pool-size table.
+func (b Bundle) HasPool() bool { return len(b.Candidates) > 0 }
+
+// Pooled reports whether group gi is placed in bundle bi's pool.
+func (p *Result) Pooled(gi, bi int) bool {
+	g := &p.Groups[gi]
+	return g.Offset >= 0 && g.Bundle == bi
+}
+
+// Plan applies spec §2 to g.
+func Plan(g *ir.Graph, opt Options) *Result {
+	p := &Result{Graph: g, Allocator: opt.AllocatorName, Budget: opt.Budget, Disabled: opt.Disabled,
+		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles))}
+	if p.Allocator == "" {
+		p.Allocator = "first-fit"
+	}
+	place := opt.Allocator
+	if place == nil {
+		place = alloc.FirstFit
+	}
+	collectUsage(g, p.Groups)
+	for gi := range p.Groups {
+		pg := &p.Groups[gi]
+		pg.Bundle, pg.Offset = -1, -1
+		pg.Reason = reasonFor(&g.Groups[gi], pg.Usage, opt.Disabled)
+		if pg.Reason == Pooled {
+			pg.Bundle = pg.Usage.WrittenBy[0]
+		}
+	}
+	touches := make([][]access, len(g.Groups))
+	for bi := range g.Bundles {
+		planBundle(g, p, bi, opt.Budget, place, touches)
+	}
+	return p
+}
+
+func collectUsage(g *ir.Graph, groups []Group) {
+	// Bundles are visited in ascending order, so a bundle index is new
+	// for a group exactly when it differs from the last one appended.
+	addBundle := func(list *[]int, bi int) {
+		if n := len(*list); n == 0 || (*list)[n-1] != bi {
+			*list = append(*list, bi)
+		}
+	}
+	for bi := range g.Bundles {
+		for _, op := range g.Bundles[bi].Ops {
+			for _, a := range op.Reads {
+				addBundle(&groups[a.Group].Usage.ReadBy, bi)
+			}
+			for _, a := range op.Writes {
+				addBundle(&groups[a.Group].Usage.WrittenBy, bi)
+			}
+		}
+	}
+	for ci, c := range g.CPU {
+		for _, a := range c.Reads {
+			addBundle(&groups[a.Group].Usage.CPUReadBy, ci)
+		}
+		for _, a := range c.Writes {
+			addBundle(&groups[a.Group].Usage.CPUWrittenBy, ci)
+		}
+	}
+}
+
+// reasonFor applies the table of spec §2.1 up to zero-size; over-budget
+// is decided by the allocator.
+func reasonFor(gr *ir.Group, u Usage, disabled bool) Reason {
+	switch {
+	case disabled:
+		return Disabled
+	case gr.Input:
+		return GraphInput
+	case gr.Output:
+		return GraphOutput
+	case gr.LX:
+		return LX
+	case len(u.CPUReadBy) > 0:
+		return CPURead
+	case len(u.ReadBy) == 0 && len(u.WrittenBy) == 0 && len(u.CPUWrittenBy) == 0:
+		return Unused
+	case len(u.WrittenBy) == 0:
+		return NotWritten
+	case len(u.ReadBy) == 0:
+		return NotRead
+	case len(u.WrittenBy) > 1:
+		return MultiWriter
+	case len(u.ReadBy) > 1 || u.ReadBy[0] != u.WrittenBy[0]:
+		return CrossBundle
+	case gr.Size == 0:
+		return ZeroSize
+	}
+	return Pooled
+}

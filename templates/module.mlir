@@ -1,0 +1,6 @@
+module {
+  func.func @sdsc_bundle(@ARGS@) {
+@BODY@
+    return
+  }
+}

@@ -228,6 +228,13 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	mopt := mlirgen.Options{Generic: cfg.generic}
 	if cfg.outDir != "" {
+		// The -o layout puts bundle folders beside plan.json.
+		for _, b := range plan.Graph.Bundles {
+			if b.Name == "plan.json" {
+				fmt.Fprintf(stderr, "%s: error: bundle %q would collide with %s in -o DIR\n", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json"))
+				return exitBadInput
+			}
+		}
 		if err := writeOutputDir(cfg, plan, mopt); err != nil {
 			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 			return exitBadInput
@@ -256,11 +263,6 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // writeOutputDir writes the -o layout: one folder per bundle and the plan.
 func writeOutputDir(cfg *config, plan *planner.Result, mopt mlirgen.Options) error {
-	for _, b := range plan.Graph.Bundles {
-		if b.Name == "plan.json" {
-			return fmt.Errorf("%s: bundle %q would collide with %s", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json"))
-		}
-	}
 	out, err := newOutputDir(cfg.outDir)
 	if err != nil {
 		return err

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// small is a graph with one pooled buffer t (256 bytes) in bundle k.
+const small = `graph g {
+  buffer x : 128
+  buffer t : 256
+  buffer y : 128
+  input x
+  output y
+  fused k {
+    op a reads x writes t
+    op b reads t writes y
+  }
+}
+`
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPlanningSwitches(t *testing.T) {
+	pooled := `"pool_sizes": {"k": 256}`
+	off := `"pool_sizes": {}`
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"default on", nil, nil, pooled},
+		{"env 0", map[string]string{"HBM_POOL_PLANNING": "0"}, nil, off},
+		{"env FALSE any case", map[string]string{"HBM_POOL_PLANNING": "FALSE"}, nil, off},
+		{"env No", map[string]string{"HBM_POOL_PLANNING": "No"}, nil, off},
+		{"env yes", map[string]string{"HBM_POOL_PLANNING": "yes"}, nil, pooled},
+		{"flag", nil, []string{"--no-pool"}, off},
+		{"flag wins over env on", map[string]string{"HBM_POOL_PLANNING": "1"}, []string{"--no-pool"}, off},
+		{"flag wins over env off", map[string]string{"HBM_POOL_PLANNING": "0"}, []string{"--no-pool=false"}, pooled},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("HBM_POOL_PLANNING", "")
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			code, out, errs := runCLI(t, small, append(c.args, "--plan", "-", "-")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("want %s in\n%s", c.want, out)
+			}
+		})
+	}
+}
+
+func TestSymbolicArgsSwitch(t *testing.T) {
+	// With fusion off, a and b are bundles of their own and t is
+	// cross-bundle: the table is empty and the bundles are named a, b.
+	for _, c := range []struct {
+		env  string
+		args []string
+	}{{"0", nil}, {"false", nil}, {"", []string{"--bundle-symbolic-args=false"}}, {"1", []string{"--bundle-symbolic-args=false"}}} {
+		t.Setenv("BUNDLE_SYMBOLIC_ARGS", c.env)
+		code, out, errs := runCLI(t, small, append(c.args, "--plan", "-", "-")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if !strings.Contains(out, `"pool_sizes": {}`) || !strings.Contains(out, `{"name": "a", "steps": 1`) {
+			t.Errorf("env %q args %v: fusion still on:\n%s", c.env, c.args, out)
+		}
+	}
+	t.Setenv("BUNDLE_SYMBOLIC_ARGS", "0")
+	_, out, _ := runCLI(t, small, "--bundle-symbolic-args=true", "--plan", "-", "-")
+	if !strings.Contains(out, `"pool_sizes": {"k": 256}`) {
+		t.Errorf("--bundle-symbolic-args=true did not win over the environment:\n%s", out)
+	}
+}
+
+func TestBudgetFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `"budget": 15032385536`},
+		{[]string{"--budget", "4096"}, `"budget": 4096`},
+		{[]string{"--segment-size=10000", "--reserve=1000"}, `"budget": 9000`},
+		{[]string{"--reserve=17179869184"}, `"budget": 0`},
+		// 255 bytes of budget cannot hold t's 256: over-budget, entry 0.
+		{[]string{"--budget=255"}, `"pool_sizes": {"k": 0}`},
+	} {
+		code, out, errs := runCLI(t, small, append(c.args, "--plan", "-", "-")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%v: want %s in\n%s", c.args, c.want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		env     map[string]string
+		wantErr string
+	}{
+		{nil, nil, "want exactly one input file, got 0"},
+		{[]string{"a.bir", "b.bir"}, nil, "want exactly one input file, got 2"},
+		{[]string{"--budget=1", "--reserve=1", "-"}, nil, "--budget cannot be combined"},
+		{[]string{"--budget=-1", "-"}, nil, "must not be negative"},
+		{[]string{"--allocator=worst-fit", "-"}, nil, `unknown allocator "worst-fit"`},
+		{[]string{"--no-such-flag", "-"}, nil, "flag provided but not defined"},
+		{[]string{"-"}, map[string]string{"HBM_POOL_PLANNING": "maybe"}, `HBM_POOL_PLANNING="maybe"`},
+		{[]string{"-"}, map[string]string{"BUNDLE_SYMBOLIC_ARGS": "2"}, `BUNDLE_SYMBOLIC_ARGS="2"`},
+	} {
+		t.Setenv("HBM_POOL_PLANNING", "")
+		t.Setenv("BUNDLE_SYMBOLIC_ARGS", "")
+		for k, v := range c.env {
+			t.Setenv(k, v)
+		}
+		code, out, errs := runCLI(t, small, c.args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", c.args, code, exitUsage)
+		}
+		if out != "" {
+			t.Errorf("%v: wrote to stdout: %q", c.args, out)
+		}
+		if !strings.Contains(errs, c.wantErr) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, errs, c.wantErr)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "", "--version")
+	if code != 0 || out != "sdscgen "+version+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	code, out, errs := runCLI(t, "", "--help")
+	if code != 0 || out != "" || !strings.Contains(errs, "usage: sdscgen") || !strings.Contains(errs, "-allocator") {
+		t.Errorf("--help: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestFlagsAfterFile: flags may follow the input file, as compiler users
+// type them.
+func TestFlagsAfterFile(t *testing.T) {
+	code, out, errs := runCLI(t, small, "-", "--plan", "-", "--budget", "128")
+	if code != 0 || !strings.Contains(out, `"budget": 128`) {
+		t.Errorf("exit %d, %s %s", code, out, errs)
+	}
+}
+
+func TestOutputDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errs := runCLI(t, small, "-o", dir, "-")
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
+	}
+	mod, err := os.ReadFile(filepath.Join(dir, "k", "bundle.mlir"))
+	if err != nil || !strings.Contains(string(mod), "device_mem_allocate 256 bytes") {
+		t.Fatalf("bundle.mlir: %v\n%s", err, mod)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plan.json")); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing but the outputs: the staging directory is gone.
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("stray files beside -o DIR: %v", entries)
+	}
+
+	// A second run with a bad input leaves DIR exactly as it was.
+	before, _ := os.ReadFile(filepath.Join(dir, "plan.json"))
+	code, out, errs = runCLI(t, "graph g { op a reads nope }", "-o", dir, "-")
+	if code != exitBadInput || out != "" {
+		t.Fatalf("bad input: exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, `<stdin>:1:22: error: undeclared buffer "nope"`) {
+		t.Errorf("diagnostic: %q", errs)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "plan.json"))
+	if !bytes.Equal(before, after) {
+		t.Errorf("plan.json changed by a failed run")
+	}
+}
+
+func TestPlanFileWrittenAtomically(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	code, out, errs := runCLI(t, small, "--plan", path, "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// Without -o and with --plan FILE, the MLIR still goes to stdout.
+	if !strings.Contains(out, "func.func @sdsc_bundle") {
+		t.Errorf("no MLIR on stdout: %q", out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(data), "{\n  \"graph\": \"g\"") {
+		t.Fatalf("plan: %v %q", err, data)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestBundleNamedPlanJSON(t *testing.T) {
+	src := "graph g {\n  buffer x : 128\n  op plan.json reads x\n}\n"
+	dir := filepath.Join(t.TempDir(), "out")
+	code, _, errs := runCLI(t, src, "-o", dir, "-")
+	if code != exitBadInput || !strings.Contains(errs, `<stdin>:3:6: error: bundle "plan.json" would collide`) {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("-o DIR created by a failed run")
+	}
+}

@@ -8,11 +8,13 @@ import "github.com/alecthomas/participle/v2/lexer"
 // so that Check can report a literal that does not fit in int64 at its
 // position.
 //
-// A name where a declaration introduces one may be a keyword when the token
-// after it confirms the construct (`buffer op :`); the grammar accepts it
-// and Check reports it, so that such errors come out all together with the
-// other semantic errors instead of stopping the parse. Everywhere else a
-// keyword in a name position is a syntax error (see Parse).
+// A name that a declaration or node introduces may be a keyword when the
+// token after it confirms the construct (`buffer op :`, `op loop reads`);
+// the grammar accepts it and Check reports it, so that such errors come out
+// together with the other semantic errors instead of stopping the parse.
+// Elsewhere (references, and a keyword not so confirmed, as in `op reads x`
+// where the name is missing) a keyword is a syntax error, which
+// syntaxError words the same way.
 
 // File is one parsed .bir file.
 type File struct {
@@ -80,7 +82,7 @@ type Node struct {
 type Leaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`
-	Name   lexer.Token `parser:"@Ident"`
+	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('reads' | 'writes')) @Keyword )"`
 	Reads  []Access    `parser:"( 'reads' @@ ( ',' @@ )* )?"`
 	Writes []Access    `parser:"( 'writes' @@ ( ',' @@ )* )?"`
 }
@@ -102,14 +104,15 @@ type Loop struct {
 
 // Access is one operand of a leaf node.
 type Access struct {
+	Pos  lexer.Position
 	Name lexer.Token `parser:"@Ident"`
-	Step *Step       `parser:"( 'step' @@ )?"`
+	Step *Step       `parser:"@@?"`
 }
 
 // Step is `step N` (Single) or `step [N, ...]` (List, integers interleaved
 // with commas). Pos is that of the `step` keyword.
 type Step struct {
 	Pos    lexer.Position
-	Single lexer.Token   `parser:"  @Int"`
-	List   []lexer.Token `parser:"| '[' @(Int (',' Int)*) ']'"`
+	Single lexer.Token   `parser:"'step' ( @Int"`
+	List   []lexer.Token `parser:"| '[' @(Int (',' Int)*) ']' )"`
 }

@@ -31,17 +31,26 @@ func elemBytes(dtype string) int64 {
 	return 0
 }
 
-// Check applies the meaning rules of the contract (section 1.2) to a parsed
-// file. It reports every violation it finds, sorted by position, and builds
+// Check applies the meaning rules of the contract (section 1.2) to a file
+// that Parse returned without errors. It reports every violation it finds, sorted by position, and builds
 // the graph only when there is none: the later stages rely on the graph
 // being fully valid.
 func Check(f *File) (*ir.Graph, ErrorList) {
+	// Sizing the name tables up front avoids rehashing them over and
+	// over on a generated graph with a million names.
+	nbuf := 0
+	for i := range f.Graph.Decls {
+		if f.Graph.Decls[i].Buffer != nil {
+			nbuf++
+		}
+	}
 	c := &checker{
 		g:        &ir.Graph{Name: f.Graph.Name.Value, Pos: irPos(f.Graph.Name.Pos)},
-		buffers:  map[string]int{},
-		nodes:    map[string]lexer.Position{},
+		buffers:  make(map[string]int, nbuf),
+		nodes:    make(map[string]lexer.Position, countNodes(f.Graph.Nodes)),
 		renameOf: map[string]int{},
 	}
+	c.g.Buffers = make([]ir.Buffer, 0, nbuf)
 	c.keyword(f.Graph.Name)
 	c.declareBuffers(f.Graph.Decls)
 	c.resolveRenames(f.Graph.Decls)
@@ -52,6 +61,19 @@ func Check(f *File) (*ir.Graph, ErrorList) {
 		return nil, c.errs
 	}
 	return c.g, nil
+}
+
+func countNodes(nodes []Node) int {
+	n := len(nodes)
+	for i := range nodes {
+		switch {
+		case nodes[i].Fused != nil:
+			n += countNodes(nodes[i].Fused.Body)
+		case nodes[i].Loop != nil:
+			n += countNodes(nodes[i].Loop.Body)
+		}
+	}
+	return n
 }
 
 type checker struct {
@@ -89,7 +111,7 @@ func (c *checker) declareBuffers(decls []Decl) {
 			continue
 		}
 		c.keyword(b.Name)
-		size, _ := c.size(b)
+		size := c.size(b)
 		if i, dup := c.buffers[b.Name.Value]; dup {
 			first := c.g.Buffers[i].Pos
 			c.errorf(b.Name.Pos, "duplicate buffer %s (first declared at %d:%d)", quoteText(b.Name.Value), first.Line, first.Col)
@@ -100,25 +122,27 @@ func (c *checker) declareBuffers(decls []Decl) {
 	}
 }
 
-// size computes a buffer's byte size rounded up to whole sticks.
-func (c *checker) size(b *BufferDecl) (int64, bool) {
-	overflow := func(p lexer.Position) (int64, bool) {
+// size computes a buffer's byte size rounded up to whole sticks; it
+// reports and returns 0 when there is none.
+func (c *checker) size(b *BufferDecl) int64 {
+	overflow := func(p lexer.Position) int64 {
 		c.errorf(p, "size of %s overflows int64", quoteText(b.Name.Value))
-		return 0, false
+		return 0
 	}
 	if b.Bytes.Type != 0 {
 		n, err := strconv.ParseInt(b.Bytes.Value, 10, 64)
 		if err != nil || n > math.MaxInt64-(ir.StickBytes-1) {
 			return overflow(b.Bytes.Pos)
 		}
-		return roundUp(n), true
+		return roundUp(n)
 	}
 	eb := elemBytes(b.DType.Value)
 	if eb == 0 {
 		c.errorf(b.DType.Pos, "unknown dtype %s", quoteText(b.DType.Value))
-		return 0, false
+		return 0
 	}
-	var dims []int64
+	var buf [8]int64 // real shapes are short: no allocation per buffer
+	dims := buf[:0]
 	zero := false
 	for _, t := range b.Shape {
 		if t.Type != tokInt {
@@ -134,7 +158,7 @@ func (c *checker) size(b *BufferDecl) (int64, bool) {
 	// The size is a mathematical product: one zero dimension makes it 0
 	// however large the others are, so only a non-zero product can overflow.
 	if zero {
-		return 0, true
+		return 0
 	}
 	last, ok := mul(dims[len(dims)-1], eb)
 	if !ok || last > math.MaxInt64-(ir.StickBytes-1) {
@@ -146,7 +170,7 @@ func (c *checker) size(b *BufferDecl) (int64, bool) {
 			return overflow(b.DType.Pos)
 		}
 	}
-	return size, true
+	return size
 }
 
 func roundUp(n int64) int64 { return (n + ir.StickBytes - 1) / ir.StickBytes * ir.StickBytes }
@@ -304,18 +328,33 @@ func (c *checker) buildGroups(decls []Decl) {
 			}
 		}
 	}
+	// Number the groups in order of their first member, then give every
+	// group its slice of one shared member array: a graph may have a
+	// million single-buffer groups.
 	groupOf := make([]int, n) // root -> group index + 1
 	var groups []ir.Group
-	for i, b := range c.g.Buffers {
+	var members []int
+	for i := range c.g.Buffers {
 		r := find(i)
 		if groupOf[r] == 0 {
-			groups = append(groups, ir.Group{Name: b.Name})
+			groups = append(groups, ir.Group{})
+			members = append(members, 0)
 			groupOf[r] = len(groups)
 		}
-		g := &groups[groupOf[r]-1]
+		members[groupOf[r]-1]++
+	}
+	all := make([]int, 0, n)
+	for k := range groups {
+		groups[k].Members = all[len(all) : len(all) : len(all)+members[k]]
+		all = all[:len(all)+members[k]]
+	}
+	for i, b := range c.g.Buffers {
+		g := &groups[groupOf[find(i)]-1]
+		if len(g.Members) == 0 || b.Name < g.Name {
+			g.Name = b.Name
+		}
 		g.Members = append(g.Members, i)
 		g.Size = max(g.Size, b.Size)
-		g.Name = min(g.Name, b.Name)
 		g.Input = g.Input || in[i]
 		g.Output = g.Output || out[i]
 		g.LX = g.LX || lx[i]
@@ -355,11 +394,50 @@ type bundle struct {
 	// loops is the enclosing loop stack. It is replaced, never modified,
 	// so the ops of one loop body can share it as their Op.Loops.
 	loops []int
+	// accs and strides are preallocated for the whole bundle and handed
+	// out in pieces: a generated bundle has a million ops, and one
+	// allocation per operand list would dominate Check.
+	accs    []ir.Access
+	strides []int64
+}
+
+// tally counts what a bundle body holds, to preallocate it.
+type tally struct{ ops, loops, accs, strides int }
+
+func (z *tally) count(nodes []Node, depth int) {
+	for i := range nodes {
+		n := &nodes[i]
+		switch {
+		case n.Leaf != nil && n.Leaf.Kind == "op":
+			z.ops++
+			for _, as := range [2][]Access{n.Leaf.Reads, n.Leaf.Writes} {
+				z.accs += len(as)
+				for j := range as {
+					if as[j].Step != nil {
+						z.strides += depth
+					}
+				}
+			}
+		case n.Fused != nil:
+			z.count(n.Fused.Body, depth)
+		case n.Loop != nil:
+			z.loops++
+			z.count(n.Loop.Body, depth+1)
+		}
+	}
 }
 
 func (c *checker) buildNodes(nodes []Node) {
+	nb := 0
+	for i := range nodes {
+		if l := nodes[i].Leaf; l == nil || l.Kind != "cpu" {
+			nb++
+		}
+	}
+	c.g.Bundles = make([]ir.Bundle, 0, nb)
 	for i := range nodes {
 		n := &nodes[i]
+		var body []Node
 		switch {
 		case n.Leaf != nil && n.Leaf.Kind == "cpu":
 			l := n.Leaf
@@ -367,28 +445,32 @@ func (c *checker) buildNodes(nodes []Node) {
 			c.g.CPU = append(c.g.CPU, ir.CPUNode{
 				Name:   l.Name.Value,
 				Pos:    irPos(l.Name.Pos),
-				Reads:  c.accesses(l.Reads, 0),
-				Writes: c.accesses(l.Writes, 0),
+				Reads:  c.accesses(nil, l.Reads, 0),
+				Writes: c.accesses(nil, l.Writes, 0),
 			})
+			continue
 		case n.Leaf != nil:
 			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Leaf.Name.Value, Pos: irPos(n.Leaf.Name.Pos), Kind: ir.KindOp})
+			body = nodes[i : i+1]
 		case n.Fused != nil:
-			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Fused.Name.Value, Pos: irPos(n.Fused.Name.Pos), Kind: ir.KindFused})
-		case n.Loop != nil:
-			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Loop.Name.Value, Pos: irPos(n.Loop.Name.Pos), Kind: ir.KindLoop})
-		}
-		if n.Leaf != nil && n.Leaf.Kind == "cpu" {
-			continue
-		}
-		bb := &bundle{b: &c.g.Bundles[len(c.g.Bundles)-1]}
-		if n.Fused != nil {
 			// The bundle is the fused block itself: its nodes are the
 			// bundle's top level.
 			c.node(n.Fused.Name)
-			bb.b.Body = c.walk(bb, n.Fused.Body, nil)
-		} else {
-			bb.b.Body = c.walk(bb, nodes[i:i+1], nil)
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Fused.Name.Value, Pos: irPos(n.Fused.Name.Pos), Kind: ir.KindFused})
+			body = n.Fused.Body
+		case n.Loop != nil:
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Loop.Name.Value, Pos: irPos(n.Loop.Name.Pos), Kind: ir.KindLoop})
+			body = nodes[i : i+1]
 		}
+		var z tally
+		z.count(body, 0)
+		b := &c.g.Bundles[len(c.g.Bundles)-1]
+		b.Ops = make([]ir.Op, 0, z.ops)
+		if z.loops > 0 {
+			b.Loops = make([]ir.Loop, 0, z.loops)
+		}
+		bb := &bundle{b: b, accs: make([]ir.Access, 0, z.accs), strides: make([]int64, 0, z.strides)}
+		b.Body = c.walk(bb, body, nil)
 	}
 }
 
@@ -402,8 +484,8 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			l := n.Leaf
 			c.node(l.Name)
 			c.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
-			c.accesses(l.Reads, 0)
-			c.accesses(l.Writes, 0)
+			c.accesses(nil, l.Reads, 0)
+			c.accesses(nil, l.Writes, 0)
 		case n.Leaf != nil:
 			l := n.Leaf
 			c.node(l.Name)
@@ -413,8 +495,8 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 				Pos:    irPos(l.Name.Pos),
 				Step:   step,
 				Loops:  bb.loops,
-				Reads:  c.accesses(l.Reads, len(bb.loops)),
-				Writes: c.accesses(l.Writes, len(bb.loops)),
+				Reads:  c.accesses(bb, l.Reads, len(bb.loops)),
+				Writes: c.accesses(bb, l.Writes, len(bb.loops)),
 			})
 			body = append(body, ir.Item{Op: step, Loop: -1})
 		case n.Fused != nil:
@@ -447,7 +529,6 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			bb.loops = append(outer[:len(outer):len(outer)], k)
 			inner := c.walk(bb, l.Body, nil)
 			bb.loops = outer
-			// b.Loops may have grown (and moved) during the walk.
 			b.Loops[k].Body = inner
 			b.Loops[k].Last = len(b.Ops) - 1
 		}
@@ -466,12 +547,19 @@ func (c *checker) integer(t lexer.Token) (int64, bool) {
 }
 
 // accesses resolves the operands of a leaf node that sits inside depth
-// counted loops.
-func (c *checker) accesses(as []Access, depth int) []ir.Access {
+// counted loops, taking storage from bb when there is one.
+func (c *checker) accesses(bb *bundle, as []Access, depth int) []ir.Access {
 	if len(as) == 0 {
 		return nil
 	}
-	out := make([]ir.Access, len(as))
+	var out []ir.Access
+	if bb != nil && cap(bb.accs)-len(bb.accs) >= len(as) {
+		n := len(bb.accs)
+		bb.accs = bb.accs[:n+len(as)]
+		out = bb.accs[n : n+len(as) : n+len(as)]
+	} else {
+		out = make([]ir.Access, len(as))
+	}
 	for i := range as {
 		a := &as[i]
 		b := c.resolve(a.Name)
@@ -480,31 +568,40 @@ func (c *checker) accesses(as []Access, depth int) []ir.Access {
 			out[i].Group = c.g.Buffers[b].Group
 		}
 		if a.Step != nil {
-			out[i].Strides = c.strides(a.Step, depth)
+			out[i].Strides = c.strides(bb, a.Step, depth)
 		}
 	}
 	return out
 }
 
-func (c *checker) strides(s *Step, depth int) []int64 {
+func (c *checker) strides(bb *bundle, s *Step, depth int) []int64 {
 	if depth == 0 {
 		c.errorf(s.Pos, "step outside any loop")
 		return nil
 	}
-	strides := make([]int64, depth)
+	var ints []lexer.Token
+	if s.Single.Type == 0 {
+		for _, t := range s.List {
+			if t.Type == tokInt {
+				ints = append(ints, t)
+			}
+		}
+		if len(ints) != depth {
+			c.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
+			return nil
+		}
+	}
+	var strides []int64
+	if bb != nil && cap(bb.strides)-len(bb.strides) >= depth {
+		n := len(bb.strides)
+		bb.strides = bb.strides[:n+depth]
+		strides = bb.strides[n : n+depth : n+depth]
+	} else {
+		strides = make([]int64, depth)
+	}
 	if s.Single.Type != 0 {
 		strides[depth-1], _ = c.integer(s.Single)
 		return strides
-	}
-	var ints []lexer.Token
-	for _, t := range s.List {
-		if t.Type == tokInt {
-			ints = append(ints, t)
-		}
-	}
-	if len(ints) != depth {
-		c.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
-		return nil
 	}
 	for k, t := range ints {
 		strides[k], _ = c.integer(t)

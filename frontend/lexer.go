@@ -257,7 +257,7 @@ func skipLine(src string, off int) int {
 // quoteText quotes source text for a message, shortening it so that a
 // pathological multi-megabyte word cannot flood the terminal.
 func quoteText(s string) string {
-	const max = 40
+	const max = 256
 	if len(s) > max {
 		return fmt.Sprintf("%q...", s[:max])
 	}

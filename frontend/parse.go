@@ -15,6 +15,11 @@ func init() {
 	participle.MaxIterations = math.MaxInt
 }
 
+// The grammar is LL(1) apart from the keyword-as-name alternatives, which
+// use non-consuming lookahead groups. Lookahead 0 makes participle commit to
+// a branch as soon as it consumed a token, so a syntax error is reported at
+// the first token that does not fit instead of at the start of the
+// enclosing construct.
 var parser = participle.MustBuild[File](participle.Lexer(lexDef{}), participle.UseLookahead(0))
 
 // Parse parses one .bir file. It reports at most one error: the first

@@ -11,6 +11,7 @@ package mlirgen
 import (
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -22,6 +23,17 @@ type Options struct {
 	// Generic prints the sdscbundle ops in MLIR's generic form, which
 	// stock mlir-opt parses with --allow-unregistered-dialect.
 	Generic bool
+	// FrontendPoolAllocation takes the pool from the caller instead of
+	// allocating it: a bundle with a pool gets one more, last, function
+	// argument %pool_base_addr: !sdscbundle.input_arg<index>, and its
+	// first body op, in place of device_mem_allocate, is
+	// %pool = sdscbundle.input_arg_extract value from %pool_base_addr,
+	// as torch-spyre's FRONTEND_POOL_ALLOCATION does.
+	FrontendPoolAllocation bool
+	// Addresses emits, instead of the bundle, its address function (see
+	// addresses.go): builtin dialects only, computing every sdsc_execute
+	// operand address with the same code as the bundle.
+	Addresses bool
 }
 
 // Separator goes between modules on a stream, as mlir-opt
@@ -37,15 +49,24 @@ func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
 		if bi > 0 {
 			pr.s(Separator)
 		}
-		emit(pr, p, bi, opt)
+		emitAny(pr, p, bi, opt)
 	}
 	return pr.flush()
+}
+
+// emitAny writes bundle bi's module in the form opt asks for.
+func emitAny(pr *printer, p *planner.Result, bi int, opt Options) {
+	if opt.Addresses {
+		emitAddresses(pr, p, bi)
+		return
+	}
+	emit(pr, p, bi, opt)
 }
 
 // Emit writes the module of bundle bi to w.
 func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	pr := newPrinter(w)
-	emit(pr, p, bi, opt)
+	emitAny(pr, p, bi, opt)
 	return pr.flush()
 }
 
@@ -61,6 +82,11 @@ const (
 // layout is everything about a bundle's operands that must be known before
 // the first line is printed: argument numbers, the distinct pool offsets
 // and the affine maps, each in order of first use.
+//
+// kind and argNum are indexed by group but hold meaningful values only for
+// the groups the bundle touches: they live in scratch reused from bundle to
+// bundle (see groupScratch), so a graph of B bundles and G groups costs
+// O(G) memory once, not O(B*G).
 type layout struct {
 	kind    []operandKind // per group, for this bundle
 	argNum  []int         // per group: N of %arg_N, for argBase groups
@@ -69,20 +95,59 @@ type layout struct {
 	maps    [][]int64     // nonzero stride lists, numbered first-seen
 	// mapOf holds, for each strided operand in emission order, its map.
 	mapOf []int
+	sc    *groupScratch
+}
+
+// groupScratch is the per-group state of newLayout. seen[gi] == gen marks
+// the groups visited by the current layout, so nothing is cleared between
+// bundles.
+type groupScratch struct {
+	gen    uint32
+	seen   []uint32
+	kind   []operandKind
+	argNum []int
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(groupScratch) }}
+
+func getScratch(n int) *groupScratch {
+	sc := scratchPool.Get().(*groupScratch)
+	if len(sc.seen) < n {
+		sc.seen = make([]uint32, n)
+		sc.kind = make([]operandKind, n)
+		sc.argNum = make([]int, n)
+		sc.gen = 0
+	}
+	sc.gen++
+	if sc.gen == 0 { // wrapped: stale stamps could match again
+		clear(sc.seen)
+		sc.gen = 1
+	}
+	return sc
+}
+
+// release hands the layout's scratch back for the next bundle; the layout
+// must not be used afterwards. Not calling it is safe, merely slower.
+func (lay *layout) release() {
+	if lay.sc != nil {
+		scratchPool.Put(lay.sc)
+		lay.sc, lay.kind, lay.argNum = nil, nil, nil
+	}
 }
 
 func newLayout(p *planner.Result, bi int) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
-	lay := &layout{kind: make([]operandKind, len(g.Groups)), argNum: make([]int, len(g.Groups))}
-	seen := make([]bool, len(g.Groups))
+	sc := getScratch(len(g.Groups))
+	lay := &layout{kind: sc.kind, argNum: sc.argNum, sc: sc}
+	seen, gen := sc.seen, sc.gen
 	offSeen := map[int64]bool{}
 	mapIdx := map[string]int{}
 	var key []byte
 	visit := func(a ir.Access) {
 		gi := a.Group
-		if !seen[gi] {
-			seen[gi] = true
+		if seen[gi] != gen {
+			seen[gi] = gen
 			switch {
 			case g.Groups[gi].LX:
 				lay.kind[gi] = omitted
@@ -149,29 +214,9 @@ func emit(pr *printer, p *planner.Result, bi int, opt Options) {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	lay := newLayout(p, bi)
+	defer lay.release()
 	e := &bundleEmitter{pr: pr, p: p, b: b, lay: lay, opt: opt}
-
-	for m, coeffs := range lay.maps {
-		pr.s("#map_")
-		pr.i(int64(m))
-		pr.s(" = affine_map<(")
-		for d := range coeffs {
-			if d > 0 {
-				pr.s(", ")
-			}
-			pr.s("d")
-			pr.i(int64(d))
-		}
-		pr.s(")[s0] -> (s0")
-		for d, c := range coeffs {
-			pr.s(" + ")
-			pr.i(c)
-			pr.s("*d")
-			pr.i(int64(d))
-		}
-		pr.s(")>\n")
-	}
-
+	printMaps(pr, lay)
 	pr.s(moduleParts[0])
 	for n := range lay.args {
 		if n > 0 {
@@ -181,16 +226,27 @@ func emit(pr *printer, p *planner.Result, bi int, opt Options) {
 		pr.i(int64(n))
 		pr.s("_base_addr: !sdscbundle.input_arg<index>")
 	}
+	if opt.FrontendPoolAllocation && len(lay.offsets) > 0 {
+		if len(lay.args) > 0 {
+			pr.s(", ")
+		}
+		pr.s("%pool_base_addr: !sdscbundle.input_arg<index>")
+	}
 	pr.s(moduleParts[1])
 
 	pr.indent = 2
 	if pb := p.Bundles[bi]; len(lay.offsets) > 0 {
 		pr.start()
-		if opt.Generic {
+		switch {
+		case opt.FrontendPoolAllocation && opt.Generic:
+			pr.s(`%pool = "sdscbundle.input_arg_extract"(%pool_base_addr) {field = "value"} : (!sdscbundle.input_arg<index>) -> index`)
+		case opt.FrontendPoolAllocation:
+			pr.s("%pool = sdscbundle.input_arg_extract value from %pool_base_addr : !sdscbundle.input_arg<index> -> index")
+		case opt.Generic:
 			pr.s(`%pool = "sdscbundle.device_mem_allocate"() {size = `)
 			pr.i(pb.PoolSize)
 			pr.s(" : i64} : () -> index")
-		} else {
+		default:
 			pr.s("%pool = sdscbundle.device_mem_allocate ")
 			pr.i(pb.PoolSize)
 			pr.s(" bytes : index")
@@ -226,7 +282,41 @@ func emit(pr *printer, p *planner.Result, bi int, opt Options) {
 			pr.s(" : index\n")
 		}
 	}
-	for _, off := range lay.offsets {
+	e.poolAddrs()
+	e.items(b.Body)
+	pr.indent = 0
+	pr.s(moduleParts[2])
+}
+
+// printMaps prints the #map_M definitions of a bundle's strided operands.
+func printMaps(pr *printer, lay *layout) {
+	for m, coeffs := range lay.maps {
+		pr.s("#map_")
+		pr.i(int64(m))
+		pr.s(" = affine_map<(")
+		for d := range coeffs {
+			if d > 0 {
+				pr.s(", ")
+			}
+			pr.s("d")
+			pr.i(int64(d))
+		}
+		pr.s(")[s0] -> (s0")
+		for d, c := range coeffs {
+			pr.s(" + ")
+			pr.i(c)
+			pr.s("*d")
+			pr.i(int64(d))
+		}
+		pr.s(")>\n")
+	}
+}
+
+// poolAddrs prints one %pool_offset_V constant and one %pool_addr_V per
+// distinct pool offset, in order of first use.
+func (e *bundleEmitter) poolAddrs() {
+	pr := e.pr
+	for _, off := range e.lay.offsets {
 		pr.start()
 		pr.s("%pool_offset_")
 		pr.i(off)
@@ -240,9 +330,6 @@ func emit(pr *printer, p *planner.Result, bi int, opt Options) {
 		pr.i(off)
 		pr.s(" : index\n")
 	}
-	e.items(b.Body)
-	pr.indent = 0
-	pr.s(moduleParts[2])
 }
 
 func (e *bundleEmitter) items(body []ir.Item) {
@@ -274,9 +361,10 @@ type operand struct {
 	addr int64
 }
 
-func (e *bundleEmitter) op(op *ir.Op) {
-	var buf [16]operand
-	ops := buf[:0]
+// operands resolves the sdsc_execute operands of op (reads then writes,
+// LX left out), appending them to ops, and prints the affine.apply of each
+// strided one. The bundle and its address function both use it.
+func (e *bundleEmitter) operands(op *ir.Op, ops []operand) []operand {
 	collect := func(accs []ir.Access) {
 		for _, a := range accs {
 			kind := e.lay.kind[a.Group]
@@ -299,6 +387,12 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	}
 	collect(op.Reads)
 	collect(op.Writes)
+	return ops
+}
+
+func (e *bundleEmitter) op(op *ir.Op) {
+	var buf [16]operand
+	ops := e.operands(op, buf[:0])
 
 	pr := e.pr
 	pr.start()

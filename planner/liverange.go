@@ -1,6 +1,10 @@
 package planner
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -14,31 +18,63 @@ type access struct {
 // planBundle computes live ranges (spec §2.2) for the candidates of bundle
 // bi, places them, and fills in the bundle's pool entry.
 //
-// touches is scratch indexed by group, empty on entry and on return; it
-// holds each candidate's touches in step order (reads before writes within
-// an op, which is what "first read at or before first write" compares).
-func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, touches [][]access) {
+// count is scratch indexed by group, all zero on entry and on return. The
+// touches of every candidate are gathered into one flat array, grouped by
+// candidate and in step order within a candidate (reads before writes
+// within an op, which is what "first read at or before first write"
+// compares): two passes over the bundle's accesses, no per-group slices.
+func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, count []int32) {
 	b := &g.Bundles[bi]
 	var cands []int
-	note := func(gi, op int, read bool) {
-		if p.Groups[gi].Bundle != bi {
-			return
-		}
-		if len(touches[gi]) == 0 {
-			cands = append(cands, gi)
-		}
-		touches[gi] = append(touches[gi], access{int32(op), read})
-	}
-	for oi, op := range b.Ops {
-		for _, a := range op.Reads {
-			note(a.Group, oi, true)
-		}
-		for _, a := range op.Writes {
-			note(a.Group, oi, false)
+	ntouch := 0
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		for pass := 0; pass < 2; pass++ {
+			accs := op.Reads
+			if pass == 1 {
+				accs = op.Writes
+			}
+			for _, a := range accs {
+				gi := a.Group
+				if p.Groups[gi].Bundle != bi {
+					continue
+				}
+				if count[gi] == 0 {
+					cands = append(cands, gi)
+				}
+				count[gi]++
+				ntouch++
+			}
 		}
 	}
 	if len(cands) == 0 {
 		return
+	}
+	// count becomes each candidate's next slot in touches; first[k] is
+	// where candidate k's touches begin.
+	first := make([]int32, len(cands)+1)
+	for k, gi := range cands {
+		n := count[gi]
+		count[gi] = first[k]
+		first[k+1] = first[k] + n
+	}
+	touches := make([]access, ntouch)
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		for pass := 0; pass < 2; pass++ {
+			accs := op.Reads
+			if pass == 1 {
+				accs = op.Writes
+			}
+			for _, a := range accs {
+				gi := a.Group
+				if p.Groups[gi].Bundle != bi {
+					continue
+				}
+				touches[count[gi]] = access{int32(oi), pass == 0}
+				count[gi]++
+			}
+		}
 	}
 
 	// Per-loop scratch, stamped with the group being processed so it
@@ -51,10 +87,14 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 	firstRead := make([]int, nl)
 	firstWrite := make([]int, nl)
 	var touched []int
-	for _, gi := range cands {
-		ts := touches[gi]
+	for k, gi := range cands {
+		count[gi] = 0
+		ts := touches[first[k]:first[k+1]]
 		pg := &p.Groups[gi]
 		pg.Start, pg.End = int(ts[0].op), int(ts[len(ts)-1].op)
+		if nl == 0 {
+			continue
+		}
 		touched = touched[:0]
 		for _, t := range ts {
 			for _, li := range b.Ops[t.op].Loops {
@@ -88,15 +128,15 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 
 	items := make([]alloc.Interval, len(cands))
 	for k, gi := range cands {
-		touches[gi] = nil
 		pg := &p.Groups[gi]
 		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: pg.Start, End: pg.End}
 	}
 	res := place(items, budget)
 	pb := &p.Bundles[bi]
 	pb.PoolSize = res.PoolEnd
-	pb.LowerBound = alloc.LowerBound(items)
-	for _, k := range alloc.StartOrder(items) {
+	pb.LowerBound = lowerBound(items, len(b.Ops))
+	pb.Candidates = make([]int, 0, len(cands))
+	for _, k := range startOrder(items) {
 		gi := cands[k]
 		pb.Candidates = append(pb.Candidates, gi)
 		if off := res.Offsets[k]; off >= 0 {
@@ -105,4 +145,40 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 			p.Groups[gi].Reason = OverBudget
 		}
 	}
+}
+
+// lowerBound is alloc.LowerBound for intervals inside steps [0, steps):
+// the same peak, from a difference array instead of a sort of events.
+func lowerBound(items []alloc.Interval, steps int) int64 {
+	delta := make([]int64, steps+1)
+	for _, it := range items {
+		delta[it.Start] += it.Size
+		delta[it.End+1] -= it.Size
+	}
+	var cur, best int64
+	for _, d := range delta {
+		cur += d
+		best = max(best, cur)
+	}
+	return best
+}
+
+// startOrder is alloc.StartOrder: indices by (start, end, name). Names are
+// distinct (they are group names), so any sort gives alloc's stable order.
+func startOrder(items []alloc.Interval) []int32 {
+	idx := make([]int32, len(items))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(x, y int32) int {
+		a, b := &items[x], &items[y]
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.End, b.End); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return idx
 }

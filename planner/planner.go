@@ -21,19 +21,19 @@ type Reason string
 
 // The reasons of spec §2.1, in precedence order.
 const (
-	Pooled       Reason = ""
-	Disabled     Reason = "disabled"
-	GraphInput   Reason = "graph-input"
-	GraphOutput  Reason = "graph-output"
-	LX           Reason = "lx"
-	CPURead      Reason = "cpu-read"
-	Unused       Reason = "unused"
-	NotWritten   Reason = "not-written"
-	NotRead      Reason = "not-read"
-	MultiWriter  Reason = "multi-writer"
-	CrossBundle  Reason = "cross-bundle"
-	ZeroSize     Reason = "zero-size"
-	OverBudget   Reason = "over-budget"
+	Pooled      Reason = ""
+	Disabled    Reason = "disabled"
+	GraphInput  Reason = "graph-input"
+	GraphOutput Reason = "graph-output"
+	LX          Reason = "lx"
+	CPURead     Reason = "cpu-read"
+	Unused      Reason = "unused"
+	NotWritten  Reason = "not-written"
+	NotRead     Reason = "not-read"
+	MultiWriter Reason = "multi-writer"
+	CrossBundle Reason = "cross-bundle"
+	ZeroSize    Reason = "zero-size"
+	OverBudget  Reason = "over-budget"
 )
 
 // Reasons lists every non-pooled reason in precedence order.
@@ -125,9 +125,9 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			pg.Bundle = pg.Usage.WrittenBy[0]
 		}
 	}
-	touches := make([][]access, len(g.Groups))
+	count := make([]int32, len(g.Groups))
 	for bi := range g.Bundles {
-		planBundle(g, p, bi, opt.Budget, place, touches)
+		planBundle(g, p, bi, opt.Budget, place, count)
 	}
 	return p
 }

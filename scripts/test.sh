@@ -35,3 +35,12 @@ echo "== go vet ./..."
 go vet ./...
 echo "== go test ./..."
 SDSCGEN_REQUIRE_MLIR=1 go test -count=1 ./...
+# Fuzz targets run their committed seed corpora (testdata/fuzz/...) as part
+# of go test above. SDSCGEN_FUZZTIME=30s (any go duration) also fuzzes the
+# planner+verifier and whole-pipeline targets for that long each.
+if [ -n "${SDSCGEN_FUZZTIME:-}" ]; then
+  for target in FuzzPlanVerify FuzzPipeline; do
+    echo "== go test -fuzz $target -fuzztime $SDSCGEN_FUZZTIME ./verify/"
+    go test -run '^$' -fuzz "^$target\$" -fuzztime "$SDSCGEN_FUZZTIME" ./verify/
+  done
+fi

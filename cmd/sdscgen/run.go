@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/sdscgen/sdscgen/alloc"
-	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
@@ -31,6 +29,8 @@ const (
 
 const usageText = `usage: sdscgen [flags] FILE.bir     (FILE "-" reads standard input)
        sdscgen pack [flags] FILE.csv
+       sdscgen synth [--ops N] [--bundles B] [--seed S] [-o FILE]
+       sdscgen explain [flags] FILE.bir NAME
 
 Plans the per-bundle HBM pools of a bundle-IR graph and emits one MLIR
 module per bundle: to standard output separated by "// -----" lines, or as
@@ -55,6 +55,9 @@ type config struct {
 	allocator    string
 	disabled     bool
 	symbolicArgs bool
+	verify       bool         // re-check the plan with package verify (verify.go)
+	emit         emitConfig   // --emit, --frontend-pool-allocation: emitflags.go
+	rep          reportConfig // reporting flags: explain.go
 }
 
 // usageError is a bad command line: exit 2.
@@ -67,6 +70,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "pack":
 			return runPack(args[1:], stdin, stdout, stderr)
+		case "explain":
+			return runExplain(args[1:], stdin, stdout, stderr)
+		case "synth":
+			return runSynth(args[1:], stdout, stderr)
 		}
 	}
 	cfg, err := parseFlags(args, stderr)
@@ -106,6 +113,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	noPool := fs.Bool("no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
 	fs.BoolVar(&cfg.symbolicArgs, "bundle-symbolic-args", true, "fuse ops into bundles; false makes every leaf op its own bundle")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.BoolVar(&cfg.verify, "verify", true, "check the plan against the spec's rules with an independent verifier; a failure is an internal error (exit 3)")
+	cfg.rep.register(fs)
+	cfg.emit.register(fs)
 
 	var positional []string
 	for {
@@ -146,6 +156,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if cfg.budget < 0 {
 		return nil, usageError{fmt.Sprintf("the budget must not be negative (got %d)", cfg.budget)}
 	}
+	if err := cfg.rep.validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.emit.validate(); err != nil {
+		return nil, err
+	}
 	if _, err := alloc.Lookup(cfg.allocator); err != nil {
 		return nil, usageError{err.Error()}
 	}
@@ -185,48 +201,39 @@ func envBool(name string, def bool) (bool, error) {
 
 // load reads, parses and checks the input, printing every diagnostic.
 func load(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, bool) {
-	name := path
-	var src []byte
-	var err error
-	if path == "-" {
-		name = "<stdin>"
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(path)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
-		return nil, false
-	}
-	f, errs := frontend.Parse(name, src)
-	if len(errs) == 0 {
-		var g *ir.Graph
-		g, errs = frontend.Check(f)
-		if len(errs) == 0 {
-			return g, true
-		}
-	}
-	w := bufio.NewWriter(stderr)
-	for _, e := range errs {
-		fmt.Fprintln(w, e.Error())
-	}
-	w.Flush()
-	return nil, false
+	g, _, ok := loadWithSource(path, stdin, stderr)
+	return g, ok
 }
 
 func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
-	g, ok := load(cfg.input, stdin, stderr)
+	g, src, ok := loadWithSource(cfg.input, stdin, stderr)
 	if !ok {
 		return exitBadInput
 	}
 	if !cfg.symbolicArgs {
 		g = g.Unfused()
 	}
+	if code, done := cfg.rep.afterCheck(g, stdout, stderr); done {
+		return code
+	}
 	place, _ := alloc.Lookup(cfg.allocator)
 	plan := planner.Plan(g, planner.Options{Disabled: cfg.disabled, Budget: cfg.budget,
 		AllocatorName: cfg.allocator, Allocator: place})
+	if cfg.verify {
+		if err := verifyPlan(cfg, plan); err != nil {
+			fmt.Fprintf(stderr, "sdscgen: internal error: plan verification failed: %v\n", err)
+			return exitInternal
+		}
+	}
+	if code, done := cfg.rep.afterPlan(plan, src, stdout, stderr); done {
+		return code
+	}
+	if code := cfg.rep.writeSVGs(plan, cfg.outDir, stderr); code != exitOK {
+		return code
+	}
 
 	mopt := mlirgen.Options{Generic: cfg.generic}
+	cfg.emit.apply(&mopt)
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.
 		for _, b := range plan.Graph.Bundles {
@@ -268,10 +275,16 @@ func writeOutputDir(cfg *config, plan *planner.Result, mopt mlirgen.Options) err
 		return err
 	}
 	for bi, b := range plan.Graph.Bundles {
-		err := out.create(filepath.Join(b.Name, "bundle.mlir"), func(f *os.File) error {
+		err := out.create(filepath.Join(b.Name, cfg.emit.fileName()), func(f *os.File) error {
 			return mlirgen.Emit(f, plan, bi, mopt)
 		})
 		if err != nil {
+			out.discard()
+			return err
+		}
+	}
+	if cfg.rep.svgInOutputDir(cfg.outDir) {
+		if err := writeSVGsStaged(out, plan); err != nil {
 			out.discard()
 			return err
 		}

@@ -1,0 +1,38 @@
+package alloc
+
+import "time"
+
+// Options tunes the allocators that have knobs; the zero value means the
+// defaults. Allocators without knobs ignore it.
+type Options struct {
+	// SearchTime bounds best's wall time; 0 means DefaultSearchTime.
+	SearchTime time.Duration
+	// Goal makes best stop as soon as its pool end is at most Goal (a
+	// decision problem, like MiniMalloc's --capacity); 0 means the lower
+	// bound, below which no packing exists anyway.
+	Goal int64
+}
+
+// DefaultSearchTime is best's time limit when Options.SearchTime is 0.
+const DefaultSearchTime = time.Second
+
+// withOptions holds the allocators that take Options.
+var withOptions = map[string]func(Options) Func{}
+
+// registerWith registers an allocator that takes options, with its
+// default-options instance under the plain registry.
+func registerWith(name string, mk func(Options) Func) {
+	withOptions[name] = mk
+	register(name, mk(Options{}))
+}
+
+// LookupWith is Lookup for allocators with knobs: it builds the allocator
+// called name with opt. Each call returns an independent Func, so
+// different callers can use different options concurrently without shared
+// mutable state.
+func LookupWith(name string, opt Options) (Func, error) {
+	if mk, ok := withOptions[name]; ok {
+		return mk(opt), nil
+	}
+	return Lookup(name)
+}

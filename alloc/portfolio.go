@@ -1,0 +1,393 @@
+package alloc
+
+import (
+	"sort"
+	"time"
+)
+
+func init() { registerWith("best", BestWith) }
+
+// Best returns the portfolio allocator with the given time limit (0 means
+// DefaultSearchTime); registered as "best" with the default.
+func Best(searchTime time.Duration) Func {
+	return BestWith(Options{SearchTime: searchTime})
+}
+
+// BestWith returns the portfolio allocator configured by opt.
+//
+// It runs a portfolio of constructive placements, keeps for each static
+// partition of the instance (groups of buffers no live range crosses
+// between) the lowest packing any of them found, and then, while the
+// pool end is above the goal, runs the complete search of search.go on
+// the partitions that set the pool end. It stops as soon as the pool end
+// reaches the goal (the lower bound, or Options.Goal when larger), when
+// the search proves the current pool end optimal, or at the time limit.
+//
+// The portfolio, in order (each member is deterministic):
+//
+//	first-fit, best-fit            the cheap start-order policies
+//	skyline A, TAW, ZA, WA         skylineDive under four preorders
+//	size-best-fit                  greedy by size, best gap
+//
+// Because first-fit, best-fit and size-best-fit are members, best's pool
+// end never exceeds theirs when they all finish within the time limit and
+// place everything.
+//
+// What depends on time: first-fit always runs to completion (so there is
+// always an answer, even with a tiny limit); any later member or search
+// run still going at the limit is abandoned and contributes nothing. The
+// search's own work is measured in nodes with a fixed schedule, so when
+// the answer is found (or proved optimal) before the limit it does not
+// depend on machine speed; only a run cut by the limit can return a
+// different, always valid, packing on a faster or slower machine.
+//
+// Over budget: members place under the budget with their own fallback
+// rules, and the search only looks for complete packings under the
+// budget. A partition with a complete packing under the budget uses the
+// best one; a partition with none takes the member placing the most bytes
+// of it (then fewer fallbacks, then the lower pool end, then portfolio
+// order), so the buffers falling back are that member's.
+func BestWith(opt Options) Func {
+	if opt.SearchTime <= 0 {
+		opt.SearchTime = DefaultSearchTime
+	}
+	return func(items []Interval, budget int64) Result {
+		return runBest(items, budget, opt)
+	}
+}
+
+// Limits on the complete search: beyond them a partition keeps the best
+// constructive packing (the search's adjacency would cost too much memory
+// and each node too much time to be worth it).
+const (
+	searchMaxBuffers = 5000
+	searchMaxPairs   = 4 << 20
+)
+
+// bestState keeps, per static partition, the best packing found so far.
+type bestState struct {
+	items  []Interval
+	budget int64
+	parts  [][]int // item indices per partition
+	partOf []int32
+	// Per partition: whether the kept packing is complete, its top, its
+	// offsets (by position in the partition's item list), and for an
+	// incomplete one the bytes it places and the buffers falling back.
+	ok     []bool
+	top    []int64
+	offs   [][]int64
+	placed []int64
+	falls  []int
+}
+
+func runBest(items []Interval, budget int64, opt Options) Result {
+	start := time.Now()
+	deadline := start.Add(opt.SearchTime)
+	stop := func() bool { return !time.Now().Before(deadline) }
+	n := len(items)
+	if n == 0 {
+		return Result{Offsets: []int64{}}
+	}
+	tl := newTimeline(items)
+	lb := LowerBound(items)
+	goal := max(lb, opt.Goal)
+	bs := newBestState(items, tl, budget)
+
+	// Portfolio.
+	consider := func(r Result) bool {
+		bs.merge(r)
+		return bs.reached(goal)
+	}
+	if consider(FirstFit(items, budget)) {
+		return bs.result()
+	}
+	members := portfolio(items, tl, budget)
+	for _, m := range members {
+		if stop() {
+			return bs.result()
+		}
+		r, ok := m(stop)
+		if !ok {
+			return bs.result()
+		}
+		if consider(r) {
+			return bs.result()
+		}
+	}
+	searchPartitions(bs, tl, goal, lb, stop)
+	return bs.result()
+}
+
+// member is one constructive placement of the portfolio; ok is false when
+// stop cut it short.
+type member func(stop func() bool) (Result, bool)
+
+// portfolio lists the members after first-fit, in the order they run.
+func portfolio(items []Interval, tl *timeline, budget int64) []member {
+	n := len(items)
+	total := tl.maxLoad()
+	width := make([]int64, n)
+	area := make([]int64, n)
+	for i, it := range items {
+		width[i] = int64(tl.times[tl.hi[i]] - tl.times[tl.lo[i]])
+		area[i] = it.Size * width[i]
+	}
+	key := func(c byte, i int) int64 {
+		switch c {
+		case 'A':
+			return area[i]
+		case 'T':
+			return total[i]
+		case 'W':
+			return width[i]
+		}
+		return items[i].Size
+	}
+	// rank orders items by the keys (larger first), then name, then
+	// input position, so ranks do not depend on sort stability details.
+	rank := func(keys string) []int32 {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(x, y int) bool {
+			a, b := idx[x], idx[y]
+			for k := 0; k < len(keys); k++ {
+				if ka, kb := key(keys[k], a), key(keys[k], b); ka != kb {
+					return ka > kb
+				}
+			}
+			return items[a].Name < items[b].Name
+		})
+		r := make([]int32, n)
+		for k, i := range idx {
+			r[i] = int32(k)
+		}
+		return r
+	}
+	sky := func(keys string) member {
+		return func(stop func() bool) (Result, bool) {
+			return skylineDive(items, tl, rank(keys), budget, stop)
+		}
+	}
+	return []member{
+		func(func() bool) (Result, bool) { return BestFit(items, budget), true },
+		sky("A"),
+		sky("TAW"),
+		sky("ZA"),
+		sky("WA"),
+		func(stop func() bool) (Result, bool) { return gapFitStop(items, budget, SizeOrder(items), stop) },
+	}
+}
+
+func newBestState(items []Interval, tl *timeline, budget int64) *bestState {
+	bs := &bestState{items: items, budget: budget, partOf: make([]int32, len(items))}
+	// Static partitions: cut wherever no live range crosses a position
+	// boundary.
+	idx := make([]int, len(items))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return tl.lo[idx[a]] < tl.lo[idx[b]] })
+	reach := int32(-1)
+	for _, i := range idx {
+		if tl.lo[i] >= reach {
+			bs.parts = append(bs.parts, nil)
+		}
+		reach = max(reach, tl.hi[i])
+		k := len(bs.parts) - 1
+		bs.parts[k] = append(bs.parts[k], i)
+		bs.partOf[i] = int32(k)
+	}
+	np := len(bs.parts)
+	bs.ok = make([]bool, np)
+	bs.top = make([]int64, np)
+	bs.offs = make([][]int64, np)
+	bs.placed = make([]int64, np)
+	bs.falls = make([]int, np)
+	return bs
+}
+
+// merge takes, partition by partition, the parts of r that beat what is
+// kept: a complete packing with a lower top beats any other; between
+// incomplete ones, more bytes placed, then fewer fallbacks, then a lower
+// top. Ties keep the earlier one.
+func (bs *bestState) merge(r Result) {
+	for k, part := range bs.parts {
+		var top, placed int64
+		falls := 0
+		for _, i := range part {
+			o := r.Offsets[i]
+			if o < 0 {
+				falls++
+				continue
+			}
+			top = max(top, o+bs.items[i].Size)
+			placed += bs.items[i].Size
+		}
+		ok := falls == 0
+		better := false
+		switch {
+		case bs.offs[k] == nil:
+			better = true
+		case ok != bs.ok[k]:
+			better = ok
+		case ok:
+			better = top < bs.top[k]
+		case placed != bs.placed[k]:
+			better = placed > bs.placed[k]
+		case falls != bs.falls[k]:
+			better = falls < bs.falls[k]
+		default:
+			better = top < bs.top[k]
+		}
+		if !better {
+			continue
+		}
+		offs := make([]int64, len(part))
+		for j, i := range part {
+			offs[j] = r.Offsets[i]
+		}
+		bs.offs[k], bs.ok[k], bs.top[k], bs.placed[k], bs.falls[k] = offs, ok, top, placed, falls
+	}
+}
+
+// setPart records a complete packing of partition k found by the search.
+func (bs *bestState) setPart(k int, offs []int64) {
+	var top int64
+	for j, i := range bs.parts[k] {
+		top = max(top, offs[j]+bs.items[i].Size)
+	}
+	bs.offs[k], bs.ok[k], bs.top[k], bs.falls[k] = offs, true, top, 0
+}
+
+func (bs *bestState) allComplete() bool {
+	for _, ok := range bs.ok {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (bs *bestState) poolEnd() int64 {
+	var pe int64
+	for _, t := range bs.top {
+		pe = max(pe, t)
+	}
+	return pe
+}
+
+// reached reports whether the kept packing is complete and at the goal.
+func (bs *bestState) reached(goal int64) bool { return bs.allComplete() && bs.poolEnd() <= goal }
+
+func (bs *bestState) result() Result {
+	r := Result{Offsets: make([]int64, len(bs.items)), PoolEnd: bs.poolEnd()}
+	for k, part := range bs.parts {
+		for j, i := range part {
+			r.Offsets[i] = bs.offs[k][j]
+		}
+	}
+	return r
+}
+
+// searchPartitions runs the complete search on the partitions that set
+// the pool end, with a fixed schedule: rounds with a doubling node budget
+// (2·m nodes per partition in round 0, as MiniMalloc's round robin); in
+// each, capacities from the goal up (the goal, the midpoint to the best
+// pool end, and one below it), each under the preorders WAT, TAW and TWA
+// in turn. A capacity whose search is exhausted is infeasible and raises
+// the proven lower bound; the search ends when the pool end meets it.
+func searchPartitions(bs *bestState, tl *timeline, goal, lb int64, stop func() bool) {
+	probs := make([]*searchProblem, len(bs.parts))
+	built := make([]bool, len(bs.parts))
+	problem := func(k int) *searchProblem {
+		if !built[k] {
+			built[k] = true
+			if len(bs.parts[k]) <= searchMaxBuffers {
+				probs[k] = newSearchProblem(bs.items, tl, bs.parts[k], searchMaxPairs)
+			}
+		}
+		return probs[k]
+	}
+	// ub is a partition's best top, or past the budget when it has no
+	// complete packing.
+	ub := func(k int) int64 {
+		if bs.ok[k] {
+			return bs.top[k]
+		}
+		return bs.budget + 1
+	}
+	lo := lb
+	heuristics := []string{"WAT", "TAW", "TWA"}
+	for round := 0; ; round++ {
+		for _, pick := range []int{0, 1, 2} {
+			// Global upper bound, and the floor set by partitions the
+			// search cannot take.
+			var UB, floor int64
+			for k := range bs.parts {
+				UB = max(UB, ub(k))
+				if ub(k) > max(goal, lo) && problem(k) == nil {
+					floor = max(floor, ub(k))
+				}
+				if stop() {
+					return
+				}
+			}
+			base := max(goal, lo, floor)
+			if UB <= base {
+				return
+			}
+			var C int64
+			switch pick {
+			case 0:
+				C = base
+			case 1:
+				C = base + (UB-1-base)/2
+			case 2:
+				C = UB - 1
+			}
+			if C > bs.budget {
+				C = bs.budget
+			}
+			if (pick > 0 && C == base) || (pick == 2 && C == base+(UB-1-base)/2) {
+				continue // same capacity as an earlier pick this round
+			}
+			for _, h := range heuristics {
+				allFound, infeasible := true, false
+				for k := range bs.parts {
+					if ub(k) <= C {
+						continue
+					}
+					p := problem(k)
+					limit := int64(2*p.m) << round
+					offs, st, _ := p.decide(C, h, limit, stop)
+					switch st {
+					case searchFound:
+						bs.setPart(k, offs)
+					case searchNotFound:
+						infeasible = true
+					default:
+						allFound = false
+					}
+					if infeasible || stop() {
+						break
+					}
+				}
+				if infeasible {
+					lo = max(lo, C+1)
+					break
+				}
+				if stop() {
+					return
+				}
+				if allFound {
+					break
+				}
+			}
+			if bs.reached(goal) {
+				return
+			}
+		}
+	}
+}

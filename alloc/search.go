@@ -1,0 +1,524 @@
+package alloc
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// This file is best's complete search, in the spirit of MiniMalloc
+// (Moffitt, ASPLOS 2023): a depth-first search over canonical solutions
+// that decides whether a group of buffers fits under a capacity C.
+//
+//   - Canonical placements. Any packing can be pushed down until every
+//     buffer rests on a buffer it overlaps or on 0; listing that packing by
+//     (offset, preorder rank), each buffer's offset is then the highest top
+//     among the buffers listed before it that it overlaps. So the search
+//     only ever places the next buffer at that height (its "min offset"),
+//     in strictly increasing (offset, rank) order: nothing is lost and no
+//     packing is visited twice.
+//   - Section lower bounds. Sections are the maximal cliques of the
+//     interval graph (positions where a buffer starts and one ends); all
+//     buffers of a section are pairwise live together, so the unplaced ones
+//     stack above both the lowest of their min offsets and the current
+//     offset (later placements never go lower): that height plus the
+//     section's unplaced bytes must fit under C.
+//   - Dominance. Placing a buffer at or above the lowest top any unplaced
+//     buffer could reach (min offset + size) leaves room where that buffer
+//     fits entirely below; moving it down there never hurts, so such a
+//     placement is skipped.
+//   - Decomposition. When the last buffer spanning a section boundary is
+//     placed, the two sides no longer interact and are solved separately,
+//     so a failure on one side does not re-enumerate the other.
+//
+// The search is deterministic: it stops on success, on exhausting the
+// tree (a proof that C is infeasible), after a node budget, or when stop
+// returns true (polled every 256 nodes). Only the last depends on time.
+
+// searchProblem is one group of buffers (a static partition of the
+// instance) prepared for the search; buffers are indexed 0..m-1.
+type searchProblem struct {
+	m        int
+	orig     []int // buffer -> item index
+	size     []int64
+	slo, shi []int32 // sections covered: [slo, shi)
+	nsec     int
+	adjOff   []int32 // CSR adjacency: neighbours of b are adj[adjOff[b]:adjOff[b+1]]
+	adj      []int32
+	secTotal []int64 // bytes per section
+	secOff   []int32 // CSR: buffers of section s are secBuf[secOff[s]:secOff[s+1]]
+	secBuf   []int32
+	cuts     []int32 // buffers spanning each boundary s|s+1
+	lb       int64   // max section total
+	// Preordering keys.
+	area, width, maxTotal []int64
+}
+
+// newSearchProblem builds the problem for items idx (a union of whole
+// components of the interval graph, or any subset) on timeline tl. It
+// returns nil when the conflict graph has more than maxPairs edges, which
+// would make the search's adjacency too large to be worth building.
+func newSearchProblem(items []Interval, tl *timeline, idx []int, maxPairs int) *searchProblem {
+	m := len(idx)
+	p := &searchProblem{m: m, orig: slices.Clone(idx), size: make([]int64, m)}
+	// Buffers in lo order, to find sections and conflicts by a sweep.
+	byLo := make([]int32, m)
+	for b := range byLo {
+		byLo[b] = int32(b)
+	}
+	lo := func(b int32) int32 { return tl.lo[idx[b]] }
+	hi := func(b int32) int32 { return tl.hi[idx[b]] }
+	sort.SliceStable(byLo, func(x, y int) bool { return lo(byLo[x]) < lo(byLo[y]) })
+	for b := 0; b < m; b++ {
+		p.size[b] = items[idx[b]].Size
+	}
+	// Sections: positions where some buffer starts and some buffer ends.
+	starts := map[int32]bool{}
+	for b := 0; b < m; b++ {
+		starts[lo(int32(b))] = true
+	}
+	var secPos []int32
+	for b := 0; b < m; b++ {
+		if q := hi(int32(b)) - 1; starts[q] {
+			secPos = append(secPos, q)
+		}
+	}
+	slices.Sort(secPos)
+	secPos = slices.Compact(secPos)
+	p.nsec = len(secPos)
+	p.slo, p.shi = make([]int32, m), make([]int32, m)
+	p.secTotal = make([]int64, p.nsec)
+	p.cuts = make([]int32, max(p.nsec-1, 0))
+	for b := 0; b < m; b++ {
+		l, h := lo(int32(b)), hi(int32(b))
+		s0 := sort.Search(len(secPos), func(i int) bool { return secPos[i] >= l })
+		s1 := sort.Search(len(secPos), func(i int) bool { return secPos[i] >= h })
+		p.slo[b], p.shi[b] = int32(s0), int32(s1)
+		for s := s0; s < s1; s++ {
+			p.secTotal[s] += p.size[b]
+		}
+		for s := s0; s+1 < s1; s++ {
+			p.cuts[s]++
+		}
+	}
+	for _, t := range p.secTotal {
+		p.lb = max(p.lb, t)
+	}
+	p.secOff = make([]int32, p.nsec+1)
+	for b := 0; b < m; b++ {
+		for s := p.slo[b]; s < p.shi[b]; s++ {
+			p.secOff[s+1]++
+		}
+	}
+	for s := 0; s < p.nsec; s++ {
+		p.secOff[s+1] += p.secOff[s]
+	}
+	p.secBuf = make([]int32, p.secOff[p.nsec])
+	sfill := slices.Clone(p.secOff[:p.nsec])
+	for b := 0; b < m; b++ {
+		for s := p.slo[b]; s < p.shi[b]; s++ {
+			p.secBuf[sfill[s]] = int32(b)
+			sfill[s]++
+		}
+	}
+	// Conflicts: b and c conflict when lo(c) < hi(b) for c after b in lo
+	// order.
+	deg := make([]int32, m+1)
+	pairs := 0
+	for x := 0; x < m; x++ {
+		b := byLo[x]
+		for y := x + 1; y < m && lo(byLo[y]) < hi(b); y++ {
+			deg[b]++
+			deg[byLo[y]]++
+			pairs++
+			if pairs > maxPairs {
+				return nil
+			}
+		}
+	}
+	p.adjOff = make([]int32, m+1)
+	for b := 0; b < m; b++ {
+		p.adjOff[b+1] = p.adjOff[b] + deg[b]
+	}
+	p.adj = make([]int32, 2*pairs)
+	fill := slices.Clone(p.adjOff[:m])
+	for x := 0; x < m; x++ {
+		b := byLo[x]
+		for y := x + 1; y < m && lo(byLo[y]) < hi(b); y++ {
+			c := byLo[y]
+			p.adj[fill[b]] = c
+			fill[b]++
+			p.adj[fill[c]] = b
+			fill[c]++
+		}
+	}
+	p.area, p.width, p.maxTotal = make([]int64, m), make([]int64, m), make([]int64, m)
+	for b := 0; b < m; b++ {
+		it := items[idx[b]]
+		p.width[b] = int64(tl.times[tl.hi[idx[b]]] - tl.times[tl.lo[idx[b]]])
+		p.area[b] = it.Size * p.width[b]
+		for s := p.slo[b]; s < p.shi[b]; s++ {
+			p.maxTotal[b] = max(p.maxTotal[b], p.secTotal[s])
+		}
+		_ = it
+	}
+	return p
+}
+
+// rankInto ranks bufs under a MiniMalloc-style preordering and writes
+// ranks 0, 1, ... into rank: keys are compared in turn, larger first —
+// 'W' lifetime width, 'A' area (size × width), 'T' the largest unplaced
+// total among the sections the buffer lies in, 'Z' size — then buffer
+// index. total gives the current unplaced bytes of a section.
+func (p *searchProblem) rankInto(rank []int32, bufs []int32, keys string, total []int64) {
+	ord := slices.Clone(bufs)
+	tot := func(b int32) int64 {
+		var t int64
+		for sec := p.slo[b]; sec < p.shi[b]; sec++ {
+			t = max(t, total[sec])
+		}
+		return t
+	}
+	var tk map[int32]int64
+	if strings.IndexByte(keys, 'T') >= 0 {
+		tk = make(map[int32]int64, len(ord))
+		for _, b := range ord {
+			tk[b] = tot(b)
+		}
+	}
+	key := func(c byte, b int32) int64 {
+		switch c {
+		case 'W':
+			return p.width[b]
+		case 'A':
+			return p.area[b]
+		case 'T':
+			return tk[b]
+		}
+		return p.size[b]
+	}
+	slices.SortFunc(ord, func(a, b int32) int {
+		for i := 0; i < len(keys); i++ {
+			if ka, kb := key(keys[i], a), key(keys[i], b); ka != kb {
+				if ka > kb {
+					return -1
+				}
+				return 1
+			}
+		}
+		return int(a - b)
+	})
+	for r, b := range ord {
+		rank[b] = int32(r)
+	}
+}
+
+type searchStatus int
+
+const (
+	searchNotFound searchStatus = iota // tree exhausted: infeasible
+	searchFound
+	searchAborted // node budget or stop
+)
+
+type searcher struct {
+	p      *searchProblem
+	C      int64
+	keys   string  // preordering heuristic
+	rank   []int32 // preorder rank, redone for each group split off
+	off    []int64 // -1 while unplaced
+	sol    []int64
+	minOff []int64
+	total  []int64 // unplaced bytes per section
+	cuts   []int32 // unplaced buffers spanning each section boundary
+	nodes  int64
+	limit  int64
+	stop   func() bool
+	cands  [][]int32 // scratch per depth
+	trail  []minChange
+	// startsAt is split's scratch (all false between calls).
+	startsAt []bool
+	// Scratch for the section checks of one placement.
+	stamp    []int32
+	gen      int32
+	affected []int32
+}
+
+// minChange is an undo record for minOff.
+type minChange struct {
+	b int32
+	v int64
+}
+
+// decide runs the search for capacity C under the preordering keys (see
+// rankInto).
+// On searchFound, the offsets (relative to the problem's buffers) are in
+// the returned slice.
+func (p *searchProblem) decide(C int64, keys string, limit int64, stop func() bool) ([]int64, searchStatus, int64) {
+	if p.lb > C {
+		return nil, searchNotFound, 0
+	}
+	s := &searcher{
+		p: p, C: C, keys: keys, rank: make([]int32, p.m), limit: limit, stop: stop,
+		off: make([]int64, p.m), sol: make([]int64, p.m), minOff: make([]int64, p.m),
+		total: slices.Clone(p.secTotal), cuts: slices.Clone(p.cuts),
+		startsAt: make([]bool, p.nsec), stamp: make([]int32, p.nsec),
+	}
+	for b := range s.off {
+		s.off[b] = -1
+	}
+	all := make([]int32, p.m)
+	for b := range all {
+		all[b] = int32(b)
+	}
+	p.rankInto(s.rank, all, keys, s.total)
+	st := s.split(0, int32(p.nsec), all, -1, -1, 0)
+	if st == searchFound {
+		return s.sol, st, s.nodes
+	}
+	return nil, st, s.nodes
+}
+
+// split solves the unplaced buffers of bufs (lying in sections
+// [s0, s1)) after dividing them at every boundary no unplaced buffer
+// spans. A single remaining group keeps the canonical order it was being
+// searched in (lastOff, lastRank); separate groups start afresh, which is
+// a relaxation, so nothing is lost.
+func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int32, depth int) searchStatus {
+	type group struct{ s0, s1 int32 }
+	// Mark the sections where an unplaced buffer starts, then cut the
+	// range at every boundary no unplaced buffer spans.
+	for _, b := range bufs {
+		if s.off[b] < 0 {
+			s.startsAt[s.p.slo[b]] = true
+		}
+	}
+	var groups []group
+	start := s0
+	seen := false
+	for c := s0; c < s1; c++ {
+		if s.startsAt[c] {
+			seen = true
+			s.startsAt[c] = false
+		}
+		if c+1 < s1 && s.cuts[c] != 0 {
+			continue
+		}
+		if seen {
+			groups = append(groups, group{start, c + 1})
+		}
+		seen = false
+		start = c + 1
+	}
+	switch len(groups) {
+	case 0:
+		return searchFound
+	case 1:
+		return s.dfs(groups[0].s0, groups[0].s1, bufs, lastOff, lastRank, depth)
+	}
+	// Separate groups are searched one after the other, each under its
+	// own preordering with the section totals as they are now (as
+	// MiniMalloc does for every subproblem).
+	for _, g := range groups {
+		var part []int32
+		for _, b := range bufs {
+			if s.off[b] < 0 && s.p.slo[b] >= g.s0 && s.p.slo[b] < g.s1 {
+				part = append(part, b)
+			}
+		}
+		saved := make([]int32, len(part))
+		for i, b := range part {
+			saved[i] = s.rank[b]
+		}
+		s.p.rankInto(s.rank, part, s.keys, s.total)
+		st := s.dfs(g.s0, g.s1, part, -1, -1, depth)
+		for i, b := range part {
+			s.rank[b] = saved[i]
+		}
+		if st != searchFound {
+			return st
+		}
+	}
+	return searchFound
+}
+
+// dfs extends the current partial packing of bufs (sections [s0, s1))
+// with buffers placed in increasing (offset, rank) order after
+// (lastOff, lastRank).
+//
+// The section bound is applied in two halves. Its "monotonic" half —
+// every later buffer goes at offset o or above, so o plus a section's
+// unplaced bytes must fit under C — caps the next offset at C minus the
+// largest unplaced section total, one comparison per candidate. Its
+// "floor" half — a section's unplaced buffers all sit at or above the
+// lowest of their min offsets — can only become violated in sections
+// whose buffers' min offsets just rose or that just lost a buffer, so only
+// those are checked, inside place.
+func (s *searcher) dfs(s0, s1 int32, bufs []int32, lastOff int64, lastRank int32, depth int) searchStatus {
+	s.nodes++
+	if s.nodes > s.limit {
+		return searchAborted
+	}
+	if s.stop != nil && s.nodes&255 == 0 && s.stop() {
+		s.limit = 0 // make every pending frame unwind too
+		return searchAborted
+	}
+	p := s.p
+	// The lowest top any unplaced buffer can reach bounds useful offsets.
+	minHeight := int64(-1)
+	left := 0
+	for _, b := range bufs {
+		if s.off[b] >= 0 {
+			continue
+		}
+		left++
+		h := s.minOff[b] + p.size[b]
+		if h > s.C {
+			return searchNotFound // min offsets only grow: b can never fit
+		}
+		if minHeight < 0 || h < minHeight {
+			minHeight = h
+		}
+	}
+	if left == 0 {
+		return searchFound
+	}
+	var maxTotal int64
+	for sec := s0; sec < s1; sec++ {
+		maxTotal = max(maxTotal, s.total[sec])
+	}
+	cap := s.C - maxTotal // highest offset the next placement may take
+	for len(s.cands) <= depth {
+		s.cands = append(s.cands, nil)
+	}
+	cands := s.cands[depth][:0]
+	for _, b := range bufs {
+		if s.off[b] >= 0 {
+			continue
+		}
+		o := s.minOff[b]
+		if o >= minHeight || o > cap || o < lastOff || (o == lastOff && s.rank[b] < lastRank) {
+			continue
+		}
+		cands = append(cands, b)
+	}
+	// Lowest first, then by rank (insertion sort: lists are short).
+	for i := 1; i < len(cands); i++ {
+		for j := i; j > 0 && s.before(cands[j], cands[j-1]); j-- {
+			cands[j], cands[j-1] = cands[j-1], cands[j]
+		}
+	}
+	s.cands[depth] = cands
+	for _, b := range cands {
+		o := s.minOff[b]
+		mark := len(s.trail)
+		ok, split, hatless := s.place(b, o)
+		st := searchNotFound
+		if ok {
+			if split {
+				st = s.split(s0, s1, bufs, o, s.rank[b], depth+1)
+			} else {
+				st = s.dfs(s0, s1, bufs, o, s.rank[b], depth+1)
+			}
+		}
+		s.unplace(b, mark)
+		if st != searchNotFound {
+			return st
+		}
+		if hatless {
+			// b could sit at o in any completion (nothing unplaced
+			// overlaps it), so the branches after it, whose packings
+			// would list b here first, are covered by this failed one.
+			break
+		}
+	}
+	return searchNotFound
+}
+
+func (s *searcher) before(a, b int32) bool {
+	if s.minOff[a] != s.minOff[b] {
+		return s.minOff[a] < s.minOff[b]
+	}
+	return s.rank[a] < s.rank[b]
+}
+
+// place puts b at o, raising its unplaced neighbours' min offsets, and
+// checks the floor half of the section bound where it may have changed.
+// It reports whether the placement passed, whether a section boundary
+// lost its last spanning buffer (the problem splits), and whether b is
+// "hatless": no unplaced buffer overlaps it, so it constrains nothing.
+// The caller undoes it with unplace whatever the outcome.
+func (s *searcher) place(b int32, o int64) (ok, split, hatless bool) {
+	p := s.p
+	top := o + p.size[b]
+	s.off[b] = o
+	s.sol[b] = o
+	hatless = true
+	s.gen++
+	s.affected = s.affected[:0]
+	for sec := p.slo[b]; sec < p.shi[b]; sec++ {
+		s.stamp[sec] = s.gen
+		s.affected = append(s.affected, sec)
+		s.total[sec] -= p.size[b]
+		if sec+1 < p.shi[b] {
+			s.cuts[sec]--
+			if s.cuts[sec] == 0 {
+				split = true
+			}
+		}
+	}
+	for _, c := range p.adj[p.adjOff[b]:p.adjOff[b+1]] {
+		if s.off[c] >= 0 {
+			continue
+		}
+		hatless = false
+		if s.minOff[c] < top {
+			s.trail = append(s.trail, minChange{c, s.minOff[c]})
+			s.minOff[c] = top
+			for sec := p.slo[c]; sec < p.shi[c]; sec++ {
+				if s.stamp[sec] != s.gen {
+					s.stamp[sec] = s.gen
+					s.affected = append(s.affected, sec)
+				}
+			}
+		}
+	}
+	for _, sec := range s.affected {
+		t := s.total[sec]
+		if t == 0 {
+			continue
+		}
+		// The section's unplaced buffers are pairwise live together, so
+		// they stack: the lowest of them must start at or below C - t.
+		lim := s.C - t
+		lowest := int64(-1)
+		for _, c := range p.secBuf[p.secOff[sec]:p.secOff[sec+1]] {
+			if s.off[c] < 0 && (lowest < 0 || s.minOff[c] < lowest) {
+				lowest = s.minOff[c]
+				if lowest <= lim {
+					break
+				}
+			}
+		}
+		if lowest > lim {
+			return false, split, hatless
+		}
+	}
+	return true, split, hatless
+}
+
+func (s *searcher) unplace(b int32, mark int) {
+	p := s.p
+	for i := len(s.trail) - 1; i >= mark; i-- {
+		c := s.trail[i]
+		s.minOff[c.b] = c.v
+	}
+	s.trail = s.trail[:mark]
+	for sec := p.slo[b]; sec < p.shi[b]; sec++ {
+		s.total[sec] += p.size[b]
+		if sec+1 < p.shi[b] {
+			s.cuts[sec]++
+		}
+	}
+	s.off[b] = -1
+}

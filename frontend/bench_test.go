@@ -1,0 +1,104 @@
+package frontend
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuMs reports the process CPU time (user+sys, GC included) per
+// iteration of f: on a loaded machine it is steadier than wall time.
+func cpuMs(b *testing.B, f func()) {
+	c0 := cpuTime()
+	f()
+	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// genBundle generates one fused bundle of n leaf ops over a small rotating
+// set of buffers, half of them inside counted loops with steps, which is
+// the shape of a large generated graph.
+func genBundle(n int) []byte {
+	var b strings.Builder
+	b.WriteString("graph big {\n")
+	const nbuf = 1000
+	for i := 0; i < nbuf; i++ {
+		fmt.Fprintf(&b, "  buffer b%d : f16[4, 64]\n", i)
+	}
+	b.WriteString("  input b0\n  output b1\n  alias b2 = b3\n  rename r0 -> b4\n  fused blk {\n")
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "    loop l%d count 4 {\n      op o%d reads b%d step 128, b%d writes b%d\n    }\n", i, i, i%nbuf, (i+1)%nbuf, (i+7)%nbuf)
+		} else {
+			fmt.Fprintf(&b, "    op o%d reads b%d, r0 writes b%d // a comment\n", i, i%nbuf, (i+3)%nbuf)
+		}
+	}
+	b.WriteString("  }\n}\n")
+	return []byte(b.String())
+}
+
+const benchOps = 100_000
+
+// BenchmarkLex measures the scanner alone, the part of Parse this package
+// controls; the rest of Parse is participle's.
+func BenchmarkLex(b *testing.B) {
+	src := string(genBundle(benchOps))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	cpuMs(b, func() {
+		for b.Loop() {
+			s := newScanner("big.bir", src)
+			for {
+				t, _ := s.Next()
+				if t.EOF() {
+					break
+				}
+			}
+			if s.err != nil {
+				b.Fatal(s.err)
+			}
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := genBundle(benchOps)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	cpuMs(b, func() {
+		for b.Loop() {
+			if _, errs := Parse("big.bir", src); errs != nil {
+				b.Fatal(errs)
+			}
+		}
+	})
+}
+
+func BenchmarkCheck(b *testing.B) {
+	src := genBundle(benchOps)
+	f, errs := Parse("big.bir", src)
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	b.ReportAllocs()
+	cpuMs(b, func() {
+		for b.Loop() {
+			g, errs := Check(f)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			if len(g.Bundles[0].Ops) != benchOps {
+				b.Fatalf("got %d ops", len(g.Bundles[0].Ops))
+			}
+		}
+	})
+}

@@ -1,0 +1,64 @@
+package frontend
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// FuzzParseCheck feeds arbitrary bytes through Parse and Check. Beyond not
+// panicking, it requires every diagnostic to point into the input, the
+// diagnostics to be sorted, and every graph that checks cleanly to satisfy
+// the invariants that package ir promises to later stages.
+func FuzzParseCheck(f *testing.F) {
+	for _, pattern := range []string{"testdata/valid/*.bir", "testdata/errors/*.bir"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if src, err := os.ReadFile(file); err == nil {
+				f.Add(src)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const name = "fuzz.bir"
+		f, errs := Parse(name, src)
+		if (f == nil) == (errs == nil) {
+			t.Fatalf("Parse returned file %v with errors %v", f != nil, errs)
+		}
+		if errs != nil {
+			if len(errs) != 1 {
+				t.Fatalf("Parse reported %d errors", len(errs))
+			}
+			checkPositions(t, src, name, errs)
+			return
+		}
+		g, errs := Check(f)
+		if (g == nil) == (errs == nil) {
+			t.Fatalf("Check returned graph %v with errors %v", g != nil, errs)
+		}
+		if errs != nil {
+			checkPositions(t, src, name, errs)
+			return
+		}
+		checkInvariants(t, g)
+	})
+}
+
+func checkPositions(t *testing.T, src []byte, name string, errs ErrorList) {
+	t.Helper()
+	lines := bytes.Split(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), []byte("\n"))
+	if !sort.IsSorted(errs) {
+		t.Errorf("errors not sorted:\n%v", errs)
+	}
+	for _, e := range errs {
+		p := e.Pos
+		if p.File != name || p.Line < 1 || p.Col < 1 || p.Line > len(lines) || p.Col > len(lines[p.Line-1])+1 {
+			t.Errorf("error outside the input (%d lines): %v", len(lines), e)
+		}
+		if e.Msg == "" {
+			t.Errorf("empty message at %v", p)
+		}
+	}
+}

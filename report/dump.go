@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// DumpCheck writes the checked graph as stable text: one line per buffer,
+// group, loop, op and CPU node, in model order, with sizes in exact bytes
+// and positions as LINE:COL (the file name appears once, in the header).
+// Accesses name the buffer after renames are resolved; a stride list
+// follows the buffer in brackets.
+//
+//	graph decoder_block  # spec.bir:9:7
+//	buffer x 512 group=x  # 10:10
+//	group t0 size=4096 members=t0,v flags=-
+//	bundle mm_block fused steps=3 loops=1  # 24:9
+//	  loop 0 tiles count=4 parent=-1 depth=1 steps=1..1  # 26:10
+//	  op 1 mul1 loops=0 reads=t0[256],acc writes=acc  # 27:8
+//	cpu sin4 reads=t0 writes=v  # 33:7
+func DumpCheck(w io.Writer, g *ir.Graph) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Pos)
+	for _, b := range g.Buffers {
+		fmt.Fprintf(bw, "buffer %s %d group=%s  # %s\n", b.Name, b.Size, g.Groups[b.Group].Name, lc(b.Pos))
+	}
+	for _, gr := range g.Groups {
+		var members []string
+		for _, m := range gr.Members {
+			members = append(members, g.Buffers[m].Name)
+		}
+		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", gr.Name, gr.Size, strings.Join(members, ","), groupFlags(gr))
+	}
+	for _, b := range g.Bundles {
+		fmt.Fprintf(bw, "bundle %s %s steps=%d loops=%d  # %s\n", b.Name, b.Kind, len(b.Ops), len(b.Loops), lc(b.Pos))
+		for li, l := range b.Loops {
+			fmt.Fprintf(bw, "  loop %d %s count=%d parent=%d depth=%d steps=%d..%d  # %s\n",
+				li, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, lc(l.Pos))
+		}
+		for _, op := range b.Ops {
+			fmt.Fprintf(bw, "  op %d %s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name,
+				ints(op.Loops), accesses(g, op.Reads), accesses(g, op.Writes), lc(op.Pos))
+		}
+	}
+	for _, c := range g.CPU {
+		fmt.Fprintf(bw, "cpu %s reads=%s writes=%s  # %s\n", c.Name, accesses(g, c.Reads), accesses(g, c.Writes), lc(c.Pos))
+	}
+	return bw.Flush()
+}
+
+// DumpPlan writes the plan as stable text, exact bytes throughout: a
+// header, one line per storage group (group order, which is name order)
+// with its reason, bundle, range, offset and the usage evidence, then one
+// line per bundle with its candidates in allocation order.
+//
+//	plan decoder_block allocator=first-fit budget=15032385536 disabled=false
+//	group acc size=256 reason=pooled bundle=mm_block range=1..2 offset=0 read=mm_block written=mm_block cpu-read=- cpu-written=-
+//	bundle mm_block pool=256 lower=256 candidates=acc@0
+func DumpPlan(w io.Writer, p *planner.Result) error {
+	g := p.Graph
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "plan %s allocator=%s budget=%d disabled=%t\n", g.Name, p.Allocator, p.Budget, p.Disabled)
+	for gi, pg := range p.Groups {
+		gr := &g.Groups[gi]
+		bundle, rng, off := "-", "-", "-"
+		if pg.Bundle >= 0 {
+			bundle = g.Bundles[pg.Bundle].Name
+			rng = fmt.Sprintf("%d..%d", pg.Start, pg.End)
+		}
+		if pg.Offset >= 0 {
+			off = strconv.FormatInt(pg.Offset, 10)
+		}
+		fmt.Fprintf(bw, "group %s size=%d reason=%s bundle=%s range=%s offset=%s read=%s written=%s cpu-read=%s cpu-written=%s\n",
+			gr.Name, gr.Size, reasonName(pg.Reason), bundle, rng, off,
+			bundleNames(g, pg.Usage.ReadBy), bundleNames(g, pg.Usage.WrittenBy),
+			cpuNames(g, pg.Usage.CPUReadBy), cpuNames(g, pg.Usage.CPUWrittenBy))
+	}
+	for bi, pb := range p.Bundles {
+		pool := "-"
+		if pb.HasPool() {
+			pool = strconv.FormatInt(pb.PoolSize, 10)
+		}
+		var cands []string
+		for _, gi := range pb.Candidates {
+			c := g.Groups[gi].Name + "@"
+			if off := p.Groups[gi].Offset; off >= 0 {
+				c += strconv.FormatInt(off, 10)
+			} else {
+				c += string(p.Groups[gi].Reason)
+			}
+			cands = append(cands, c)
+		}
+		fmt.Fprintf(bw, "bundle %s pool=%s lower=%d candidates=%s\n", g.Bundles[bi].Name, pool, pb.LowerBound, orDash(strings.Join(cands, ",")))
+	}
+	return bw.Flush()
+}
+
+func lc(p ir.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+func groupFlags(gr ir.Group) string {
+	var f []string
+	if gr.Input {
+		f = append(f, "input")
+	}
+	if gr.Output {
+		f = append(f, "output")
+	}
+	if gr.LX {
+		f = append(f, "lx")
+	}
+	return orDash(strings.Join(f, ","))
+}
+
+func ints(a []int) string {
+	s := make([]string, len(a))
+	for i, x := range a {
+		s[i] = strconv.Itoa(x)
+	}
+	return orDash(strings.Join(s, ","))
+}
+
+func accesses(g *ir.Graph, as []ir.Access) string {
+	s := make([]string, len(as))
+	for i, a := range as {
+		s[i] = g.Buffers[a.Buffer].Name
+		if a.Strides != nil {
+			st := make([]string, len(a.Strides))
+			for k, x := range a.Strides {
+				st[k] = strconv.FormatInt(x, 10)
+			}
+			s[i] += "[" + strings.Join(st, ",") + "]"
+		}
+	}
+	return orDash(strings.Join(s, ","))
+}
+
+func bundleNames(g *ir.Graph, idx []int) string {
+	s := make([]string, len(idx))
+	for i, x := range idx {
+		s[i] = g.Bundles[x].Name
+	}
+	return orDash(strings.Join(s, ","))
+}
+
+func cpuNames(g *ir.Graph, idx []int) string {
+	s := make([]string, len(idx))
+	for i, x := range idx {
+		s[i] = g.CPU[x].Name
+	}
+	return orDash(strings.Join(s, ","))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,404 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// UnknownNameError is Explain's answer for a name that is neither a
+// buffer nor a rename source. Suggestions are the closest known names by
+// edit distance, best first.
+type UnknownNameError struct {
+	Name        string
+	Graph       string
+	Suggestions []string
+	// Node is set when Name is a bundle, op, loop or CPU node instead.
+	Node string
+}
+
+func (e *UnknownNameError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no buffer named %q in graph %s", e.Name, e.Graph)
+	if e.Node != "" {
+		fmt.Fprintf(&b, " (%q is %s)", e.Name, e.Node)
+	}
+	if len(e.Suggestions) > 0 {
+		q := make([]string, len(e.Suggestions))
+		for i, s := range e.Suggestions {
+			q[i] = fmt.Sprintf("%q", s)
+		}
+		last := q[len(q)-1]
+		list := last
+		if len(q) > 1 {
+			list = strings.Join(q[:len(q)-1], ", ") + " or " + last
+		}
+		fmt.Fprintf(&b, "; did you mean %s?", list)
+	}
+	return b.String()
+}
+
+// Explain writes the story of one buffer: its storage group, the bundles,
+// ops and CPU nodes that write and read it (with positions), its live
+// range and why it has that range, the planner's decision with the
+// evidence behind it and, for a pooled buffer, its offset and the buffers
+// that reuse the same bytes at other times. name may be a rename source
+// (when src lists renames): it is explained as the buffer it stands for.
+// An unknown name returns an *UnknownNameError with did-you-mean
+// suggestions and writes nothing.
+func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
+	g := p.Graph
+	var renames []Rename
+	if src != nil {
+		renames = src.Renames
+	}
+	bufIdx := -1
+	for i := range g.Buffers {
+		if g.Buffers[i].Name == name {
+			bufIdx = i
+			break
+		}
+	}
+	var via *Rename
+	if bufIdx < 0 {
+		for i := range renames {
+			if renames[i].From == name {
+				via = &renames[i]
+				for j := range g.Buffers {
+					if g.Buffers[j].Name == via.To {
+						bufIdx = j
+					}
+				}
+				break
+			}
+		}
+	}
+	if bufIdx < 0 {
+		return unknown(g, name, renames)
+	}
+
+	bw := bufio.NewWriter(w)
+	buf := &g.Buffers[bufIdx]
+	gi := buf.Group
+	gr := &g.Groups[gi]
+	pg := &p.Groups[gi]
+
+	if via != nil {
+		fmt.Fprintf(bw, "%s is renamed to %s (rename at %s): every reference to %s is %s.\n\n",
+			name, buf.Name, via.Pos, name, buf.Name)
+	}
+	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", buf.Name, HumanSize(buf.Size), buf.Size, buf.Pos)
+	var from []string
+	for _, r := range renames {
+		if r.To == buf.Name {
+			from = append(from, fmt.Sprintf("%s (at %s)", r.From, r.Pos))
+		}
+	}
+	if len(from) > 0 {
+		fmt.Fprintf(bw, "  renamed from: %s\n", strings.Join(from, ", "))
+	}
+	var members []string
+	for _, m := range gr.Members {
+		members = append(members, g.Buffers[m].Name)
+	}
+	var flags []string
+	if gr.Input {
+		flags = append(flags, "graph input")
+	}
+	if gr.Output {
+		flags = append(flags, "graph output")
+	}
+	if gr.LX {
+		flags = append(flags, "LX")
+	}
+	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", gr.Name, strings.Join(members, ", "), HumanSize(gr.Size), gr.Size)
+	if len(flags) > 0 {
+		fmt.Fprintf(bw, "; %s", strings.Join(flags, ", "))
+	}
+	bw.WriteString("\n")
+
+	// Who touches it.
+	ix := indexOne(g, gi)
+	ts, cs := ix.bundle[gi], ix.cpu[gi]
+	for _, read := range []bool{false, true} {
+		label := "written by:"
+		if read {
+			label = "read by:"
+		}
+		var lines []string
+		for _, t := range ts {
+			if t.read == read {
+				lines = append(lines, fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.bundle].Name, t.step, opAt(g, t.bundle, t.step), t.pos))
+			}
+		}
+		for _, c := range cs {
+			if c.read == read {
+				lines = append(lines, fmt.Sprintf("  CPU node %s at %s", g.CPU[c.node].Name, c.pos))
+			}
+		}
+		if len(lines) == 0 {
+			fmt.Fprintf(bw, "%s nothing\n", label)
+			continue
+		}
+		fmt.Fprintln(bw, label)
+		for _, l := range lines {
+			fmt.Fprintln(bw, l)
+		}
+	}
+
+	// Decision.
+	if pg.Reason == planner.Pooled {
+		fmt.Fprintf(bw, "decision: pooled in bundle %s\n", g.Bundles[pg.Bundle].Name)
+	} else {
+		fmt.Fprintf(bw, "decision: not pooled [%s]: %s\n", pg.Reason, evidence(p, ix, gi))
+		if pg.Reason == planner.CrossBundle {
+			wb := pg.Usage.WrittenBy[0]
+			var others []string
+			for _, rb := range pg.Usage.ReadBy {
+				if rb != wb {
+					t := ix.first(gi, rb, true)
+					others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, t.step), t.pos))
+				}
+			}
+			fmt.Fprintf(bw, "  bundles reading it besides its writer %s: %s\n", g.Bundles[wb].Name, strings.Join(others, ", "))
+		}
+	}
+
+	// Live range.
+	if pg.Bundle < 0 {
+		fmt.Fprintln(bw, "live range: none (not a pool candidate of any bundle)")
+	} else {
+		writeLiveRange(bw, g, p, ix, gi)
+	}
+
+	// Placement.
+	switch {
+	case pg.Offset >= 0:
+		pb := &p.Bundles[pg.Bundle]
+		fmt.Fprintf(bw, "pool: offset %d, bytes [%d, %d) of bundle %s's %s pool (%d bytes; lower bound %d)\n",
+			pg.Offset, pg.Offset, pg.Offset+gr.Size, g.Bundles[pg.Bundle].Name, HumanSize(pb.PoolSize), pb.PoolSize, pb.LowerBound)
+		shares := shareBytes(p, gi)
+		if len(shares) == 0 {
+			fmt.Fprintln(bw, "shares bytes with: no other buffer")
+		} else {
+			fmt.Fprintln(bw, "shares bytes with (at other times):")
+			for _, o := range shares {
+				og := &p.Groups[o]
+				fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", g.Groups[o].Name, og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
+			}
+		}
+	case pg.Reason == planner.OverBudget:
+		live := liveWith(p, gi)
+		var sum int64
+		for _, o := range live {
+			sum += g.Groups[o].Size
+		}
+		fmt.Fprintf(bw, "pooled buffers live during steps %d..%d: %d, %s (%d bytes)\n", pg.Start, pg.End, len(live), HumanSize(sum), sum)
+		for k, o := range live {
+			if k == 10 {
+				fmt.Fprintf(bw, "  ... and %d more\n", len(live)-k)
+				break
+			}
+			og := &p.Groups[o]
+			fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", g.Groups[o].Name, og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
+		}
+	}
+	return bw.Flush()
+}
+
+// writeLiveRange explains the candidate's range: its first and last touch
+// in the bundle, then each counted loop whose back-edge widens it (spec
+// §2.2).
+func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, gi int) {
+	pg := &p.Groups[gi]
+	b := &g.Bundles[pg.Bundle]
+	first, last := -1, -1
+	for _, t := range ix.bundle[gi] {
+		if t.bundle != pg.Bundle {
+			continue
+		}
+		if first < 0 {
+			first = t.step
+		}
+		last = t.step
+	}
+	fmt.Fprintf(w, "live range: steps %d..%d of bundle %s (first touch at step %d, last at step %d)\n",
+		pg.Start, pg.End, b.Name, first, last)
+	for li := range b.Loops {
+		l := &b.Loops[li]
+		fr, fw := -1, -1
+		for s := l.First; s <= l.Last; s++ {
+			op := &b.Ops[s]
+			for _, a := range op.Reads {
+				if a.Group == gi && fr < 0 {
+					fr = s
+				}
+			}
+			for _, a := range op.Writes {
+				if a.Group == gi && fw < 0 {
+					fw = s
+				}
+			}
+		}
+		if fr < 0 || (fw >= 0 && fr > fw) {
+			continue
+		}
+		why := "read and never written inside it"
+		ext := fmt.Sprintf("end = max(end, %d)", l.Last)
+		if fw >= 0 {
+			why = fmt.Sprintf("first read at step %d, at or before its first write at step %d", fr, fw)
+			ext = fmt.Sprintf("start = min(start, %d), end = max(end, %d)", l.First, l.Last)
+		}
+		fmt.Fprintf(w, "  loop %s (steps %d..%d, at %s): %s; its value crosses the back-edge, so %s\n",
+			l.Name, l.First, l.Last, l.Pos, why, ext)
+	}
+}
+
+// shareBytes lists the other pooled groups of gi's bundle whose bytes
+// overlap gi's, by offset then name.
+func shareBytes(p *planner.Result, gi int) []int {
+	g := p.Graph
+	pg := &p.Groups[gi]
+	lo, hi := pg.Offset, pg.Offset+g.Groups[gi].Size
+	var out []int
+	for _, o := range p.Bundles[pg.Bundle].Candidates {
+		og := &p.Groups[o]
+		if o == gi || og.Offset < 0 {
+			continue
+		}
+		if og.Offset < hi && lo < og.Offset+g.Groups[o].Size {
+			out = append(out, o)
+		}
+	}
+	sortByOffset(p, out)
+	return out
+}
+
+// liveWith lists the pooled groups of gi's bundle live at a step of gi's
+// range, by offset then name.
+func liveWith(p *planner.Result, gi int) []int {
+	pg := &p.Groups[gi]
+	var out []int
+	for _, o := range p.Bundles[pg.Bundle].Candidates {
+		og := &p.Groups[o]
+		if o != gi && og.Offset >= 0 && og.Start <= pg.End && pg.Start <= og.End {
+			out = append(out, o)
+		}
+	}
+	sortByOffset(p, out)
+	return out
+}
+
+func sortByOffset(p *planner.Result, list []int) {
+	sort.Slice(list, func(i, j int) bool {
+		a, b := &p.Groups[list[i]], &p.Groups[list[j]]
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		return p.Graph.Groups[list[i]].Name < p.Graph.Groups[list[j]].Name
+	})
+}
+
+// unknown builds the error for a name that is not a buffer.
+func unknown(g *ir.Graph, name string, renames []Rename) error {
+	e := &UnknownNameError{Name: name, Graph: g.Name}
+	for _, b := range g.Bundles {
+		if b.Name == name && e.Node == "" {
+			e.Node = "a bundle"
+		}
+		for _, op := range b.Ops {
+			if op.Name == name && e.Node == "" {
+				e.Node = "an op of bundle " + b.Name
+			}
+		}
+		for _, l := range b.Loops {
+			if l.Name == name && e.Node == "" {
+				e.Node = "a loop of bundle " + b.Name
+			}
+		}
+	}
+	for _, c := range g.CPU {
+		if c.Name == name && e.Node == "" {
+			e.Node = "a CPU node"
+		}
+	}
+	names := make([]string, 0, len(g.Buffers)+len(renames))
+	for _, b := range g.Buffers {
+		names = append(names, b.Name)
+	}
+	for _, r := range renames {
+		names = append(names, r.From)
+	}
+	e.Suggestions = Suggest(name, names, 3)
+	return e
+}
+
+// Suggest returns up to n names closest to name by edit distance
+// (Levenshtein over bytes, case-insensitive), best first, ties by name.
+// A name qualifies when its distance is at most max(1, (len(name)+1)/3):
+// one edit for names up to 4 bytes, two up to 7, and so on.
+func Suggest(name string, names []string, n int) []string {
+	limit := max(1, (len(name)+1)/3)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	lname := strings.ToLower(name)
+	for _, s := range names {
+		if seen[s] || s == name {
+			continue
+		}
+		seen[s] = true
+		if d := editDistance(lname, strings.ToLower(s), limit); d <= limit {
+			cs = append(cs, cand{s, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 as soon
+// as it is known to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,74 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// RemarkMode selects which buffers get a remark.
+type RemarkMode int
+
+const (
+	// RemarksMissed reports the buffers that are not pooled, with the
+	// reason (like -Rpass-missed).
+	RemarksMissed RemarkMode = iota + 1
+	// RemarksPassed reports the pooled buffers (like -Rpass).
+	RemarksPassed
+	// RemarksAll reports both.
+	RemarksAll
+)
+
+// ParseRemarkMode reads "missed", "passed" or "all".
+func ParseRemarkMode(s string) (RemarkMode, error) {
+	switch s {
+	case "missed":
+		return RemarksMissed, nil
+	case "passed":
+		return RemarksPassed, nil
+	case "all":
+		return RemarksAll, nil
+	}
+	return 0, fmt.Errorf("unknown remark mode %q (want missed, passed or all)", s)
+}
+
+// Remarks writes one line per selected buffer, at its declaration, in
+// declaration order:
+//
+//	FILE:LINE:COL: remark: t0 not pooled [cpu-read]: CPU node sin4 reads it at FILE:33:13
+//	FILE:LINE:COL: remark: acc pooled in bundle mm_block at offset 0 (256 B), live at steps 1..2
+//
+// Aliases get their own remark, naming the storage group they share.
+func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
+	g := p.Graph
+	// Index only the groups whose evidence names accesses: graph inputs
+	// read everywhere would make the index as large as the graph.
+	want := make([]bool, len(g.Groups))
+	for gi, pg := range p.Groups {
+		switch pg.Reason {
+		case planner.CPURead, planner.NotWritten, planner.NotRead, planner.MultiWriter, planner.CrossBundle:
+			want[gi] = mode != RemarksPassed
+		}
+	}
+	ix := newIndex(g, want)
+	bw := bufio.NewWriter(w)
+	for _, b := range g.Buffers {
+		gi := b.Group
+		pooled := p.Groups[gi].Reason == planner.Pooled
+		if pooled && mode == RemarksMissed || !pooled && mode == RemarksPassed {
+			continue
+		}
+		via := ""
+		if gname := g.Groups[gi].Name; len(g.Groups[gi].Members) > 1 && gname != b.Name {
+			via = fmt.Sprintf(" (storage of %s)", gname)
+		}
+		if pooled {
+			fmt.Fprintf(bw, "%s: remark: %s%s %s\n", b.Pos, b.Name, via, evidence(p, ix, gi))
+		} else {
+			fmt.Fprintf(bw, "%s: remark: %s%s not pooled [%s]: %s\n", b.Pos, b.Name, via, p.Groups[gi].Reason, evidence(p, ix, gi))
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,299 @@
+// Package report turns a checked graph and its pool plan into the answers
+// users look for: a per-bundle summary (Stats), the story of one buffer
+// (Explain), compiler-style remarks at buffer declarations (Remarks), a
+// memory map per bundle (SVG) and stable text dumps of the checked graph
+// and of the plan (DumpCheck, DumpPlan).
+//
+// Every function is pure: it reads an *ir.Graph or a *planner.Result and
+// writes to an io.Writer; nothing here touches files, flags or the
+// environment. Output is deterministic: slices are walked in model order,
+// and wherever something must be sorted, ties break by name.
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// Source carries facts about the input text that the checked model does
+// not keep. ir.Graph resolves every rename away (an access names the
+// buffer a rename chain ends at), so the rename declarations themselves
+// come from the parsed file; see the CLI's loader. A nil *Source is valid
+// and means "no renames known".
+type Source struct {
+	// Renames lists the rename declarations in source order.
+	Renames []Rename
+}
+
+// Rename is one `rename FROM -> TO` declaration with its chain resolved.
+type Rename struct {
+	From string
+	// To is the declared buffer the chain ends at (not the immediate
+	// target when renames chain).
+	To string
+	// Pos is the position of FROM in the declaration.
+	Pos ir.Pos
+}
+
+// HumanSize formats a byte count with binary units and one decimal:
+// "256 B", "4.0 KiB", "14.0 GiB". Exact bytes are in the plan JSON.
+func HumanSize(n int64) string {
+	if n > -1024 && n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	f := float64(n) / 1024
+	i := 0
+	for math.Abs(f) >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	// Rounding may reach the next unit (1023.96 KiB prints as 1.0 MiB).
+	if math.Abs(f) >= 1023.95 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.1f %s", f, units[i])
+}
+
+// reasonName is the reason code as users read it ("pooled" for the zero
+// value).
+func reasonName(r planner.Reason) string {
+	if r == planner.Pooled {
+		return "pooled"
+	}
+	return string(r)
+}
+
+// touch is one access of a group by a leaf op of a bundle.
+type touch struct {
+	bundle, step int
+	read         bool
+	pos          ir.Pos
+}
+
+// index holds the accesses of selected groups, built in one pass over the
+// graph so that reporting on many buffers stays linear in the graph size.
+type index struct {
+	bundle [][]touch    // per group: bundle order, step order, reads before writes
+	cpu    [][]cpuTouch // per group: CPU node order, reads before writes
+}
+
+// cpuTouch is one access of a group by a CPU node.
+type cpuTouch struct {
+	node int
+	read bool
+	pos  ir.Pos
+}
+
+// newIndex records the accesses of the groups with want[gi] set.
+func newIndex(g *ir.Graph, want []bool) *index {
+	ix := &index{bundle: make([][]touch, len(g.Groups)), cpu: make([][]cpuTouch, len(g.Groups))}
+	for bi := range g.Bundles {
+		for _, op := range g.Bundles[bi].Ops {
+			for _, a := range op.Reads {
+				if want[a.Group] {
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, a.Pos})
+				}
+			}
+			for _, a := range op.Writes {
+				if want[a.Group] {
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, a.Pos})
+				}
+			}
+		}
+	}
+	for ci, c := range g.CPU {
+		for _, a := range c.Reads {
+			if want[a.Group] {
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, a.Pos})
+			}
+		}
+		for _, a := range c.Writes {
+			if want[a.Group] {
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, a.Pos})
+			}
+		}
+	}
+	return ix
+}
+
+// indexOne indexes the accesses of group gi alone.
+func indexOne(g *ir.Graph, gi int) *index {
+	want := make([]bool, len(g.Groups))
+	want[gi] = true
+	return newIndex(g, want)
+}
+
+// first is the first read (or write) of group gi in bundle bi; the caller
+// knows one exists.
+func (ix *index) first(gi, bi int, read bool) touch {
+	for _, t := range ix.bundle[gi] {
+		if t.bundle == bi && t.read == read {
+			return t
+		}
+	}
+	return touch{bundle: bi}
+}
+
+// touchedGroups returns, per bundle, the groups its ops access, each once,
+// in ascending group index (group order is name order).
+func touchedGroups(g *ir.Graph) [][]int {
+	out := make([][]int, len(g.Bundles))
+	seen := make([]int, len(g.Groups))
+	for i := range seen {
+		seen[i] = -1
+	}
+	for bi := range g.Bundles {
+		var list []int
+		add := func(a ir.Access) {
+			if seen[a.Group] != bi {
+				seen[a.Group] = bi
+				list = append(list, a.Group)
+			}
+		}
+		for _, op := range g.Bundles[bi].Ops {
+			for _, a := range op.Reads {
+				add(a)
+			}
+			for _, a := range op.Writes {
+				add(a)
+			}
+		}
+		sort.Ints(list)
+		out[bi] = list
+	}
+	return out
+}
+
+// touchedBy returns the groups bundle bi's ops access, each once, in
+// ascending group index; its cost is that of the bundle alone.
+func touchedBy(g *ir.Graph, bi int) []int {
+	var list []int
+	for _, op := range g.Bundles[bi].Ops {
+		for _, a := range op.Reads {
+			list = append(list, a.Group)
+		}
+		for _, a := range op.Writes {
+			list = append(list, a.Group)
+		}
+	}
+	sort.Ints(list)
+	out := list[:0]
+	for k, gi := range list {
+		if k == 0 || gi != list[k-1] {
+			out = append(out, gi)
+		}
+	}
+	return out
+}
+
+// fallbacksOf returns the groups bundle bi touches that are not pooled in
+// it, by reason in precedence order; each list is in group (name) order.
+func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
+	byReason := make([][]int, len(planner.Reasons))
+	for _, gi := range touched {
+		if p.Pooled(gi, bi) {
+			continue
+		}
+		r := reasonIndex(p.Groups[gi].Reason)
+		if r < 0 {
+			continue // pooled in another bundle: impossible, a pooled group has one bundle
+		}
+		byReason[r] = append(byReason[r], gi)
+	}
+	return byReason
+}
+
+func reasonIndex(r planner.Reason) int {
+	for i, x := range planner.Reasons {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// opAt names the op at step s of bundle bi.
+func opAt(g *ir.Graph, bi, s int) string { return g.Bundles[bi].Ops[s].Name }
+
+// evidence is the one-line justification of group gi's reason, with
+// source positions; used by remarks and explain. ix must index gi.
+func evidence(p *planner.Result, ix *index, gi int) string {
+	g := p.Graph
+	pg := &p.Groups[gi]
+	switch pg.Reason {
+	case planner.Pooled:
+		return fmt.Sprintf("pooled in bundle %s at offset %d (%s), live at steps %d..%d",
+			g.Bundles[pg.Bundle].Name, pg.Offset, HumanSize(g.Groups[gi].Size), pg.Start, pg.End)
+	case planner.Disabled:
+		return "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"
+	case planner.GraphInput:
+		return "its storage holds a graph input, allocated outside any bundle"
+	case planner.GraphOutput:
+		return "its storage holds a graph output, which must outlive the bundle"
+	case planner.LX:
+		return "its storage is claimed by LX scratchpad planning"
+	case planner.CPURead:
+		for _, c := range ix.cpu[gi] {
+			if c.read {
+				return fmt.Sprintf("CPU node %s reads it at %s", g.CPU[c.node].Name, c.pos)
+			}
+		}
+		return "a CPU node reads it"
+	case planner.Unused:
+		return "no node reads or writes it"
+	case planner.NotWritten:
+		for _, c := range ix.cpu[gi] {
+			if !c.read {
+				return fmt.Sprintf("no bundle writes it (only CPU node %s, at %s)", g.CPU[c.node].Name, c.pos)
+			}
+		}
+		if ts := ix.bundle[gi]; len(ts) > 0 {
+			t := ts[0]
+			return fmt.Sprintf("no bundle writes it; bundle %s only reads it (op %s at %s)",
+				g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
+		}
+		return "no bundle writes it"
+	case planner.NotRead:
+		for _, t := range ix.bundle[gi] {
+			if !t.read {
+				return fmt.Sprintf("no node reads it; bundle %s writes it (op %s at %s)",
+					g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
+			}
+		}
+		return "no node reads it"
+	case planner.MultiWriter:
+		var parts []string
+		for _, bi := range pg.Usage.WrittenBy {
+			t := ix.first(gi, bi, false)
+			parts = append(parts, fmt.Sprintf("%s (op %s at %s)", g.Bundles[bi].Name, opAt(g, bi, t.step), t.pos))
+		}
+		return fmt.Sprintf("written by %d bundles: %s", len(parts), strings.Join(parts, ", "))
+	case planner.CrossBundle:
+		w := pg.Usage.WrittenBy[0]
+		wt := ix.first(gi, w, false)
+		for _, r := range pg.Usage.ReadBy {
+			if r == w {
+				continue
+			}
+			rt := ix.first(gi, r, true)
+			return fmt.Sprintf("written by bundle %s (op %s at %s) but read by bundle %s (op %s at %s)",
+				g.Bundles[w].Name, opAt(g, w, wt.step), wt.pos, g.Bundles[r].Name, opAt(g, r, rt.step), rt.pos)
+		}
+		return fmt.Sprintf("written by bundle %s and read by another bundle", g.Bundles[w].Name)
+	case planner.ZeroSize:
+		return "its size is 0 bytes"
+	case planner.OverBudget:
+		pb := &p.Bundles[pg.Bundle]
+		return fmt.Sprintf("in bundle %s (steps %d..%d) the allocator could not place %s under the budget of %s (pool size %s, lower bound %s)",
+			g.Bundles[pg.Bundle].Name, pg.Start, pg.End, HumanSize(g.Groups[gi].Size), HumanSize(p.Budget),
+			HumanSize(pb.PoolSize), HumanSize(pb.LowerBound))
+	}
+	return string(pg.Reason)
+}

@@ -1,0 +1,433 @@
+package report_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/report"
+)
+
+// golden reads an input of the end-to-end cases.
+func golden(t testing.TB, name string) (string, []byte) {
+	t.Helper()
+	path := filepath.Join("..", "golden", "testdata", name, "input.bir")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name + ".bir", src
+}
+
+func check(t testing.TB, file string, src []byte) (*ir.Graph, *report.Source) {
+	t.Helper()
+	f, errs := frontend.Parse(file, src)
+	if len(errs) > 0 {
+		t.Fatalf("parse: %v", errs)
+	}
+	g, errs := frontend.Check(f)
+	if len(errs) > 0 {
+		t.Fatalf("check: %v", errs)
+	}
+	// The renames as the CLI collects them (cmd/sdscgen sourceOf).
+	next := map[string]string{}
+	for _, d := range f.Graph.Decls {
+		if r := d.Rename; r != nil {
+			next[r.From.Value] = r.To.Value
+		}
+	}
+	src2 := &report.Source{}
+	for _, d := range f.Graph.Decls {
+		if r := d.Rename; r != nil {
+			to := r.To.Value
+			for n, ok := next[to]; ok; n, ok = next[to] {
+				to = n
+			}
+			src2.Renames = append(src2.Renames, report.Rename{From: r.From.Value, To: to,
+				Pos: ir.Pos{File: r.From.Pos.Filename, Line: r.From.Pos.Line, Col: r.From.Pos.Column}})
+		}
+	}
+	return g, src2
+}
+
+func plan(t testing.TB, name string, budget int64) (*planner.Result, *report.Source) {
+	t.Helper()
+	file, src := golden(t, name)
+	g, s := check(t, file, src)
+	return planner.Plan(g, planner.Options{Budget: budget}), s
+}
+
+func TestHumanSize(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"}, {128, "128 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {4096, "4.0 KiB"},
+		{1536, "1.5 KiB"}, {1048575, "1.0 MiB"}, {1 << 20, "1.0 MiB"}, {planner.DefaultBudget, "14.0 GiB"},
+		{15 << 30, "15.0 GiB"}, {1 << 40, "1.0 TiB"},
+	} {
+		if got := report.HumanSize(c.n); got != c.want {
+			t.Errorf("HumanSize(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+// TestStatsSpecExample pins the whole table for the contract's example:
+// column alignment, human sizes, the ratio and share columns, the dash for
+// bundles without a pool and per-bundle fallbacks by reason.
+func TestStatsSpecExample(t *testing.T) {
+	p, _ := plan(t, "spec_example", planner.DefaultBudget)
+	var b bytes.Buffer
+	if err := report.Stats(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	want := `graph decoder_block: 7 buffers in 6 storage groups, 3 bundles; allocator first-fit, budget 14.0 GiB (15032385536 bytes) per bundle
+bundle    steps  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks
+mm_block      3           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1
+k_loop        1           0       0          —          0 B      —       —  graph-input 1, cpu-read 1
+relu3         1           0       0          —          0 B      —       —  graph-output 1, lx 1
+-------------------------------------------------------------------------------------
+total         5           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, lx 1, cpu-read 1
+`
+	if got := b.String(); got != want {
+		t.Errorf("stats:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestStatsReasons checks the numbers of a bundle with an over-budget
+// fallback: pool below the lower bound, the ratio, the budget share, and
+// that the total counts every group once, including unused ones.
+func TestStatsReasons(t *testing.T) {
+	p, _ := plan(t, "reasons", 4096)
+	var b bytes.Buffer
+	report.Stats(&b, p)
+	lines := strings.Split(b.String(), "\n")
+	row := func(name string) []string {
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == name {
+				return f
+			}
+		}
+		t.Fatalf("no row %s in\n%s", name, b.String())
+		return nil
+	}
+	b0 := strings.Join(row("b0"), " ")
+	if want := "b0 3 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 1, lx 1, cpu-read 1, not-written 1, not-read 1, multi-writer 1, cross-bundle 1, zero-size 1, over-budget 1"; b0 != want {
+		t.Errorf("b0 row:\n%s\nwant\n%s", b0, want)
+	}
+	b1 := strings.Join(row("b1"), " ")
+	if want := "b1 2 0 0 — 0 B — — graph-output 1, not-written 1, multi-writer 1, cross-bundle 1"; b1 != want {
+		t.Errorf("b1 row:\n%s\nwant\n%s", b1, want)
+	}
+	total := strings.Join(row("total"), " ")
+	if !strings.Contains(total, "unused 1, not-written 2,") {
+		t.Errorf("total row misses the graph-wide counts: %s", total)
+	}
+	// Every numeric column is right-aligned: the header's column ends
+	// where every row's value ends.
+	header := lines[1]
+	for _, col := range []string{"steps", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget"} {
+		end := strings.Index(header, col) + len(col)
+		for _, l := range lines[2:] {
+			if l == "" || strings.HasPrefix(l, "---") {
+				continue
+			}
+			r := []rune(l)
+			hr := []rune(header)
+			endR := len([]rune(header[:end]))
+			if endR > len(r) || r[endR-1] == ' ' || (endR < len(r) && r[endR] != ' ') {
+				t.Errorf("column %q not right-aligned in %q (header %q)", col, l, string(hr))
+			}
+		}
+	}
+}
+
+func explain(t *testing.T, p *planner.Result, name string, src *report.Source) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.Explain(&b, p, name, src); err != nil {
+		t.Fatalf("Explain(%s): %v", name, err)
+	}
+	return b.String()
+}
+
+func wantLines(t *testing.T, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+}
+
+// TestExplainPooledThroughRename explains a buffer by a rename source:
+// the rename, the writers and readers with their positions, the live range
+// with the loop back-edge that shapes it, and the pool placement.
+func TestExplainPooledThroughRename(t *testing.T) {
+	p, src := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "acc_next", src)
+	wantLines(t, got,
+		"acc_next is renamed to acc (rename at spec_example.bir:22:10)",
+		"buffer acc: 256 B (256 bytes), declared at spec_example.bir:14:10\n",
+		"  renamed from: acc_next (at spec_example.bir:22:10)\n",
+		"written by:\n  bundle mm_block, step 1, op mul1 at spec_example.bir:27:45\n",
+		"read by:\n  bundle mm_block, step 1, op mul1 at spec_example.bir:27:34\n  bundle mm_block, step 2, op cvt2 at spec_example.bir:29:19\n",
+		"decision: pooled in bundle mm_block\n",
+		"live range: steps 1..2 of bundle mm_block (first touch at step 1, last at step 2)\n",
+		"  loop tiles (steps 1..1, at spec_example.bir:26:10): first read at step 1, at or before its first write at step 1",
+		"pool: offset 0, bytes [0, 256) of bundle mm_block's 256 B pool",
+		"shares bytes with: no other buffer\n",
+	)
+	// Without rename information the source name is unknown.
+	var b bytes.Buffer
+	if err := report.Explain(&b, p, "acc_next", nil); err == nil {
+		t.Errorf("acc_next explained without renames:\n%s", b.String())
+	}
+}
+
+// TestExplainAlias: an alias is explained with its storage group and the
+// group's decision, including the CPU reader that causes it.
+func TestExplainAlias(t *testing.T) {
+	p, src := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "v", src)
+	wantLines(t, got,
+		"storage group t0: t0, v; 4.0 KiB (4096 bytes)\n",
+		"  CPU node sin4 at spec_example.bir:35:18\n",
+		"decision: not pooled [cpu-read]: CPU node sin4 reads it at spec_example.bir:35:18\n",
+		"live range: none (not a pool candidate of any bundle)\n",
+	)
+}
+
+// TestExplainReasons checks the evidence line of every reason code of the
+// reasons case.
+func TestExplainReasons(t *testing.T) {
+	p, src := plan(t, "reasons", 4096)
+	for name, want := range map[string]string{
+		"in_":     "decision: not pooled [graph-input]: its storage holds a graph input",
+		"out_":    "decision: not pooled [graph-output]",
+		"scratch": "decision: not pooled [lx]",
+		"cpu_r":   "decision: not pooled [cpu-read]: CPU node c0 reads it at reasons.bir:41:16",
+		"idle":    "decision: not pooled [unused]: no node reads or writes it",
+		"ro":      "decision: not pooled [not-written]: no bundle writes it; bundle b0 only reads it (op s0 at reasons.bir:37:22)",
+		"cpuw":    "decision: not pooled [not-written]: no bundle writes it (only CPU node c0, at reasons.bir:41:29)",
+		"wo":      "decision: not pooled [not-read]: no node reads it; bundle b0 writes it (op s0 at reasons.bir:37:44)",
+		"mw":      "decision: not pooled [multi-writer]: written by 2 bundles: b0 (op s0 at reasons.bir:37:48), b1 (op s3 at reasons.bir:43:33)",
+		"xb":      "decision: not pooled [cross-bundle]: written by bundle b0 (op s1 at reasons.bir:38:40) but read by bundle b1 (op s3 at reasons.bir:43:17)",
+		"empty":   "decision: not pooled [zero-size]: its size is 0 bytes",
+		"big":     "decision: not pooled [over-budget]: in bundle b0 (steps 1..2) the allocator could not place 4.0 KiB under the budget of 4.0 KiB (pool size 2.0 KiB, lower bound 6.0 KiB)",
+		"tmp":     "decision: pooled in bundle b0",
+	} {
+		wantLines(t, explain(t, p, name, src), want)
+	}
+	wantLines(t, explain(t, p, "xb", src), "  bundles reading it besides its writer b0: b1 (op s3 at reasons.bir:43:17)\n")
+	wantLines(t, explain(t, p, "big", src), "pooled buffers live during steps 1..2: 1, 2.0 KiB (2048 bytes)\n  tmp: bytes [0, 2048), steps 0..1\n")
+}
+
+// TestExplainSharesBytes: q reuses p's bytes after p died (offset_dedup).
+func TestExplainSharesBytes(t *testing.T) {
+	p, src := plan(t, "offset_dedup", planner.DefaultBudget)
+	wantLines(t, explain(t, p, "p", src), "pool: offset 0, bytes [0, 512)", "shares bytes with (at other times):\n  q: bytes [0, 512), steps 2..3\n")
+	wantLines(t, explain(t, p, "q", src), "shares bytes with (at other times):\n  p: bytes [0, 512), steps 0..1\n")
+	wantLines(t, explain(t, p, "r", src), "pool: offset 512, bytes [512, 768)", "shares bytes with: no other buffer\n")
+}
+
+// TestExplainUnknown: an unknown name is an *UnknownNameError with
+// suggestions from buffer names and rename sources, and nothing written.
+func TestExplainUnknown(t *testing.T) {
+	p, src := plan(t, "spec_example", planner.DefaultBudget)
+	for _, c := range []struct {
+		name, msg string
+	}{
+		{"acc_nxt", `no buffer named "acc_nxt" in graph decoder_block; did you mean "acc_next"?`},
+		{"ac", `no buffer named "ac" in graph decoder_block; did you mean "acc"?`},
+		{"T0", `no buffer named "T0" in graph decoder_block; did you mean "t0" or "t1"?`},
+		{"mm0", `no buffer named "mm0" in graph decoder_block ("mm0" is an op of bundle mm_block)`},
+		{"k_loop", `no buffer named "k_loop" in graph decoder_block ("k_loop" is a bundle)`},
+		{"zzzzzz", `no buffer named "zzzzzz" in graph decoder_block`},
+	} {
+		var b bytes.Buffer
+		err := report.Explain(&b, p, c.name, src)
+		var unk *report.UnknownNameError
+		if !errors.As(err, &unk) {
+			t.Fatalf("%s: err = %v, want *UnknownNameError", c.name, err)
+		}
+		if err.Error() != c.msg {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, err, c.msg)
+		}
+		if b.Len() != 0 {
+			t.Errorf("%s: wrote %q", c.name, b.String())
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	names := []string{"tmp", "tmp1", "tmp2", "residual", "x"}
+	if got := fmt.Sprint(report.Suggest("tmp3", names, 3)); got != "[tmp tmp1 tmp2]" {
+		t.Errorf("Suggest(tmp3) = %s", got)
+	}
+	if got := fmt.Sprint(report.Suggest("residaul", names, 3)); got != "[residual]" {
+		t.Errorf("Suggest(residaul) = %s", got)
+	}
+	if got := report.Suggest("qqq", names, 3); len(got) != 0 {
+		t.Errorf("Suggest(qqq) = %v", got)
+	}
+}
+
+// TestRemarks checks every mode on the reasons case: one line per selected
+// buffer at its declaration, in declaration order, with the reason code.
+func TestRemarks(t *testing.T) {
+	p, _ := plan(t, "reasons", 4096)
+	g := p.Graph
+	for _, mode := range []string{"missed", "passed", "all"} {
+		m, err := report.ParseRemarkMode(mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		report.Remarks(&b, p, m)
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		var want []ir.Buffer
+		for _, buf := range g.Buffers {
+			pooled := p.Groups[buf.Group].Reason == planner.Pooled
+			if mode == "all" || pooled == (mode == "passed") {
+				want = append(want, buf)
+			}
+		}
+		if len(lines) != len(want) {
+			t.Fatalf("%s: %d remarks, want %d:\n%s", mode, len(lines), len(want), b.String())
+		}
+		for k, buf := range want {
+			prefix := fmt.Sprintf("%s: remark: %s ", buf.Pos, buf.Name)
+			if !strings.HasPrefix(lines[k], prefix) {
+				t.Errorf("%s: line %d = %q, want prefix %q", mode, k, lines[k], prefix)
+			}
+			r := p.Groups[buf.Group].Reason
+			if r == planner.Pooled {
+				if !strings.Contains(lines[k], " pooled in bundle b0 at offset ") {
+					t.Errorf("%s: %q does not say where it is pooled", mode, lines[k])
+				}
+			} else if !strings.Contains(lines[k], " not pooled ["+string(r)+"]: ") {
+				t.Errorf("%s: %q lacks reason %s", mode, lines[k], r)
+			}
+		}
+	}
+	if _, err := report.ParseRemarkMode("some"); err == nil {
+		t.Error("ParseRemarkMode accepted an unknown mode")
+	}
+	want := "reasons.bir:30:10: remark: big not pooled [over-budget]: in bundle b0 (steps 1..2) the allocator could not place 4.0 KiB under the budget of 4.0 KiB (pool size 2.0 KiB, lower bound 6.0 KiB)\n"
+	var b bytes.Buffer
+	report.Remarks(&b, p, report.RemarksMissed)
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("missed remarks lack\n%s\nin\n%s", want, b.String())
+	}
+}
+
+// TestRemarksAlias: each alias gets its own remark naming its storage.
+func TestRemarksAlias(t *testing.T) {
+	p, _ := plan(t, "alias_rename", planner.DefaultBudget)
+	var b bytes.Buffer
+	report.Remarks(&b, p, report.RemarksAll)
+	wantLines(t, b.String(),
+		": remark: view (storage of base) pooled in bundle b0 at offset 0 (2.0 KiB), live at steps 0..1\n",
+		": remark: shared (storage of far) not pooled [cross-bundle]: written by bundle b0",
+	)
+}
+
+// TestDumps pins both dumps of the contract's example.
+func TestDumps(t *testing.T) {
+	p, _ := plan(t, "spec_example", planner.DefaultBudget)
+	var b bytes.Buffer
+	report.DumpCheck(&b, p.Graph)
+	want := `graph decoder_block  # spec_example.bir:9:7
+buffer x 512 group=x  # 10:10
+buffer w 8192 group=w  # 11:10
+buffer t0 4096 group=t0  # 12:10
+buffer t1 4096 group=t1  # 13:10
+buffer acc 256 group=acc  # 14:10
+buffer y 4096 group=y  # 15:10
+buffer v 4096 group=t0  # 16:10
+group acc size=256 members=acc flags=-
+group t0 size=4096 members=t0,v flags=-
+group t1 size=4096 members=t1 flags=lx
+group w size=8192 members=w flags=input
+group x size=512 members=x flags=input
+group y size=4096 members=y flags=output
+bundle mm_block fused steps=3 loops=1  # 24:9
+  loop 0 tiles count=4 parent=-1 depth=1 steps=1..1  # 26:10
+  op 0 mm0 loops=- reads=x,w writes=t0  # 25:8
+  op 1 mul1 loops=0 reads=t0[256],acc writes=acc  # 27:10
+  op 2 cvt2 loops=- reads=acc writes=y  # 29:8
+bundle k_loop loop steps=1 loops=1  # 31:8
+  loop 0 k_loop count=8 parent=-1 depth=1 steps=0..0  # 31:8
+  op 0 k0 loops=0 reads=x,v writes=t0  # 32:8
+bundle relu3 op steps=1 loops=0  # 34:6
+  op 0 relu3 loops=- reads=y writes=t1  # 34:6
+cpu sin4 reads=t0 writes=v  # 35:7
+`
+	if b.String() != want {
+		t.Errorf("DumpCheck:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	report.DumpPlan(&b, p)
+	want = `plan decoder_block allocator=first-fit budget=15032385536 disabled=false
+group acc size=256 reason=pooled bundle=mm_block range=1..2 offset=0 read=mm_block written=mm_block cpu-read=- cpu-written=-
+group t0 size=4096 reason=cpu-read bundle=- range=- offset=- read=mm_block,k_loop written=mm_block,k_loop cpu-read=sin4 cpu-written=sin4
+group t1 size=4096 reason=lx bundle=- range=- offset=- read=- written=relu3 cpu-read=- cpu-written=-
+group w size=8192 reason=graph-input bundle=- range=- offset=- read=mm_block written=- cpu-read=- cpu-written=-
+group x size=512 reason=graph-input bundle=- range=- offset=- read=mm_block,k_loop written=- cpu-read=- cpu-written=-
+group y size=4096 reason=graph-output bundle=- range=- offset=- read=relu3 written=mm_block cpu-read=- cpu-written=-
+bundle mm_block pool=256 lower=256 candidates=acc@0
+bundle k_loop pool=- lower=0 candidates=-
+bundle relu3 pool=- lower=0 candidates=-
+`
+	if b.String() != want {
+		t.Errorf("DumpPlan:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestDumpPlanOverBudget: a candidate that fell back shows its reason in
+// the candidate list and keeps its bundle and range.
+func TestDumpPlanOverBudget(t *testing.T) {
+	p, _ := plan(t, "reasons", 4096)
+	var b bytes.Buffer
+	report.DumpPlan(&b, p)
+	wantLines(t, b.String(),
+		"group big size=4096 reason=over-budget bundle=b0 range=1..2 offset=- read=b0 written=b0 cpu-read=- cpu-written=-\n",
+		"bundle b0 pool=2048 lower=6144 candidates=tmp@0,big@over-budget\n",
+		"bundle b1 pool=- lower=0 candidates=-\n",
+	)
+}
+
+// TestStatsDisabledAndEmptyBundle: with planning off every touched group
+// is a `disabled` fallback and the header says so; a bundle without ops
+// has a row of zeros and dashes.
+func TestStatsDisabledAndEmptyBundle(t *testing.T) {
+	g, _ := check(t, "e.bir", []byte("graph e {\n buffer a : 128\n fused f {}\n fused g { op o writes a\n op p reads a }\n}\n"))
+	p := planner.Plan(g, planner.Options{Disabled: true, Budget: planner.DefaultBudget})
+	var b bytes.Buffer
+	report.Stats(&b, p)
+	wantLines(t, b.String(),
+		"graph e: 1 buffer in 1 storage group, 2 bundles; pool planning off, budget 14.0 GiB (15032385536 bytes) per bundle\n",
+		"\nf           0           0       0          —          0 B      —       —  -\n",
+		"\ng           2           0       0          —          0 B      —       —  disabled 1\n",
+		"\ntotal       2           0       0        0 B          0 B      —       —  disabled 1\n",
+	)
+	// The memory maps of both bundles are valid and empty.
+	for bi := range g.Bundles {
+		var svg bytes.Buffer
+		report.SVG(&svg, p, bi)
+		if doc := parseSVG(t, svg.Bytes()); len(doc.rects) != 0 {
+			t.Errorf("bundle %d: %d rectangles with planning off", bi, len(doc.rects))
+		}
+		if !strings.Contains(svg.String(), ">no pooled buffers</text>") {
+			t.Errorf("bundle %d: no 'no pooled buffers' note", bi)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package synth
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+var configs = []Config{
+	{Ops: 1},
+	{Ops: 2, Bundles: 2},
+	{Ops: 50, Seed: 3},
+	{Ops: 500, Bundles: 7, Seed: 1},
+	{Ops: 3000, Bundles: 30, Seed: 42},
+	{Ops: 5000, Bundles: 1, Seed: 9},
+	{Ops: 4000, Bundles: 4000, Seed: 2},
+}
+
+func generate(t *testing.T, cfg Config) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Generate(&b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, cfg := range configs {
+		a, b := generate(t, cfg), generate(t, cfg)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%+v: two runs differ", cfg)
+		}
+	}
+	c := Config{Ops: 500, Bundles: 7, Seed: 1}
+	d := c
+	d.Seed = 2
+	if bytes.Equal(generate(t, c), generate(t, d)) {
+		t.Errorf("seeds 1 and 2 give the same graph")
+	}
+}
+
+// TestValid checks that every config parses and checks, has the asked-for
+// shape, and exercises the planning rules it is meant to.
+func TestValid(t *testing.T) {
+	for _, cfg := range configs {
+		src := generate(t, cfg)
+		f, errs := frontend.Parse("synth.bir", src)
+		if errs != nil {
+			t.Fatalf("%+v: %v", cfg, errs)
+		}
+		g, errs := frontend.Check(f)
+		if errs != nil {
+			t.Fatalf("%+v: %v", cfg, errs)
+		}
+		bundles := max(cfg.Bundles, 1)
+		if len(g.Bundles) != bundles {
+			t.Errorf("%+v: %d bundles", cfg, len(g.Bundles))
+		}
+		ops, loops, strided := 0, 0, 0
+		for _, b := range g.Bundles {
+			ops += len(b.Ops)
+			loops += len(b.Loops)
+			for _, op := range b.Ops {
+				for _, a := range op.Reads {
+					if a.HasStride() {
+						strided++
+					}
+				}
+			}
+		}
+		if ops != cfg.Ops {
+			t.Errorf("%+v: %d leaf ops", cfg, ops)
+		}
+		if len(g.CPU) != 1+cfg.Ops/100000 {
+			t.Errorf("%+v: %d cpu nodes", cfg, len(g.CPU))
+		}
+		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+		reasons := map[planner.Reason]int{}
+		var minSize, maxSize int64 = 1 << 62, 0
+		for gi, pg := range p.Groups {
+			reasons[pg.Reason]++
+			minSize = min(minSize, g.Groups[gi].Size)
+			maxSize = max(maxSize, g.Groups[gi].Size)
+		}
+		if cfg.Ops < 3000 {
+			continue
+		}
+		want := []planner.Reason{planner.GraphInput, planner.GraphOutput, planner.CPURead, planner.NotWritten}
+		if 3*cfg.Bundles <= cfg.Ops {
+			want = append(want, planner.Pooled)
+		}
+		for _, r := range want {
+			if reasons[r] == 0 {
+				t.Errorf("%+v: no group is %q: %v", cfg, r, reasons)
+			}
+		}
+		if cfg.Bundles > 1 && reasons[planner.CrossBundle] == 0 {
+			t.Errorf("%+v: nothing is cross-bundle: %v", cfg, reasons)
+		}
+		if cfg.Bundles < cfg.Ops && (loops == 0 || strided == 0) {
+			t.Errorf("%+v: %d loops, %d strided reads", cfg, loops, strided)
+		}
+		if minSize != 128 || maxSize < 32<<20 || maxSize > 64<<20 {
+			t.Errorf("%+v: sizes %d .. %d", cfg, minSize, maxSize)
+		}
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	var b bytes.Buffer
+	for _, cfg := range []Config{{}, {Ops: 2, Bundles: 3}, {Ops: 2, Bundles: -1}} {
+		if Generate(&b, cfg) == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// planJSON is the document of spec §4, decoded with encoding/json (not
+// the planner's writer) so that every value is read back as a consumer
+// would read it. Pointers tell null from 0.
+type planJSON struct {
+	Graph     *string           `json:"graph"`
+	Allocator *string           `json:"allocator"`
+	Budget    *int64            `json:"budget"`
+	PoolSizes map[string]*int64 `json:"pool_sizes"`
+	Bundles   []struct {
+		Name       *string `json:"name"`
+		Steps      *int    `json:"steps"`
+		PoolSize   *int64  `json:"pool_size"`
+		LowerBound *int64  `json:"lower_bound"`
+	} `json:"bundles"`
+	Buffers []struct {
+		Name   *string `json:"name"`
+		Size   *int64  `json:"size"`
+		Bundle *string `json:"bundle"`
+		Start  *int    `json:"start"`
+		End    *int    `json:"end"`
+		Offset *int64  `json:"offset"`
+		Reason *string `json:"reason"`
+	} `json:"buffers"`
+}
+
+// JSON checks the plan JSON data (as planner.WriteJSON writes it) against
+// the plan p of graph g: it must be strict JSON with exactly the keys of
+// spec §4, the pool-size table must hold exactly the bundles with
+// candidates, and every buffer, in declaration order, must carry its
+// group's decision, so alias members share one bundle, range and offset.
+// Call Plan first: JSON trusts p's decisions and checks only that the
+// document states them.
+func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
+	c := &checker{g: g, p: p}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var doc planJSON
+	if err := dec.Decode(&doc); err != nil {
+		c.fail("plan JSON: %v", err)
+		return c.result()
+	}
+	if dec.More() {
+		c.fail("plan JSON: data after the document")
+	}
+	if len(p.Groups) != len(g.Groups) || len(p.Bundles) != len(g.Bundles) {
+		c.fail("the plan does not match the graph")
+		return c.result()
+	}
+	str := func(s *string) string {
+		if s == nil {
+			return "null"
+		}
+		return fmt.Sprintf("%q", *s)
+	}
+	num := func(v *int64) string {
+		if v == nil {
+			return "null"
+		}
+		return fmt.Sprint(*v)
+	}
+	if doc.Graph == nil || *doc.Graph != g.Name {
+		c.fail("plan JSON: graph %s, want %q", str(doc.Graph), g.Name)
+	}
+	if doc.Allocator == nil || *doc.Allocator != p.Allocator {
+		c.fail("plan JSON: allocator %s, want %q", str(doc.Allocator), p.Allocator)
+	}
+	if doc.Budget == nil || *doc.Budget != p.Budget {
+		c.fail("plan JSON: budget %s, want %d", num(doc.Budget), p.Budget)
+	}
+	if doc.PoolSizes == nil {
+		c.fail("plan JSON: pool_sizes missing or null")
+	}
+	entries := 0
+	for bi, b := range g.Bundles {
+		pb := p.Bundles[bi]
+		v, ok := doc.PoolSizes[b.Name]
+		if pb.HasPool() {
+			entries++
+			if !ok || v == nil || *v != pb.PoolSize {
+				c.fail("plan JSON: pool_sizes[%q] = %s, want %d", b.Name, num(v), pb.PoolSize)
+			}
+		} else if ok {
+			c.fail("plan JSON: pool_sizes has %q, which has no candidate", b.Name)
+		}
+	}
+	if len(doc.PoolSizes) != entries {
+		c.fail("plan JSON: pool_sizes has %d entries, %d bundles have candidates", len(doc.PoolSizes), entries)
+	}
+
+	if len(doc.Bundles) != len(g.Bundles) {
+		c.fail("plan JSON: %d bundles, the graph has %d", len(doc.Bundles), len(g.Bundles))
+	} else {
+		for bi, jb := range doc.Bundles {
+			b, pb := g.Bundles[bi], p.Bundles[bi]
+			if jb.Name == nil || *jb.Name != b.Name {
+				c.fail("plan JSON: bundle %d is %s, want %q", bi, str(jb.Name), b.Name)
+			}
+			if jb.Steps == nil || *jb.Steps != len(b.Ops) {
+				c.fail("plan JSON: bundle %q: steps wrong, want %d", b.Name, len(b.Ops))
+			}
+			if pb.HasPool() != (jb.PoolSize != nil) || (jb.PoolSize != nil && *jb.PoolSize != pb.PoolSize) {
+				c.fail("plan JSON: bundle %q: pool_size %s, want %d (entry %v)", b.Name, num(jb.PoolSize), pb.PoolSize, pb.HasPool())
+			}
+			if jb.LowerBound == nil || *jb.LowerBound != pb.LowerBound {
+				c.fail("plan JSON: bundle %q: lower_bound %s, want %d", b.Name, num(jb.LowerBound), pb.LowerBound)
+			}
+		}
+	}
+
+	if len(doc.Buffers) != len(g.Buffers) {
+		c.fail("plan JSON: %d buffers, the graph declares %d", len(doc.Buffers), len(g.Buffers))
+		return c.result()
+	}
+	for i, jb := range doc.Buffers {
+		buf := g.Buffers[i]
+		pg := p.Groups[buf.Group]
+		if jb.Name == nil || *jb.Name != buf.Name {
+			c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, str(jb.Name), buf.Name)
+			continue
+		}
+		if jb.Size == nil || *jb.Size != buf.Size {
+			c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, num(jb.Size), buf.Size)
+		}
+		if pg.Bundle >= 0 {
+			bn := g.Bundles[pg.Bundle].Name
+			if jb.Bundle == nil || *jb.Bundle != bn || jb.Start == nil || *jb.Start != pg.Start || jb.End == nil || *jb.End != pg.End {
+				c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", buf.Name, bn, pg.Start, pg.End)
+			}
+		} else if jb.Bundle != nil || jb.Start != nil || jb.End != nil {
+			c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", buf.Name)
+		}
+		if pg.Offset >= 0 {
+			if jb.Offset == nil || *jb.Offset != pg.Offset {
+				c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, num(jb.Offset), pg.Offset)
+			}
+		} else if jb.Offset != nil {
+			c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, *jb.Offset)
+		}
+		if pg.Reason == planner.Pooled {
+			if jb.Reason != nil {
+				c.fail("plan JSON: buffer %q: reason %q for a pooled group", buf.Name, *jb.Reason)
+			}
+		} else if jb.Reason == nil || *jb.Reason != string(pg.Reason) {
+			c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, str(jb.Reason), pg.Reason)
+		}
+	}
+	return c.result()
+}

@@ -1,0 +1,745 @@
+// Package verify re-derives every rule of pool planning (spec §2) from the
+// checked graph and compares a plan against it, so that the planner's
+// claims are checked by code that is not the planner.
+//
+// Nothing here calls into package planner or package alloc except to read
+// the plan's fields: usage, reasons, live ranges, the candidate order, the
+// lower bound and (for first-fit) the placement itself are recomputed from
+// the spec text with plain, deliberately simple methods. What is checked:
+//
+//   - the plan describes this graph (one entry per group and bundle) with
+//     the requested budget and mode;
+//   - the graph's own invariants that planning relies on: groups are
+//     named by their smallest member, sized by their largest, every size a
+//     whole number of 128-byte sticks, buffer/group links consistent;
+//   - per group, the reason of spec §2.1 (first applicable in table order),
+//     and for a candidate its bundle (the single writer) and its live range
+//     of spec §2.2 including loop back-edges;
+//   - per bundle, the candidate set and its (start, end, name) order, the
+//     pool-size table entry exactly for bundles with candidates, the pool
+//     size equal to the highest placed end and at most the budget, every
+//     offset a non-negative multiple of 128, no two pooled candidates with
+//     intersecting ranges overlapping in bytes, over-budget only where even
+//     a bump past the final pool end would pass the budget (true of any
+//     allocator that keeps rules 2.3.3–4), and the lower bound;
+//   - when the plan names "first-fit", a replay of the spec's first-fit
+//     algorithm must give exactly the same offsets and pool size.
+//
+// JSON checks the serialized plan (spec §4) against the plan: key values,
+// buffer order, alias members sharing their group's decision.
+package verify
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// stick is the HBM allocation granule of spec §1.2.
+const stick = 128
+
+// Options are the settings the plan was requested with.
+type Options struct {
+	// Disabled is true when planning was turned off.
+	Disabled bool
+	// Budget is MAX_POOL_SIZE_BYTES.
+	Budget int64
+	// ReplayLimit bounds the first-fit replay, whose plain free-list scan
+	// is quadratic in the worst case: bundles with more candidates than
+	// this are checked by the allocator-independent rules only. 0 means
+	// DefaultReplayLimit; a negative value means no limit.
+	ReplayLimit int
+}
+
+// DefaultReplayLimit is the ReplayLimit used when Options leaves it 0.
+const DefaultReplayLimit = 1 << 15
+
+// maxReported is how many violations an Error spells out.
+const maxReported = 20
+
+// Error lists the violations found, in the order checked.
+type Error struct {
+	// Violations holds the first messages (at most maxReported).
+	Violations []string
+	// Total counts every violation found.
+	Total int
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d violation(s)", e.Total)
+	for _, v := range e.Violations {
+		b.WriteString("\n  ")
+		b.WriteString(v)
+	}
+	if e.Total > len(e.Violations) {
+		fmt.Fprintf(&b, "\n  ... and %d more", e.Total-len(e.Violations))
+	}
+	return b.String()
+}
+
+type checker struct {
+	g   *ir.Graph
+	p   *planner.Result
+	opt Options
+	err Error
+}
+
+func (c *checker) fail(format string, args ...any) {
+	c.err.Total++
+	if len(c.err.Violations) < maxReported {
+		c.err.Violations = append(c.err.Violations, fmt.Sprintf(format, args...))
+	}
+}
+
+func (c *checker) result() error {
+	if c.err.Total == 0 {
+		return nil
+	}
+	e := c.err
+	return &e
+}
+
+// usage is who touches one group, derived from the graph alone.
+type usage struct {
+	readBundles, writeBundles []int // distinct bundle indices, ascending
+	cpuRead, cpuWritten       bool
+}
+
+func addDistinct(list []int, bi int) []int {
+	for _, x := range list {
+		if x == bi {
+			return list
+		}
+	}
+	return append(list, bi)
+}
+
+// want is the expected decision for one group, before placement.
+type want struct {
+	reason     planner.Reason // "" for a candidate
+	bundle     int
+	start, end int
+}
+
+// Plan checks p against the rules of spec §2 re-derived from g. It returns
+// nil or an *Error naming every violation found.
+func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
+	c := &checker{g: g, p: p, opt: opt}
+	if p == nil {
+		c.fail("no plan")
+		return c.result()
+	}
+	if p.Graph != g {
+		c.fail("the plan is for another graph")
+	}
+	if len(p.Groups) != len(g.Groups) || len(p.Bundles) != len(g.Bundles) {
+		c.fail("the plan has %d groups and %d bundles, the graph %d and %d",
+			len(p.Groups), len(p.Bundles), len(g.Groups), len(g.Bundles))
+		return c.result()
+	}
+	if p.Budget != opt.Budget {
+		c.fail("the plan records budget %d, requested %d", p.Budget, opt.Budget)
+	}
+	if p.Disabled != opt.Disabled {
+		c.fail("the plan records disabled=%v, requested %v", p.Disabled, opt.Disabled)
+	}
+	if p.Allocator == "" {
+		c.fail("the plan names no allocator")
+	}
+	if !c.checkGraph() {
+		return c.result()
+	}
+	wants := c.expected()
+	c.checkGroups(wants)
+	for bi := range g.Bundles {
+		c.checkBundle(bi, wants)
+	}
+	return c.result()
+}
+
+// checkGraph verifies the model invariants the rules rely on. It returns
+// false when indices are inconsistent enough that going on could panic.
+func (c *checker) checkGraph() bool {
+	g := c.g
+	ok := true
+	for bi, b := range g.Buffers {
+		if b.Group < 0 || b.Group >= len(g.Groups) {
+			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
+			ok = false
+			continue
+		}
+		if b.Size < 0 || b.Size%stick != 0 {
+			c.fail("buffer %q: size %d is not a whole number of %d-byte sticks", b.Name, b.Size, stick)
+		}
+		found := false
+		for _, m := range g.Groups[b.Group].Members {
+			found = found || m == bi
+		}
+		if !found {
+			c.fail("buffer %q: not a member of its group %q", b.Name, g.Groups[b.Group].Name)
+		}
+	}
+	for gi, gr := range g.Groups {
+		if len(gr.Members) == 0 {
+			c.fail("group %d (%q) has no members", gi, gr.Name)
+			continue
+		}
+		name, size := "", int64(0)
+		for k, m := range gr.Members {
+			if m < 0 || m >= len(g.Buffers) {
+				c.fail("group %q: member index %d out of range", gr.Name, m)
+				ok = false
+				continue
+			}
+			b := g.Buffers[m]
+			if b.Group != gi {
+				c.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
+			}
+			if k == 0 || b.Name < name {
+				name = b.Name
+			}
+			size = max(size, b.Size)
+		}
+		if gr.Name != name {
+			c.fail("group %q: its smallest member name is %q", gr.Name, name)
+		}
+		if gr.Size != size {
+			c.fail("group %q: size %d, largest member size %d", gr.Name, gr.Size, size)
+		}
+	}
+	check := func(where string, a ir.Access) {
+		if a.Buffer < 0 || a.Buffer >= len(g.Buffers) {
+			c.fail("%s: buffer index %d out of range", where, a.Buffer)
+			ok = false
+			return
+		}
+		if a.Group != g.Buffers[a.Buffer].Group {
+			c.fail("%s: access of %q records group %d, the buffer's is %d",
+				where, g.Buffers[a.Buffer].Name, a.Group, g.Buffers[a.Buffer].Group)
+			ok = false
+		}
+	}
+	for _, b := range g.Bundles {
+		for s, op := range b.Ops {
+			if op.Step != s {
+				c.fail("bundle %q: op %q at index %d records step %d", b.Name, op.Name, s, op.Step)
+			}
+			for _, a := range op.Reads {
+				check("op "+op.Name, a)
+			}
+			for _, a := range op.Writes {
+				check("op "+op.Name, a)
+			}
+		}
+	}
+	for _, n := range g.CPU {
+		for _, a := range n.Reads {
+			check("cpu "+n.Name, a)
+		}
+		for _, a := range n.Writes {
+			check("cpu "+n.Name, a)
+		}
+	}
+	return ok
+}
+
+// groupOf resolves an access to its storage through the buffer table.
+func (c *checker) groupOf(a ir.Access) int { return c.g.Buffers[a.Buffer].Group }
+
+// expected derives the reason (spec §2.1) and, for candidates, the bundle
+// and live range (spec §2.2) of every group.
+func (c *checker) expected() []want {
+	g := c.g
+	us := make([]usage, len(g.Groups))
+	for bi, b := range g.Bundles {
+		for _, op := range b.Ops {
+			for _, a := range op.Reads {
+				u := &us[c.groupOf(a)]
+				u.readBundles = addDistinct(u.readBundles, bi)
+			}
+			for _, a := range op.Writes {
+				u := &us[c.groupOf(a)]
+				u.writeBundles = addDistinct(u.writeBundles, bi)
+			}
+		}
+	}
+	for _, n := range g.CPU {
+		for _, a := range n.Reads {
+			us[c.groupOf(a)].cpuRead = true
+		}
+		for _, a := range n.Writes {
+			us[c.groupOf(a)].cpuWritten = true
+		}
+	}
+	ws := make([]want, len(g.Groups))
+	for gi, gr := range g.Groups {
+		u := us[gi]
+		w := &ws[gi]
+		w.bundle = -1
+		switch {
+		case c.opt.Disabled:
+			w.reason = planner.Disabled
+		case gr.Input:
+			w.reason = planner.GraphInput
+		case gr.Output:
+			w.reason = planner.GraphOutput
+		case gr.LX:
+			w.reason = planner.LX
+		case u.cpuRead:
+			w.reason = planner.CPURead
+		case len(u.readBundles) == 0 && len(u.writeBundles) == 0 && !u.cpuWritten:
+			w.reason = planner.Unused
+		case len(u.writeBundles) == 0:
+			w.reason = planner.NotWritten
+		case len(u.readBundles) == 0:
+			w.reason = planner.NotRead
+		case len(u.writeBundles) > 1:
+			w.reason = planner.MultiWriter
+		case len(u.readBundles) > 1 || u.readBundles[0] != u.writeBundles[0]:
+			w.reason = planner.CrossBundle
+		case gr.Size == 0:
+			w.reason = planner.ZeroSize
+		default:
+			w.bundle = u.writeBundles[0]
+		}
+	}
+	for bi := range g.Bundles {
+		c.liveRanges(bi, ws)
+	}
+	return ws
+}
+
+// span is the inclusive step range of a loop; first > last when empty.
+type span struct{ first, last int }
+
+// loopsOf walks the bundle's tree and returns, per step, the enclosing
+// loops (outermost first) and, per loop, its span of steps. A bare loop
+// bundle gets one more loop, over all its steps, as spec §2.2 says.
+func (c *checker) loopsOf(b *ir.Bundle) ([][]int, []span) {
+	enclosing := make([][]int, len(b.Ops))
+	spans := make([]span, len(b.Loops))
+	for i := range spans {
+		spans[i] = span{len(b.Ops), -1}
+	}
+	seen := make([]bool, len(b.Ops))
+	var stack []int
+	var walk func(items []ir.Item)
+	walk = func(items []ir.Item) {
+		for _, it := range items {
+			switch {
+			case it.Op >= 0 && it.Op < len(b.Ops):
+				if seen[it.Op] {
+					c.fail("bundle %q: op %q appears twice in the tree", b.Name, b.Ops[it.Op].Name)
+					continue
+				}
+				seen[it.Op] = true
+				enclosing[it.Op] = append([]int(nil), stack...)
+				for _, l := range stack {
+					spans[l].first = min(spans[l].first, it.Op)
+					spans[l].last = max(spans[l].last, it.Op)
+				}
+			case it.Loop >= 0 && it.Loop < len(b.Loops):
+				stack = append(stack, it.Loop)
+				walk(b.Loops[it.Loop].Body)
+				stack = stack[:len(stack)-1]
+			default:
+				c.fail("bundle %q: tree item %+v indexes nothing", b.Name, it)
+			}
+		}
+	}
+	walk(b.Body)
+	for s, op := range b.Ops {
+		if !seen[s] {
+			c.fail("bundle %q: op %q is not in the tree", b.Name, op.Name)
+			continue
+		}
+		if fmt.Sprint(op.Loops) != fmt.Sprint(enclosing[s]) {
+			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, op.Loops, enclosing[s])
+		}
+		for _, a := range append(append([]ir.Access(nil), op.Reads...), op.Writes...) {
+			if a.Strides != nil && len(a.Strides) != len(enclosing[s]) {
+				c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(a.Strides), len(enclosing[s]))
+			}
+		}
+	}
+	if b.Kind == ir.KindLoop && len(b.Ops) > 0 {
+		spans = append(spans, span{0, len(b.Ops) - 1})
+		for s := range enclosing {
+			enclosing[s] = append([]int{len(spans) - 1}, enclosing[s]...)
+		}
+	}
+	return enclosing, spans
+}
+
+// liveRanges fills in start and end for the candidates of bundle bi.
+func (c *checker) liveRanges(bi int, ws []want) {
+	b := &c.g.Bundles[bi]
+	enclosing, spans := c.loopsOf(b)
+	type touch struct {
+		step int
+		read bool
+	}
+	touches := map[int][]touch{}
+	for s, op := range b.Ops {
+		for _, a := range op.Reads {
+			if gi := c.groupOf(a); ws[gi].bundle == bi {
+				touches[gi] = append(touches[gi], touch{s, true})
+			}
+		}
+		for _, a := range op.Writes {
+			if gi := c.groupOf(a); ws[gi].bundle == bi {
+				touches[gi] = append(touches[gi], touch{s, false})
+			}
+		}
+	}
+	for gi, ts := range touches {
+		w := &ws[gi]
+		w.start, w.end = ts[0].step, ts[0].step
+		for _, t := range ts {
+			w.start = min(w.start, t.step)
+			w.end = max(w.end, t.step)
+		}
+		// Loop by loop: its first read and first write inside it.
+		loops := map[int]bool{}
+		for _, t := range ts {
+			for _, l := range enclosing[t.step] {
+				loops[l] = true
+			}
+		}
+		for l := range loops {
+			firstRead, firstWrite := -1, -1
+			for _, t := range ts {
+				if t.step < spans[l].first || t.step > spans[l].last {
+					continue
+				}
+				if t.read && (firstRead < 0 || t.step < firstRead) {
+					firstRead = t.step
+				}
+				if !t.read && (firstWrite < 0 || t.step < firstWrite) {
+					firstWrite = t.step
+				}
+			}
+			if firstRead < 0 || (firstWrite >= 0 && firstRead > firstWrite) {
+				continue // not read in L, or written before read: no carry
+			}
+			if firstWrite >= 0 {
+				w.start = min(w.start, spans[l].first)
+			}
+			w.end = max(w.end, spans[l].last)
+		}
+	}
+	for gi := range ws {
+		if ws[gi].bundle == bi {
+			if _, ok := touches[gi]; !ok {
+				c.fail("group %q: candidate of bundle %q but never touched there", c.g.Groups[gi].Name, b.Name)
+			}
+		}
+	}
+}
+
+func (c *checker) checkGroups(ws []want) {
+	for gi, w := range ws {
+		pg := c.p.Groups[gi]
+		name := c.g.Groups[gi].Name
+		if w.bundle < 0 {
+			if pg.Reason != w.reason {
+				c.fail("buffer %q: reason %s, the rules give %s", name, reasonText(pg.Reason), reasonText(w.reason))
+			}
+			if pg.Bundle != -1 || pg.Offset != -1 {
+				c.fail("buffer %q: not a candidate (%s) but has bundle %d, offset %d", name, w.reason, pg.Bundle, pg.Offset)
+			}
+			continue
+		}
+		bname := c.g.Bundles[w.bundle].Name
+		switch pg.Reason {
+		case planner.Pooled:
+			if pg.Offset < 0 {
+				c.fail("buffer %q: pooled in %q without an offset", name, bname)
+			}
+		case planner.OverBudget:
+			if pg.Offset != -1 {
+				c.fail("buffer %q: over-budget but has offset %d", name, pg.Offset)
+			}
+		default:
+			c.fail("buffer %q: reason %s, the rules make it a candidate of bundle %q", name, reasonText(pg.Reason), bname)
+		}
+		if pg.Bundle != w.bundle {
+			c.fail("buffer %q: bundle %d, its single writer is %q (%d)", name, pg.Bundle, bname, w.bundle)
+		}
+		if pg.Start != w.start || pg.End != w.end {
+			c.fail("buffer %q in %q: live range [%d, %d], the rules give [%d, %d]", name, bname, pg.Start, pg.End, w.start, w.end)
+		}
+	}
+}
+
+func reasonText(r planner.Reason) string {
+	if r == planner.Pooled {
+		return "none (pooled)"
+	}
+	return string(r)
+}
+
+// item is one candidate of a bundle as the verifier sees it.
+type item struct {
+	group      int
+	name       string
+	size       int64
+	start, end int
+	offset     int64 // -1 when over budget
+}
+
+func (c *checker) checkBundle(bi int, ws []want) {
+	g, p := c.g, c.p
+	b := &g.Bundles[bi]
+	pb := p.Bundles[bi]
+	var items []item
+	for gi, w := range ws {
+		if w.bundle == bi {
+			items = append(items, item{group: gi, name: g.Groups[gi].Name, size: g.Groups[gi].Size,
+				start: w.start, end: w.end, offset: p.Groups[gi].Offset})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.end != b.end {
+			return a.end < b.end
+		}
+		return a.name < b.name
+	})
+
+	// The pool-size table and the candidate order.
+	if pb.HasPool() != (len(items) > 0) {
+		c.fail("bundle %q: pool-size table entry %v, but it has %d candidate(s)", b.Name, pb.HasPool(), len(items))
+	}
+	if len(pb.Candidates) != len(items) {
+		c.fail("bundle %q: %d candidates listed, the rules give %d", b.Name, len(pb.Candidates), len(items))
+	} else {
+		for k, it := range items {
+			if pb.Candidates[k] != it.group {
+				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, pb.Candidates[k], it.name)
+				break
+			}
+		}
+	}
+	if len(items) == 0 {
+		return
+	}
+
+	// Pool size, budget, sticks.
+	var top int64
+	for _, it := range items {
+		if it.offset < 0 {
+			continue
+		}
+		if it.offset%stick != 0 {
+			c.fail("bundle %q: buffer %q at offset %d, not on a %d-byte stick", b.Name, it.name, it.offset, stick)
+		}
+		if it.offset > c.opt.Budget || it.size > c.opt.Budget-it.offset {
+			c.fail("bundle %q: buffer %q at [%d, +%d) passes the budget %d", b.Name, it.name, it.offset, it.size, c.opt.Budget)
+			continue
+		}
+		top = max(top, it.offset+it.size)
+	}
+	if pb.PoolSize != top {
+		c.fail("bundle %q: pool size %d, the highest placed end is %d", b.Name, pb.PoolSize, top)
+	}
+	if pb.PoolSize > c.opt.Budget {
+		c.fail("bundle %q: pool size %d exceeds the budget %d", b.Name, pb.PoolSize, c.opt.Budget)
+	}
+	if pb.PoolSize%stick != 0 {
+		c.fail("bundle %q: pool size %d is not a whole number of sticks", b.Name, pb.PoolSize)
+	}
+	for _, it := range items {
+		if it.offset < 0 && it.size <= c.opt.Budget-pb.PoolSize {
+			c.fail("bundle %q: buffer %q (%d bytes) fell back over budget, yet a bump at the pool end %d fits the budget %d",
+				b.Name, it.name, it.size, pb.PoolSize, c.opt.Budget)
+		}
+	}
+	c.checkOverlap(b, items)
+
+	// Lower bound: most candidate bytes live at one step.
+	diff := make([]int64, len(b.Ops)+1)
+	for _, it := range items {
+		diff[it.start] += it.size
+		diff[it.end+1] -= it.size
+	}
+	var cur, lb int64
+	for _, d := range diff {
+		cur += d
+		lb = max(lb, cur)
+	}
+	if pb.LowerBound != lb {
+		c.fail("bundle %q: lower bound %d, the live bytes peak at %d", b.Name, pb.LowerBound, lb)
+	}
+
+	limit := c.opt.ReplayLimit
+	if limit == 0 {
+		limit = DefaultReplayLimit
+	}
+	if p.Allocator == "first-fit" && (limit < 0 || len(items) <= limit) {
+		c.replayFirstFit(b, items, pb.PoolSize)
+	}
+}
+
+// checkOverlap reports pooled candidates that are live at a common step
+// and share a byte. It sweeps the steps, keeping the blocks live at the
+// current step ordered by offset in a Fenwick tree over the distinct
+// offsets. While the live blocks are pairwise disjoint, a new block
+// [a, b) overlaps one of them exactly when the live block with the
+// greatest offset below b ends after a, so one lookup per block suffices.
+func (c *checker) checkOverlap(b *ir.Bundle, items []item) {
+	var placed []item
+	for _, it := range items {
+		if it.offset >= 0 && it.size > 0 {
+			placed = append(placed, it)
+		}
+	}
+	if len(placed) < 2 {
+		return
+	}
+	offs := make([]int64, 0, len(placed))
+	for _, it := range placed {
+		offs = append(offs, it.offset)
+	}
+	sort.Slice(offs, func(i, j int) bool { return offs[i] < offs[j] })
+	uniq := offs[:1]
+	for _, o := range offs[1:] {
+		if o != uniq[len(uniq)-1] {
+			uniq = append(uniq, o)
+		}
+	}
+	slotOf := func(off int64) int { return sort.Search(len(uniq), func(i int) bool { return uniq[i] >= off }) }
+
+	// placed is in start order already; byEnd orders removals.
+	byEnd := make([]int, len(placed))
+	for i := range byEnd {
+		byEnd[i] = i
+	}
+	sort.Slice(byEnd, func(i, j int) bool { return placed[byEnd[i]].end < placed[byEnd[j]].end })
+	fw := newFenwick(len(uniq))
+	occupant := make([]int, len(uniq))
+	inserted := make([]bool, len(placed))
+	next := 0
+	for i, it := range placed {
+		for next < len(byEnd) && placed[byEnd[next]].end < it.start {
+			if j := byEnd[next]; inserted[j] {
+				fw.add(slotOf(placed[j].offset), -1)
+				inserted[j] = false
+			}
+			next++
+		}
+		// Live blocks with offset < it.offset+size: slots [0, k).
+		k := sort.Search(len(uniq), func(s int) bool { return uniq[s] >= it.offset+it.size })
+		if n := fw.prefix(k); n > 0 {
+			j := occupant[fw.find(n)]
+			o := placed[j]
+			if o.offset+o.size > it.offset {
+				c.fail("bundle %q: buffer %q [%d, %d) steps %d..%d overlaps buffer %q [%d, %d) steps %d..%d",
+					b.Name, it.name, it.offset, it.offset+it.size, it.start, it.end,
+					o.name, o.offset, o.offset+o.size, o.start, o.end)
+				continue // keep the live set disjoint
+			}
+		}
+		s := slotOf(it.offset)
+		fw.add(s, 1)
+		occupant[s] = i
+		inserted[i] = true
+	}
+}
+
+// fenwick counts occupied slots.
+type fenwick struct{ t []int }
+
+func newFenwick(n int) *fenwick { return &fenwick{t: make([]int, n+1)} }
+
+func (f *fenwick) add(i, d int) {
+	for i++; i < len(f.t); i += i & -i {
+		f.t[i] += d
+	}
+}
+
+// prefix counts occupied slots in [0, k).
+func (f *fenwick) prefix(k int) int {
+	n := 0
+	for ; k > 0; k -= k & -k {
+		n += f.t[k]
+	}
+	return n
+}
+
+// find returns the slot of the n-th occupied slot (1-based n).
+func (f *fenwick) find(n int) int {
+	pos := 0
+	step := 1
+	for step*2 < len(f.t) {
+		step *= 2
+	}
+	for ; step > 0; step /= 2 {
+		if pos+step < len(f.t) && f.t[pos+step] < n {
+			pos += step
+			n -= f.t[pos]
+		}
+	}
+	return pos // 0-based slot = (1-based pos+1) - 1
+}
+
+// replayFirstFit runs spec §2.3 as worded, on items in (start, end, name)
+// order, and compares with the plan.
+func (c *checker) replayFirstFit(b *ir.Bundle, items []item, poolSize int64) {
+	type block struct {
+		off, size int64
+		end       int
+	}
+	var free, live []block
+	var poolEnd int64
+	for _, it := range items {
+		var still []block
+		for _, bl := range live { // allocation order
+			if bl.end < it.start {
+				free = append(free, bl)
+			} else {
+				still = append(still, bl)
+			}
+		}
+		live = still
+		off := int64(-1)
+		for k, bl := range free {
+			if bl.size >= it.size {
+				off = bl.off
+				free = append(free[:k:k], free[k+1:]...)
+				if bl.size > it.size {
+					free = append(free, block{off: bl.off + it.size, size: bl.size - it.size})
+				}
+				break
+			}
+		}
+		if off < 0 && it.size <= c.opt.Budget-poolEnd {
+			off = poolEnd
+			poolEnd += it.size
+		}
+		if off >= 0 {
+			live = append(live, block{off: off, size: it.size, end: it.end})
+		}
+		if off != it.offset {
+			c.fail("bundle %q: buffer %q at offset %s, first-fit places it at %s",
+				b.Name, it.name, offsetText(it.offset), offsetText(off))
+		}
+	}
+	if poolEnd != poolSize {
+		c.fail("bundle %q: pool size %d, first-fit ends at %d", b.Name, poolSize, poolEnd)
+	}
+}
+
+func offsetText(off int64) string {
+	if off < 0 {
+		return "none (over budget)"
+	}
+	return fmt.Sprint(off)
+}

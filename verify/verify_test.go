@@ -1,0 +1,462 @@
+package verify_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/randgraph"
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/verify"
+)
+
+// setup is how one plan is requested.
+type setup struct {
+	budget    int64
+	disabled  bool
+	unfused   bool
+	allocator string
+}
+
+func check(t testing.TB, name string, src []byte) *ir.Graph {
+	t.Helper()
+	f, errs := frontend.Parse(name, src)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v\n%s", name, errs, src)
+	}
+	g, errs := frontend.Check(f)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v\n%s", name, errs, src)
+	}
+	return g
+}
+
+func plan(t testing.TB, g *ir.Graph, s setup) *planner.Result {
+	t.Helper()
+	p, err := planE(g, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// planE is plan without a testing.TB, for worker goroutines.
+func planE(g *ir.Graph, s setup) (*planner.Result, error) {
+	if s.unfused {
+		g = g.Unfused()
+	}
+	if s.allocator == "" {
+		s.allocator = "first-fit"
+	}
+	// A short search keeps the optimizing allocators quick; the verifier
+	// does not care how good a placement is, only that it is legal.
+	place, err := alloc.LookupWith(s.allocator, alloc.Options{SearchTime: 2 * time.Millisecond})
+	if err != nil {
+		return nil, err
+	}
+	return planner.Plan(g, planner.Options{Disabled: s.disabled, Budget: s.budget, AllocatorName: s.allocator, Allocator: place}), nil
+}
+
+// verifyAll runs both checks, the JSON one on planner.WriteJSON's output.
+func verifyAll(p *planner.Result, s setup) error {
+	if err := verify.Plan(p.Graph, p, verify.Options{Disabled: s.disabled, Budget: s.budget, ReplayLimit: -1}); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := planner.WriteJSON(&buf, p); err != nil {
+		return err
+	}
+	return verify.JSON(p.Graph, p, buf.Bytes())
+}
+
+// goldenSetup reads a golden case's args file. Flags that do not change
+// the plan are ignored; an unknown one fails, so new cases are not
+// silently verified under the wrong settings.
+func goldenSetup(t *testing.T, dir string) setup {
+	s := setup{budget: planner.DefaultBudget}
+	data, err := os.ReadFile(filepath.Join(dir, "args"))
+	if os.IsNotExist(err) {
+		return s
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "env "):
+			kv := strings.TrimPrefix(line, "env ")
+			switch kv {
+			case "HBM_POOL_PLANNING=0", "HBM_POOL_PLANNING=false", "HBM_POOL_PLANNING=no":
+				s.disabled = true
+			case "BUNDLE_SYMBOLIC_ARGS=0", "BUNDLE_SYMBOLIC_ARGS=false", "BUNDLE_SYMBOLIC_ARGS=no":
+				s.unfused = true
+			default:
+				t.Fatalf("%s: unhandled env %q", dir, kv)
+			}
+		default:
+			args = append(args, line)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val := func() string {
+			if k := strings.IndexByte(a, '='); k >= 0 {
+				return a[k+1:]
+			}
+			i++
+			if i >= len(args) {
+				t.Fatalf("%s: %s needs a value", dir, a)
+			}
+			return args[i]
+		}
+		name := strings.TrimLeft(a, "-")
+		if k := strings.IndexByte(name, '='); k >= 0 {
+			name = name[:k]
+		}
+		switch name {
+		case "budget":
+			n, err := strconv.ParseInt(val(), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.budget = n
+		case "allocator":
+			s.allocator = val()
+		case "no-pool":
+			s.disabled = true
+		case "bundle-symbolic-args":
+			s.unfused = strings.Contains(a, "=false") || strings.Contains(a, "=0")
+		case "generic", "frontend-pool-allocation", "verify":
+			// output form only
+		case "emit":
+			val()
+		default:
+			t.Fatalf("%s: unhandled golden flag %q", dir, a)
+		}
+	}
+	return s
+}
+
+// TestGoldens verifies the plan of every golden case, and its committed
+// plan.json.golden, under the case's flags.
+func TestGoldens(t *testing.T) {
+	dirs, err := filepath.Glob("../golden/testdata/*/input.bir")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, in := range dirs {
+		dir := filepath.Dir(in)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			s := goldenSetup(t, dir)
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := plan(t, check(t, in, src), s)
+			if err := verifyAll(p, s); err != nil {
+				t.Fatalf("verify: %v", err)
+			}
+			golden, err := os.ReadFile(filepath.Join(dir, "plan.json.golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := verify.JSON(p.Graph, p, golden); err != nil {
+				t.Errorf("plan.json.golden: %v", err)
+			}
+		})
+	}
+}
+
+// randomSetup draws the planning settings for one random graph: budgets
+// from none at all through tight to the default, every allocator, fusion
+// on and off, planning on and (rarely) off.
+func randomSetup(r *rand.Rand) setup {
+	s := setup{allocator: alloc.Names[r.Intn(len(alloc.Names))]}
+	switch r.Intn(6) {
+	case 0:
+		s.budget = 0
+	case 1:
+		s.budget = planner.DefaultBudget
+	case 2:
+		s.budget = int64(r.Intn(64)) * 128
+	default:
+		s.budget = int64(r.Intn(200)) * 128
+	}
+	s.disabled = r.Intn(20) == 0
+	s.unfused = r.Intn(4) == 0
+	return s
+}
+
+func randomConfig(r *rand.Rand) randgraph.Config {
+	return randgraph.Config{
+		Buffers:  1 + r.Intn(20),
+		Bundles:  1 + r.Intn(6),
+		MaxOps:   1 + r.Intn(10),
+		MaxDepth: r.Intn(4),
+	}
+}
+
+// TestRandomGraphs is the property test: for 10,000 seeded random graphs
+// with random budgets, allocators, loops, aliases and renames, every plan
+// passes the verifier.
+func TestRandomGraphs(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	var failures atomic.Int32
+	var reasons [16]atomic.Int64
+	workers := 4
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for seed := int64(w); seed < int64(n); seed += int64(workers) {
+				if failures.Load() > 5 {
+					return
+				}
+				r := rand.New(rand.NewSource(seed))
+				src := randgraph.Generate(r, randomConfig(r))
+				s := randomSetup(r)
+				f, errs := frontend.Parse("rand.bir", []byte(src))
+				if len(errs) > 0 {
+					failures.Add(1)
+					t.Errorf("seed %d: randgraph wrote invalid input: %v\n%s", seed, errs, src)
+					continue
+				}
+				g, errs := frontend.Check(f)
+				if len(errs) > 0 {
+					failures.Add(1)
+					t.Errorf("seed %d: randgraph wrote invalid input: %v\n%s", seed, errs, src)
+					continue
+				}
+				p, err := planE(g, s)
+				if err != nil {
+					failures.Add(1)
+					t.Errorf("seed %d: %v", seed, err)
+					continue
+				}
+				if err := verifyAll(p, s); err != nil {
+					failures.Add(1)
+					t.Errorf("seed %d, %+v: %v\n%s", seed, s, err, src)
+				}
+				for _, pg := range p.Groups {
+					for k, r := range planner.Reasons {
+						if pg.Reason == r {
+							reasons[k+1].Add(1)
+						}
+					}
+					if pg.Reason == planner.Pooled {
+						reasons[0].Add(1)
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	// The generator must exercise every outcome, or the property says
+	// little.
+	for k := range planner.Reasons {
+		if reasons[k+1].Load() == 0 {
+			t.Errorf("no random graph produced reason %s", planner.Reasons[k])
+		}
+	}
+	if reasons[0].Load() == 0 {
+		t.Errorf("no random graph pooled anything")
+	}
+	t.Logf("pooled %d; reasons: %s", reasons[0].Load(), func() string {
+		var b strings.Builder
+		for k, r := range planner.Reasons {
+			fmt.Fprintf(&b, "%s=%d ", r, reasons[k+1].Load())
+		}
+		return b.String()
+	}())
+}
+
+// TestCatchesMutations shows that the verifier has teeth: each way of
+// corrupting a correct plan is reported.
+func TestCatchesMutations(t *testing.T) {
+	type mutation struct {
+		name string
+		// apply corrupts p and reports whether it applied.
+		apply func(p *planner.Result, r *rand.Rand) bool
+	}
+	pooledPair := func(p *planner.Result) (int, int, bool) {
+		// Two pooled groups of one bundle whose ranges intersect.
+		for bi, pb := range p.Bundles {
+			for _, a := range pb.Candidates {
+				for _, b := range pb.Candidates {
+					ga, gb := p.Groups[a], p.Groups[b]
+					if a != b && p.Pooled(a, bi) && p.Pooled(b, bi) && ga.Start <= gb.End && gb.Start <= ga.End {
+						return a, b, true
+					}
+				}
+			}
+		}
+		return 0, 0, false
+	}
+	firstPooled := func(p *planner.Result) int {
+		for gi, pg := range p.Groups {
+			if pg.Reason == planner.Pooled {
+				return gi
+			}
+		}
+		return -1
+	}
+	muts := []mutation{
+		{"overlap under another allocator name", func(p *planner.Result, r *rand.Rand) bool {
+			a, b, ok := pooledPair(p)
+			if ok {
+				p.Allocator = "someone-else"
+				p.Groups[a].Offset = p.Groups[b].Offset
+			}
+			return ok
+		}},
+		{"first-fit offset moved", func(p *planner.Result, r *rand.Rand) bool {
+			gi := firstPooled(p)
+			if gi >= 0 {
+				p.Groups[gi].Offset += 128
+			}
+			return gi >= 0
+		}},
+		{"offset off the stick", func(p *planner.Result, r *rand.Rand) bool {
+			gi := firstPooled(p)
+			if gi >= 0 {
+				p.Allocator = "someone-else"
+				p.Groups[gi].Offset += 64
+			}
+			return gi >= 0
+		}},
+		{"pool size grown", func(p *planner.Result, r *rand.Rand) bool {
+			for bi := range p.Bundles {
+				if p.Bundles[bi].HasPool() {
+					p.Bundles[bi].PoolSize += 128
+					return true
+				}
+			}
+			return false
+		}},
+		{"live range shortened", func(p *planner.Result, r *rand.Rand) bool {
+			for gi, pg := range p.Groups {
+				if pg.Bundle >= 0 && pg.End > pg.Start {
+					p.Groups[gi].End--
+					return true
+				}
+			}
+			return false
+		}},
+		{"reason swapped", func(p *planner.Result, r *rand.Rand) bool {
+			for gi, pg := range p.Groups {
+				if pg.Bundle < 0 && pg.Reason != planner.Disabled {
+					p.Groups[gi].Reason = planner.Reasons[(r.Intn(len(planner.Reasons)-2) + 1)]
+					if p.Groups[gi].Reason == pg.Reason {
+						p.Groups[gi].Reason = planner.OverBudget
+					}
+					return true
+				}
+			}
+			return false
+		}},
+		{"fell back though it fits", func(p *planner.Result, r *rand.Rand) bool {
+			gi := firstPooled(p)
+			if gi >= 0 && p.Budget > 1<<30 {
+				p.Allocator = "someone-else"
+				p.Groups[gi].Offset = -1
+				p.Groups[gi].Reason = planner.OverBudget
+				return true
+			}
+			return false
+		}},
+		{"pool entry dropped", func(p *planner.Result, r *rand.Rand) bool {
+			for bi := range p.Bundles {
+				if p.Bundles[bi].HasPool() {
+					p.Bundles[bi].Candidates = nil
+					return true
+				}
+			}
+			return false
+		}},
+		{"lower bound off", func(p *planner.Result, r *rand.Rand) bool {
+			for bi := range p.Bundles {
+				if p.Bundles[bi].HasPool() {
+					p.Bundles[bi].LowerBound++
+					return true
+				}
+			}
+			return false
+		}},
+	}
+	for _, m := range muts {
+		t.Run(m.name, func(t *testing.T) {
+			applied := 0
+			for seed := int64(0); seed < 300 && applied < 40; seed++ {
+				r := rand.New(rand.NewSource(seed))
+				src := randgraph.Generate(r, randomConfig(r))
+				s := setup{budget: planner.DefaultBudget}
+				p := plan(t, check(t, "rand.bir", []byte(src)), s)
+				if !m.apply(p, r) {
+					continue
+				}
+				applied++
+				if err := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget, ReplayLimit: -1}); err == nil {
+					t.Fatalf("seed %d: corruption not detected\n%s", seed, src)
+				}
+			}
+			if applied < 10 {
+				t.Fatalf("mutation applied to only %d graphs", applied)
+			}
+		})
+	}
+}
+
+// TestJSONCatchesEdits: the JSON check notices a document that does not
+// state the plan.
+func TestJSONCatchesEdits(t *testing.T) {
+	src, err := os.ReadFile("../golden/testdata/spec_example/input.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := setup{budget: planner.DefaultBudget}
+	p := plan(t, check(t, "spec.bir", src), s)
+	var buf bytes.Buffer
+	if err := planner.WriteJSON(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	if err := verify.JSON(p.Graph, p, []byte(good)); err != nil {
+		t.Fatal(err)
+	}
+	edits := [][2]string{
+		{`"offset": 0`, `"offset": 128`},
+		{`"pool_sizes": {"mm_block": 256}`, `"pool_sizes": {"mm_block": 256, "k_loop": 0}`},
+		{`"reason": "lx"`, `"reason": "cpu-read"`},
+		{`{"name": "v", "size": 4096, "bundle": null`, `{"name": "v", "size": 4096, "bundle": "k_loop"`},
+		{`"lower_bound": 256`, `"lower_bound": 0`},
+		{`"budget": 15032385536`, `"budget": 1`},
+		{`"graph": "decoder_block"`, `"graph": "decoder_block", "extra": 1`},
+	}
+	for _, e := range edits {
+		if !strings.Contains(good, e[0]) {
+			t.Fatalf("plan JSON lacks %q:\n%s", e[0], good)
+		}
+		bad := strings.Replace(good, e[0], e[1], 1)
+		if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil {
+			t.Errorf("edit %q -> %q not detected", e[0], e[1])
+		}
+	}
+}

@@ -11,6 +11,11 @@ type Options struct {
 	// decision problem, like MiniMalloc's --capacity); 0 means the lower
 	// bound, below which no packing exists anyway.
 	Goal int64
+	// MaxNodes caps the work of best's complete search, counted in search
+	// nodes (0: no cap). With a SearchTime generous enough never to be
+	// reached first, the result then does not depend on machine speed
+	// at all.
+	MaxNodes int64
 }
 
 // DefaultSearchTime is best's time limit when Options.SearchTime is 0.

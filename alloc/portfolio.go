@@ -1,7 +1,10 @@
 package alloc
 
 import (
+	"math"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,9 +28,13 @@ func Best(searchTime time.Duration) Func {
 //
 // The portfolio, in order (each member is deterministic):
 //
-//	first-fit, best-fit            the cheap start-order policies
-//	skyline A, TAW, ZA, WA         skylineDive under four preorders
+//	first-fit                      the seed's policy (always runs first)
+//	skyline A                      skylineDive, larger area first
+//	best-fit                       start order, best fit, coalescing
+//	skyline TAW, ZA, WA            skylineDive under three more preorders
 //	size-best-fit                  greedy by size, best gap
+//
+// After first-fit, two members run at a time (runMembers).
 //
 // Because first-fit, best-fit and size-best-fit are members, best's pool
 // end never exceeds theirs when they all finish within the time limit and
@@ -101,26 +108,80 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 	if consider(FirstFit(items, budget)) {
 		return bs.result()
 	}
-	members := portfolio(items, tl, budget)
-	for _, m := range members {
-		if stop() {
-			return bs.result()
-		}
-		r, ok := m(stop)
-		if !ok {
-			return bs.result()
-		}
-		if consider(r) {
+	results := runMembers(portfolio(items, tl, budget), goal, stop)
+	for _, r := range results {
+		if r != nil && consider(*r) {
 			return bs.result()
 		}
 	}
-	searchPartitions(bs, tl, goal, lb, stop)
+	if stop() {
+		return bs.result()
+	}
+	searchPartitions(bs, tl, goal, lb, opt.MaxNodes, stop)
 	return bs.result()
 }
 
 // member is one constructive placement of the portfolio; ok is false when
 // stop cut it short.
 type member func(stop func() bool) (Result, bool)
+
+// memberWorkers is how many members run at once.
+const memberWorkers = 2
+
+// runMembers runs the members, memberWorkers at a time in index order,
+// and returns their results by index (nil for one cut short or not run).
+// When a member alone reaches the goal, members after it are cancelled
+// but those before it still finish, so merging the results in index order
+// and stopping at the first that reaches the goal gives what running them
+// one by one would.
+func runMembers(members []member, goal int64, stop func() bool) []*Result {
+	results := make([]*Result, len(members))
+	var next atomic.Int64
+	var cutoff atomic.Int64 // index of the first member that reached the goal
+	cutoff.Store(math.MaxInt64)
+	var wg sync.WaitGroup
+	for w := 0; w < memberWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(members)) || i > cutoff.Load() || stop() {
+					return
+				}
+				mstop := func() bool { return i > cutoff.Load() || stop() }
+				r, ok := members[i](mstop)
+				if !ok {
+					continue
+				}
+				results[i] = &r
+				if reaches(r, goal) {
+					for {
+						c := cutoff.Load()
+						if i >= c || cutoff.CompareAndSwap(c, i) {
+							break
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// reaches reports whether r places everything with a pool end at most goal.
+func reaches(r Result, goal int64) bool {
+	if r.PoolEnd > goal {
+		return false
+	}
+	for _, o := range r.Offsets {
+		if o < 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // portfolio lists the members after first-fit, in the order they run.
 func portfolio(items []Interval, tl *timeline, budget int64) []member {
@@ -171,8 +232,8 @@ func portfolio(items []Interval, tl *timeline, budget int64) []member {
 		}
 	}
 	return []member{
-		func(func() bool) (Result, bool) { return BestFit(items, budget), true },
 		sky("A"),
+		func(func() bool) (Result, bool) { return BestFit(items, budget), true },
 		sky("TAW"),
 		sky("ZA"),
 		sky("WA"),
@@ -292,13 +353,14 @@ func (bs *bestState) result() Result {
 }
 
 // searchPartitions runs the complete search on the partitions that set
-// the pool end, with a fixed schedule: rounds with a doubling node budget
-// (2·m nodes per partition in round 0, as MiniMalloc's round robin); in
-// each, capacities from the goal up (the goal, the midpoint to the best
-// pool end, and one below it), each under the preorders WAT, TAW and TWA
-// in turn. A capacity whose search is exhausted is infeasible and raises
-// the proven lower bound; the search ends when the pool end meets it.
-func searchPartitions(bs *bestState, tl *timeline, goal, lb int64, stop func() bool) {
+// the pool end, with a fixed schedule: rounds with a node budget per
+// preordering of 2·m nodes in round 0, growing fourfold per round; in
+// each round, capacities from the goal up (the goal, the midpoint to the
+// best pool end, and one below the best pool end), each decided under the
+// preorderings WAT, TAW and TWA at once (decideAll). A capacity whose
+// search is exhausted is infeasible and raises the proven lower bound; the
+// search ends when the pool end meets it, reaches the goal, or at stop.
+func searchPartitions(bs *bestState, tl *timeline, goal, lb, maxNodes int64, stop func() bool) {
 	probs := make([]*searchProblem, len(bs.parts))
 	built := make([]bool, len(bs.parts))
 	problem := func(k int) *searchProblem {
@@ -320,70 +382,67 @@ func searchPartitions(bs *bestState, tl *timeline, goal, lb int64, stop func() b
 	}
 	lo := lb
 	heuristics := []string{"WAT", "TAW", "TWA"}
-	for round := 0; ; round++ {
-		for _, pick := range []int{0, 1, 2} {
-			// Global upper bound, and the floor set by partitions the
-			// search cannot take.
+	// used charges each decision its budget (or the winner's nodes) for
+	// every preordering, whatever the parallel runs actually did, so the
+	// MaxNodes cut falls at the same point on every machine.
+	var used int64
+	for round := 0; round < 24; round++ {
+		tried := map[int64]bool{}
+		for pick := 0; pick < 3; pick++ {
+			// The global upper bound, and the floor set by partitions
+			// the search cannot take.
 			var UB, floor int64
 			for k := range bs.parts {
 				UB = max(UB, ub(k))
 				if ub(k) > max(goal, lo) && problem(k) == nil {
 					floor = max(floor, ub(k))
 				}
-				if stop() {
-					return
-				}
 			}
 			base := max(goal, lo, floor)
-			if UB <= base {
+			if UB <= base || stop() {
 				return
 			}
-			var C int64
-			switch pick {
-			case 0:
-				C = base
-			case 1:
-				C = base + (UB-1-base)/2
-			case 2:
-				C = UB - 1
+			C := [3]int64{base, base + (UB-1-base)/2, UB - 1}[pick]
+			C = min(C, bs.budget)
+			if tried[C] {
+				continue
 			}
-			if C > bs.budget {
-				C = bs.budget
-			}
-			if (pick > 0 && C == base) || (pick == 2 && C == base+(UB-1-base)/2) {
-				continue // same capacity as an earlier pick this round
-			}
-			for _, h := range heuristics {
-				allFound, infeasible := true, false
-				for k := range bs.parts {
-					if ub(k) <= C {
-						continue
-					}
-					p := problem(k)
-					limit := int64(2*p.m) << round
-					offs, st, _ := p.decide(C, h, limit, stop)
-					switch st {
-					case searchFound:
-						bs.setPart(k, offs)
-					case searchNotFound:
-						infeasible = true
-					default:
-						allFound = false
-					}
-					if infeasible || stop() {
-						break
-					}
+			tried[C] = true
+			infeasible := false
+			for k := range bs.parts {
+				if ub(k) <= C {
+					continue
 				}
-				if infeasible {
-					lo = max(lo, C+1)
+				p := problem(k)
+				limit := int64(2*p.m) << (2 * round)
+				if pick > 0 {
+					// Improving on the best pool end is usually easy when
+					// possible; most effort goes to the lowest capacity.
+					limit /= 2
+				}
+				if maxNodes > 0 {
+					if used >= maxNodes {
+						return
+					}
+					limit = min(limit, max((maxNodes-used)/int64(len(heuristics)), 1))
+				}
+				offs, st, nodes := p.decideAll(C, heuristics, limit, stop)
+				if st == searchFound {
+					bs.setPart(k, offs)
+					used += nodes * int64(len(heuristics))
+				} else {
+					used += limit * int64(len(heuristics))
+				}
+				if st == searchNotFound {
+					infeasible = true
 					break
 				}
 				if stop() {
 					return
 				}
-				if allFound {
-					break
-				}
+			}
+			if infeasible {
+				lo = max(lo, C+1)
 			}
 			if bs.reached(goal) {
 				return

@@ -1,9 +1,12 @@
 package alloc
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // This file is best's complete search, in the spirit of MiniMalloc
@@ -234,7 +237,11 @@ type searcher struct {
 	nodes  int64
 	limit  int64
 	stop   func() bool
-	cands  [][]int32 // scratch per depth
+	cands  [][]cand // scratch per depth
+	// shared, when set, links searchers running other preorderings of the
+	// same decision in parallel; id is this one's index among them.
+	shared *race
+	id     int
 	trail  []minChange
 	// startsAt is split's scratch (all false between calls).
 	startsAt []bool
@@ -255,11 +262,16 @@ type minChange struct {
 // On searchFound, the offsets (relative to the problem's buffers) are in
 // the returned slice.
 func (p *searchProblem) decide(C int64, keys string, limit int64, stop func() bool) ([]int64, searchStatus, int64) {
+	return p.decideWith(C, keys, limit, stop, nil, 0)
+}
+
+func (p *searchProblem) decideWith(C int64, keys string, limit int64, stop func() bool, shared *race, id int) ([]int64, searchStatus, int64) {
 	if p.lb > C {
 		return nil, searchNotFound, 0
 	}
 	s := &searcher{
 		p: p, C: C, keys: keys, rank: make([]int32, p.m), limit: limit, stop: stop,
+		shared: shared, id: id,
 		off: make([]int64, p.m), sol: make([]int64, p.m), minOff: make([]int64, p.m),
 		total: slices.Clone(p.secTotal), cuts: slices.Clone(p.cuts),
 		startsAt: make([]bool, p.nsec), stamp: make([]int32, p.nsec),
@@ -273,13 +285,16 @@ func (p *searchProblem) decide(C int64, keys string, limit int64, stop func() bo
 	}
 	p.rankInto(s.rank, all, keys, s.total)
 	st := s.split(0, int32(p.nsec), all, -1, -1, 0)
+	if st == searchFound && shared != nil {
+		shared.found(s.nodes, id)
+	}
 	if st == searchFound {
 		return s.sol, st, s.nodes
 	}
 	return nil, st, s.nodes
 }
 
-// split solves the unplaced buffers of bufs (lying in sections
+// split solves the buffers bufs (all unplaced, lying in sections
 // [s0, s1)) after dividing them at every boundary no unplaced buffer
 // spans. A single remaining group keeps the canonical order it was being
 // searched in (lastOff, lastRank); separate groups start afresh, which is
@@ -289,9 +304,7 @@ func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int
 	// Mark the sections where an unplaced buffer starts, then cut the
 	// range at every boundary no unplaced buffer spans.
 	for _, b := range bufs {
-		if s.off[b] < 0 {
-			s.startsAt[s.p.slo[b]] = true
-		}
+		s.startsAt[s.p.slo[b]] = true
 	}
 	var groups []group
 	start := s0
@@ -322,7 +335,7 @@ func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int
 	for _, g := range groups {
 		var part []int32
 		for _, b := range bufs {
-			if s.off[b] < 0 && s.p.slo[b] >= g.s0 && s.p.slo[b] < g.s1 {
+			if s.p.slo[b] >= g.s0 && s.p.slo[b] < g.s1 {
 				part = append(part, b)
 			}
 		}
@@ -342,9 +355,10 @@ func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int
 	return searchFound
 }
 
-// dfs extends the current partial packing of bufs (sections [s0, s1))
-// with buffers placed in increasing (offset, rank) order after
-// (lastOff, lastRank).
+// dfs extends the current partial packing with the buffers bufs (all
+// unplaced, lying in sections [s0, s1)), placed in increasing
+// (offset, rank) order after (lastOff, lastRank). It may reorder bufs
+// while it runs but restores the order before returning.
 //
 // The section bound is applied in two halves. Its "monotonic" half —
 // every later buffer goes at offset o or above, so o plus a section's
@@ -356,70 +370,76 @@ func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int
 // those are checked, inside place.
 func (s *searcher) dfs(s0, s1 int32, bufs []int32, lastOff int64, lastRank int32, depth int) searchStatus {
 	s.nodes++
-	if s.nodes > s.limit {
+	if s.nodes > s.limit || (s.shared != nil && s.shared.beaten(s.nodes, s.id)) {
 		return searchAborted
 	}
 	if s.stop != nil && s.nodes&255 == 0 && s.stop() {
 		s.limit = 0 // make every pending frame unwind too
 		return searchAborted
 	}
+	if len(bufs) == 0 {
+		return searchFound
+	}
 	p := s.p
-	// The lowest top any unplaced buffer can reach bounds useful offsets.
+	var maxTotal int64
+	for sec := s0; sec < s1; sec++ {
+		maxTotal = max(maxTotal, s.total[sec])
+	}
+	limit := s.C - maxTotal // highest offset the next placement may take
+	for len(s.cands) <= depth {
+		s.cands = append(s.cands, nil)
+	}
+	// One pass: the lowest top any unplaced buffer can reach (placing
+	// anything at or above it is dominated), and the buffers that may go
+	// next.
+	cands := s.cands[depth][:0]
 	minHeight := int64(-1)
-	left := 0
-	for _, b := range bufs {
-		if s.off[b] >= 0 {
-			continue
-		}
-		left++
-		h := s.minOff[b] + p.size[b]
+	for i, b := range bufs {
+		o := s.minOff[b]
+		h := o + p.size[b]
 		if h > s.C {
 			return searchNotFound // min offsets only grow: b can never fit
 		}
 		if minHeight < 0 || h < minHeight {
 			minHeight = h
 		}
-	}
-	if left == 0 {
-		return searchFound
-	}
-	var maxTotal int64
-	for sec := s0; sec < s1; sec++ {
-		maxTotal = max(maxTotal, s.total[sec])
-	}
-	cap := s.C - maxTotal // highest offset the next placement may take
-	for len(s.cands) <= depth {
-		s.cands = append(s.cands, nil)
-	}
-	cands := s.cands[depth][:0]
-	for _, b := range bufs {
-		if s.off[b] >= 0 {
+		if o > limit || o < lastOff || (o == lastOff && s.rank[b] < lastRank) {
 			continue
 		}
-		o := s.minOff[b]
-		if o >= minHeight || o > cap || o < lastOff || (o == lastOff && s.rank[b] < lastRank) {
-			continue
-		}
-		cands = append(cands, b)
+		cands = append(cands, cand{b, int32(i)})
 	}
-	// Lowest first, then by rank (insertion sort: lists are short).
+	// Lowest first, then by rank (insertion sort: lists are short),
+	// dropping the dominated ones.
+	k := 0
+	for _, c := range cands {
+		if s.minOff[c.b] < minHeight {
+			cands[k] = c
+			k++
+		}
+	}
+	cands = cands[:k]
 	for i := 1; i < len(cands); i++ {
-		for j := i; j > 0 && s.before(cands[j], cands[j-1]); j-- {
+		for j := i; j > 0 && s.before(cands[j].b, cands[j-1].b); j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
 	s.cands[depth] = cands
-	for _, b := range cands {
+	last := len(bufs) - 1
+	for _, c := range cands {
+		b := c.b
 		o := s.minOff[b]
 		mark := len(s.trail)
 		ok, split, hatless := s.place(b, o)
 		st := searchNotFound
 		if ok {
+			// The child sees bufs without b (moved to the end).
+			bufs[c.i], bufs[last] = bufs[last], bufs[c.i]
 			if split {
-				st = s.split(s0, s1, bufs, o, s.rank[b], depth+1)
+				st = s.split(s0, s1, bufs[:last], o, s.rank[b], depth+1)
 			} else {
-				st = s.dfs(s0, s1, bufs, o, s.rank[b], depth+1)
+				st = s.dfs(s0, s1, bufs[:last], o, s.rank[b], depth+1)
 			}
+			bufs[c.i], bufs[last] = bufs[last], bufs[c.i]
 		}
 		s.unplace(b, mark)
 		if st != searchNotFound {
@@ -434,6 +454,9 @@ func (s *searcher) dfs(s0, s1 int32, bufs []int32, lastOff int64, lastRank int32
 	}
 	return searchNotFound
 }
+
+// cand is a buffer that may be placed next and its index in bufs.
+type cand struct{ b, i int32 }
 
 func (s *searcher) before(a, b int32) bool {
 	if s.minOff[a] != s.minOff[b] {
@@ -521,4 +544,69 @@ func (s *searcher) unplace(b int32, mark int) {
 		}
 	}
 	s.off[b] = -1
+}
+
+// race coordinates searchers that run the same decision under different
+// preorderings in parallel, so that the outcome does not depend on
+// scheduling: the winner is the searcher that succeeds after the fewest
+// nodes of its own (lowest id on ties), and each searcher gives up as soon
+// as it can no longer win; a proof of infeasibility by any of them ends
+// all (it holds for every preordering).
+type race struct {
+	best       atomic.Int64 // nodes<<8 | id of the best success; MaxInt64 when none
+	infeasible atomic.Bool
+}
+
+func (r *race) beaten(nodes int64, id int) bool {
+	return r.infeasible.Load() || nodes<<8|int64(id) > r.best.Load()
+}
+
+func (r *race) found(nodes int64, id int) {
+	v := nodes<<8 | int64(id)
+	for {
+		old := r.best.Load()
+		if v >= old || r.best.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
+
+// decideAll decides capacity C under each preordering of keys at once,
+// one goroutine each, with a node budget per preordering. The result is
+// the same as running them one after the other and keeping the success
+// with the fewest nodes; nodes is that success's node count.
+func (p *searchProblem) decideAll(C int64, keys []string, limit int64, stop func() bool) (offs []int64, st searchStatus, nodes int64) {
+	if p.lb > C {
+		return nil, searchNotFound, 0
+	}
+	r := &race{}
+	r.best.Store(math.MaxInt64)
+	type outcome struct {
+		offs []int64
+		st   searchStatus
+		n    int64
+	}
+	outs := make([]outcome, len(keys))
+	var wg sync.WaitGroup
+	for id, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			offs, st, n := p.decideWith(C, k, limit, stop, r, id)
+			if st == searchNotFound {
+				r.infeasible.Store(true)
+			}
+			outs[id] = outcome{offs, st, n}
+		}()
+	}
+	wg.Wait()
+	for _, o := range outs {
+		if o.st == searchNotFound {
+			return nil, searchNotFound, 0
+		}
+	}
+	if b := r.best.Load(); b != math.MaxInt64 {
+		return outs[b&0xff].offs, searchFound, b >> 8
+	}
+	return nil, searchAborted, 0
 }

@@ -212,3 +212,42 @@ func BenchmarkPipeline(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLiveHeap reports the live heap after each stage (MiB, after a
+// full GC), the floor under the CLI's peak RSS: src is the input, ast the
+// parsed file, ir the checked graph once the AST is dropped, plan the
+// planner's result on top of the graph.
+func BenchmarkLiveHeap(b *testing.B) {
+	each(b, 0, func(b *testing.B, in *input) {
+		live := func() float64 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			return float64(ms.HeapAlloc) / (1 << 20)
+		}
+		for b.Loop() {
+			base := live()
+			f, errs := frontend.Parse("synth.bir", in.src)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			ast := live() - base
+			g, errs := frontend.Check(f)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			both := live() - base
+			runtime.KeepAlive(f)
+			f = nil
+			ir := live() - base
+			p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+			plan := live() - base - ir
+			runtime.KeepAlive(p)
+			b.ReportMetric(float64(len(in.src))/(1<<20), "src-MiB")
+			b.ReportMetric(ast, "ast-MiB")
+			b.ReportMetric(both, "ast+ir-MiB")
+			b.ReportMetric(ir, "ir-MiB")
+			b.ReportMetric(plan, "plan-MiB")
+		}
+	})
+}

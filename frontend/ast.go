@@ -1,47 +1,187 @@
 package frontend
 
-import "github.com/alecthomas/participle/v2/lexer"
+import (
+	"math"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // The AST mirrors the grammar of contract section 1.1. Names and integers
-// are kept as lexer.Token values: a token carries its text and its exact
-// position without a node allocation of its own, and integers stay as text
-// so that Check can report a literal that does not fit in int64 at its
-// position.
+// are Name values: the text (a substring of the source, never a copy) and a
+// compact position. Integers stay as text so that Check can report a
+// literal that does not fit in int64 at its position.
 //
 // A name that a declaration or node introduces may be a keyword when the
 // token after it confirms the construct (`buffer op :`, `op loop reads`);
-// the grammar accepts it and Check reports it, so that such errors come out
+// the parser accepts it and Check reports it, so that such errors come out
 // together with the other semantic errors instead of stopping the parse.
 // Elsewhere (references, and a keyword not so confirmed, as in `op reads x`
-// where the name is missing) a keyword is a syntax error, which
-// syntaxError words the same way.
+// where the name is missing) a keyword is a syntax error, worded the same
+// way.
+//
+// The representation is sized for a million-op graph with a million
+// buffers: no per-token allocation, 8-byte positions without the file name
+// (File holds it once), buffer declarations stored by value apart from the
+// other declarations, and no position that nothing reads or that merely
+// repeats its first token's.
+
+// Pos is a 1-based line and byte column. Parse rejects inputs of 2 GiB or
+// more, so both fit in 32 bits.
+type Pos struct {
+	Line, Column int32
+}
+
+// Name is a name or an integer literal as written.
+type Name struct {
+	Value string
+	Pos   Pos
+}
+
+// Position is a self-contained source position. Its field names are those
+// of participle's lexer.Position, which RenameDecl used to carry: code
+// outside this package (cmd/sdscgen's explain, report's tests) reads them.
+type Position struct {
+	Filename     string
+	Line, Column int
+}
+
+// Token is a name with a self-contained position; only RenameDecl uses it
+// (see Position), renames are few.
+type Token struct {
+	Value string
+	Pos   Position
+}
 
 // File is one parsed .bir file.
 type File struct {
-	Graph Graph `parser:"@@"`
+	Filename string
+	Graph    Graph
 }
 
 // Graph is the `graph NAME { ... }` block. Declarations are order
-// independent and kept apart from the nodes, whose order matters.
+// independent and kept apart from the nodes, whose order matters; buffer
+// declarations, by far the most numerous, are kept apart from the others.
+// Each list is in source order.
 type Graph struct {
+	Name    Name
+	Buffers []BufferDecl
+	Decls   []Decl
+	Nodes   []Node
+}
+
+// Decl is one declaration other than a buffer's; exactly one field is set.
+type Decl struct {
+	List   *ListDecl
+	Alias  *AliasDecl
+	Rename *RenameDecl
+}
+
+// BufferDecl is `buffer NAME : SIZE`. Size is the byte count (`N` or
+// `N bytes`) when Shape is nil, else the dtype of the shape `DTYPE[N, ...]`
+// whose integers Shape holds.
+type BufferDecl struct {
+	Name  Name
+	Size  Name
+	Shape []Name
+}
+
+// ListDecl is `input`, `output` or `lx` (Kind) followed by names.
+type ListDecl struct {
+	Pos   Pos
+	Kind  string
+	Names []Name
+}
+
+// AliasDecl is `alias VIEW = TARGET`.
+type AliasDecl struct {
+	Pos    Pos
+	View   Name
+	Target Name
+}
+
+// RenameDecl is `rename FROM -> TO`.
+type RenameDecl struct {
+	Pos  Pos
+	From Token
+	To   Token
+}
+
+// Node is one op, cpu, fused or loop node; exactly one field is set.
+type Node struct {
+	Leaf  *Leaf
+	Fused *Fused
+	Loop  *Loop
+}
+
+// Leaf is an `op` or a `cpu` node (Kind tells which).
+type Leaf struct {
+	Pos    Pos    // of the keyword
+	Kind   string // "op" or "cpu"
+	Name   Name
+	Reads  []Access
+	Writes []Access
+}
+
+// Fused is a `fused NAME { ... }` block.
+type Fused struct {
+	Name Name
+	Body []Node
+}
+
+// Loop is a `loop NAME count N { ... }` block.
+type Loop struct {
+	Name  Name
+	Count Name
+	Body  []Node
+}
+
+// Access is one operand of a leaf node; it starts at Name.Pos.
+type Access struct {
+	Name Name
+	Step *Step
+}
+
+// Step is `step N` (one integer in Ints) or `step [N, ...]` (List, the
+// integers in Ints). Pos is that of the `step` keyword.
+type Step struct {
+	Pos  Pos
+	List bool
+	Ints []Name
+}
+
+// The reference grammar.
+//
+// What follows is the grammar of contract section 1.1 written for
+// participle, and parseReference, which runs it. It is not used to parse
+// .bir files: participle needs about 16 allocations and 16 KB per op and
+// keeps every token (see doc.go for the figures). It is the executable
+// specification the hand-written parser of parse.go is held equal to: the
+// differential test and FuzzParseCheck require both to produce the same
+// AST, or the same error, on every input. A change to the syntax is made
+// here first and then mirrored in parse.go.
+
+type refFile struct {
+	Graph refGraph `parser:"@@"`
+}
+
+type refGraph struct {
 	Pos   lexer.Position
 	Name  lexer.Token `parser:"'graph' ( @Ident | (?= Keyword '{') @Keyword )"`
-	Nodes []Node      `parser:"'{' ( @@"`
-	Decls []Decl      `parser:"    | @@ )* '}'"`
+	Nodes []refNode   `parser:"'{' ( @@"`
+	Decls []refDecl   `parser:"    | @@ )* '}'"`
 }
 
-// Decl is one declaration; exactly one field is set.
-type Decl struct {
-	Buffer *BufferDecl `parser:"  @@"`
-	List   *ListDecl   `parser:"| @@"`
-	Alias  *AliasDecl  `parser:"| @@"`
-	Rename *RenameDecl `parser:"| @@"`
+type refDecl struct {
+	Buffer *refBufferDecl `parser:"  @@"`
+	List   *refListDecl   `parser:"| @@"`
+	Alias  *refAliasDecl  `parser:"| @@"`
+	Rename *refRenameDecl `parser:"| @@"`
 }
 
-// BufferDecl is `buffer NAME : SIZE`. The size is either Bytes (`N` or
-// `N bytes`) or DType with Shape, the shape's integers interleaved with the
-// separating commas.
-type BufferDecl struct {
+// The shape's integers are captured interleaved with the separating commas.
+type refBufferDecl struct {
 	Pos   lexer.Position
 	Name  lexer.Token   `parser:"'buffer' ( @Ident | (?= Keyword ':') @Keyword ) ':'"`
 	Bytes lexer.Token   `parser:"( @Int 'bytes'?"`
@@ -49,70 +189,211 @@ type BufferDecl struct {
 	Shape []lexer.Token `parser:"  '[' @(Int (',' Int)*) ']' )"`
 }
 
-// ListDecl is `input`, `output` or `lx` followed by names, interleaved
-// with the separating commas.
-type ListDecl struct {
+type refListDecl struct {
 	Pos   lexer.Position
 	Kind  string        `parser:"@('input' | 'output' | 'lx')"`
 	Names []lexer.Token `parser:"@(Ident (',' Ident)*)"`
 }
 
-// AliasDecl is `alias VIEW = TARGET`.
-type AliasDecl struct {
+type refAliasDecl struct {
 	Pos    lexer.Position
 	View   lexer.Token `parser:"'alias' ( @Ident | (?= Keyword '=') @Keyword ) '='"`
 	Target lexer.Token `parser:"@Ident"`
 }
 
-// RenameDecl is `rename FROM -> TO`.
-type RenameDecl struct {
+type refRenameDecl struct {
 	Pos  lexer.Position
 	From lexer.Token `parser:"'rename' ( @Ident | (?= Keyword '->') @Keyword ) '->'"`
 	To   lexer.Token `parser:"@Ident"`
 }
 
-// Node is one op, cpu, fused or loop node; exactly one field is set.
-type Node struct {
-	Leaf  *Leaf  `parser:"  @@"`
-	Fused *Fused `parser:"| @@"`
-	Loop  *Loop  `parser:"| @@"`
+type refNode struct {
+	Leaf  *refLeaf  `parser:"  @@"`
+	Fused *refFused `parser:"| @@"`
+	Loop  *refLoop  `parser:"| @@"`
 }
 
-// Leaf is an `op` or a `cpu` node (Kind tells which).
-type Leaf struct {
+type refLeaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`
 	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('reads' | 'writes')) @Keyword )"`
-	Reads  []Access    `parser:"( 'reads' @@ ( ',' @@ )* )?"`
-	Writes []Access    `parser:"( 'writes' @@ ( ',' @@ )* )?"`
+	Reads  []refAccess `parser:"( 'reads' @@ ( ',' @@ )* )?"`
+	Writes []refAccess `parser:"( 'writes' @@ ( ',' @@ )* )?"`
 }
 
-// Fused is a `fused NAME { ... }` block.
-type Fused struct {
+type refFused struct {
 	Pos  lexer.Position
 	Name lexer.Token `parser:"'fused' ( @Ident | (?= Keyword '{') @Keyword )"`
-	Body []Node      `parser:"'{' @@* '}'"`
+	Body []refNode   `parser:"'{' @@* '}'"`
 }
 
-// Loop is a `loop NAME count N { ... }` block.
-type Loop struct {
+type refLoop struct {
 	Pos   lexer.Position
 	Name  lexer.Token `parser:"'loop' ( @Ident | (?= Keyword 'count') @Keyword )"`
 	Count lexer.Token `parser:"'count' @Int"`
-	Body  []Node      `parser:"'{' @@* '}'"`
+	Body  []refNode   `parser:"'{' @@* '}'"`
 }
 
-// Access is one operand of a leaf node.
-type Access struct {
+type refAccess struct {
 	Pos  lexer.Position
 	Name lexer.Token `parser:"@Ident"`
-	Step *Step       `parser:"@@?"`
+	Step *refStep    `parser:"@@?"`
 }
 
-// Step is `step N` (Single) or `step [N, ...]` (List, integers interleaved
-// with commas). Pos is that of the `step` keyword.
-type Step struct {
+type refStep struct {
 	Pos    lexer.Position
 	Single lexer.Token   `parser:"'step' ( @Int"`
 	List   []lexer.Token `parser:"| '[' @(Int (',' Int)*) ']' )"`
+}
+
+// The grammar is LL(1) apart from the keyword-as-name alternatives, which
+// use non-consuming lookahead groups. Lookahead 0 makes participle commit to
+// a branch as soon as it consumed a token, so a syntax error is reported at
+// the first token that does not fit instead of at the start of the
+// enclosing construct. It is built on first use: the tool never runs it.
+var refParser = sync.OnceValue(func() *participle.Parser[refFile] {
+	// participle refuses a repetition of more than a million items, but
+	// one fused block of a generated graph legitimately holds more leaf
+	// ops than that. Only this package uses participle, so lifting the
+	// global limit has no effect elsewhere.
+	participle.MaxIterations = math.MaxInt
+	return participle.MustBuild[refFile](participle.Lexer(lexDef{}), participle.UseLookahead(0))
+})
+
+// parseReference parses src with the reference grammar. It has Parse's
+// contract and, by the differential test, its results.
+func parseReference(filename string, src []byte) (*File, ErrorList) {
+	text := string(src)
+	s := newScanner(filename, text)
+	peek, err := lexer.Upgrade(s)
+	if err != nil { // the scanner never fails; keep the contract anyway
+		return nil, ErrorList{{Pos: irPos(filename, s.pos(s.off)), Msg: err.Error()}}
+	}
+	rf, err := refParser().ParseFromLexer(peek, participle.AllowTrailing(true))
+	var syn *Error
+	if err != nil {
+		syn = syntaxError(err, text, filename)
+	} else if t := peek.Peek(); !t.EOF() {
+		syn = &Error{Pos: lexPos(t.Pos), Msg: "unexpected " + describe(t.EOF(), t.Value) + " after the end of the graph"}
+	}
+	var lex *Error
+	if s.err != nil {
+		lex = &Error{Pos: irPos(filename, s.err.pos), Msg: s.err.msg}
+	}
+	switch {
+	case syn == nil && lex == nil:
+		return rf.convert(filename), nil
+	case syn == nil:
+		return nil, ErrorList{lex}
+	case lex == nil:
+		return nil, ErrorList{syn}
+	}
+	// The parser saw the token stream only up to the lexical error, where
+	// it ended with EOF; a syntax error before that point is genuine and
+	// comes first, one at that point is an artefact of the cut.
+	if syn.Pos.Line < lex.Pos.Line || syn.Pos.Line == lex.Pos.Line && syn.Pos.Col < lex.Pos.Col {
+		return nil, ErrorList{syn}
+	}
+	return nil, ErrorList{lex}
+}
+
+// convert turns the reference AST into the production AST. It drops what
+// carries no information (the filename and offset of every position, the
+// commas captured in integer and name lists, the position of an access,
+// which must be its name's) and what nothing reads (the position of the
+// keyword starting a graph, buffer, fused or loop; all the others are
+// kept), so that the comparison of the two parsers stays exact.
+func (f *refFile) convert(filename string) *File {
+	g := &f.Graph
+	out := &File{Filename: filename, Graph: Graph{Name: refName(g.Name)}}
+	out.Graph.Nodes = refNodes(g.Nodes)
+	for _, d := range g.Decls {
+		var c Decl
+		switch {
+		case d.Buffer != nil:
+			b := d.Buffer
+			c := BufferDecl{Name: refName(b.Name), Size: refName(b.Bytes)}
+			if b.DType.Type != 0 {
+				c.Size, c.Shape = refName(b.DType), refInts(b.Shape)
+			}
+			out.Graph.Buffers = append(out.Graph.Buffers, c)
+			continue
+		case d.List != nil:
+			l := &ListDecl{Pos: refPos(d.List.Pos), Kind: d.List.Kind}
+			for _, t := range d.List.Names {
+				if t.Type != tokPunct {
+					l.Names = append(l.Names, refName(t))
+				}
+			}
+			c.List = l
+		case d.Alias != nil:
+			c.Alias = &AliasDecl{Pos: refPos(d.Alias.Pos), View: refName(d.Alias.View), Target: refName(d.Alias.Target)}
+		case d.Rename != nil:
+			c.Rename = &RenameDecl{Pos: refPos(d.Rename.Pos), From: refToken(d.Rename.From), To: refToken(d.Rename.To)}
+		}
+		out.Graph.Decls = append(out.Graph.Decls, c)
+	}
+	return out
+}
+
+func refNodes(nodes []refNode) []Node {
+	var out []Node
+	for _, n := range nodes {
+		var c Node
+		switch {
+		case n.Leaf != nil:
+			l := n.Leaf
+			c.Leaf = &Leaf{Pos: refPos(l.Pos), Kind: l.Kind, Name: refName(l.Name),
+				Reads: refAccesses(l.Reads), Writes: refAccesses(l.Writes)}
+		case n.Fused != nil:
+			c.Fused = &Fused{Name: refName(n.Fused.Name), Body: refNodes(n.Fused.Body)}
+		case n.Loop != nil:
+			l := n.Loop
+			c.Loop = &Loop{Name: refName(l.Name), Count: refName(l.Count), Body: refNodes(l.Body)}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func refAccesses(as []refAccess) []Access {
+	var out []Access
+	for _, a := range as {
+		if a.Pos != a.Name.Pos {
+			panic("reference parser: access position is not its name's")
+		}
+		c := Access{Name: refName(a.Name)}
+		if s := a.Step; s != nil {
+			c.Step = &Step{Pos: refPos(s.Pos), List: s.Single.Type == 0, Ints: refInts(s.List)}
+			if !c.Step.List {
+				c.Step.Ints = []Name{refName(s.Single)}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// refInts keeps the integers of a list captured with its commas.
+func refInts(ts []lexer.Token) []Name {
+	var out []Name
+	for _, t := range ts {
+		if t.Type == tokInt {
+			out = append(out, refName(t))
+		}
+	}
+	return out
+}
+
+func refPos(p lexer.Position) Pos { return Pos{Line: int32(p.Line), Column: int32(p.Column)} }
+
+func refName(t lexer.Token) Name {
+	if t.Type == 0 { // not captured
+		return Name{}
+	}
+	return Name{Value: t.Value, Pos: refPos(t.Pos)}
+}
+
+func refToken(t lexer.Token) Token {
+	return Token{Value: t.Value, Pos: Position{Filename: t.Pos.Filename, Line: t.Pos.Line, Column: t.Pos.Column}}
 }

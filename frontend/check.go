@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -38,21 +37,17 @@ func elemBytes(dtype string) int64 {
 func Check(f *File) (*ir.Graph, ErrorList) {
 	// Sizing the name tables up front avoids rehashing them over and
 	// over on a generated graph with a million names.
-	nbuf := 0
-	for i := range f.Graph.Decls {
-		if f.Graph.Decls[i].Buffer != nil {
-			nbuf++
-		}
-	}
+	nbuf := len(f.Graph.Buffers)
 	c := &checker{
-		g:        &ir.Graph{Name: f.Graph.Name.Value, Pos: irPos(f.Graph.Name.Pos)},
+		file:     f.Filename,
 		buffers:  make(map[string]int, nbuf),
-		nodes:    make(map[string]lexer.Position, countNodes(f.Graph.Nodes)),
+		nodes:    make(map[string]Pos, countNodes(f.Graph.Nodes)),
 		renameOf: map[string]int{},
 	}
+	c.g = &ir.Graph{Name: f.Graph.Name.Value, Pos: c.pos(f.Graph.Name.Pos)}
 	c.g.Buffers = make([]ir.Buffer, 0, nbuf)
 	c.keyword(f.Graph.Name)
-	c.declareBuffers(f.Graph.Decls)
+	c.declareBuffers(f.Graph.Buffers)
 	c.resolveRenames(f.Graph.Decls)
 	c.buildGroups(f.Graph.Decls)
 	c.buildNodes(f.Graph.Nodes)
@@ -77,11 +72,12 @@ func countNodes(nodes []Node) int {
 }
 
 type checker struct {
+	file string
 	g    *ir.Graph
 	errs ErrorList
 
-	buffers map[string]int            // name -> index in g.Buffers
-	nodes   map[string]lexer.Position // node name -> first declaration
+	buffers map[string]int // name -> index in g.Buffers
+	nodes   map[string]Pos // node name -> first declaration
 
 	renames  []*RenameDecl  // the effective renames, in source order
 	renameOf map[string]int // renamed name -> index in renames
@@ -90,26 +86,30 @@ type checker struct {
 	renameTo []int
 }
 
-func (c *checker) errorf(p lexer.Position, format string, args ...any) {
-	c.errs.add(irPos(p), format, args...)
+func (c *checker) pos(p Pos) ir.Pos { return irPos(c.file, p) }
+
+func (c *checker) errorf(p Pos, format string, args ...any) {
+	c.errs.add(c.pos(p), format, args...)
 }
 
-// keyword reports a keyword in a declaring name position; the grammar lets
+// keyword reports a keyword in a declaring name position; the parser lets
 // it through there (see ast.go) so that it is reported with the rest.
-func (c *checker) keyword(t lexer.Token) {
-	if t.Type == tokKeyword {
-		c.errs = append(c.errs, &Error{Pos: irPos(t.Pos), Msg: keywordMsg(t.Value)})
+func (c *checker) keyword(t Name) {
+	if isKeyword(t.Value) {
+		c.errs = append(c.errs, &Error{Pos: c.pos(t.Pos), Msg: keywordMsg(t.Value)})
 	}
 }
 
-func at(p lexer.Position) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
+func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
 
-func (c *checker) declareBuffers(decls []Decl) {
-	for _, d := range decls {
-		b := d.Buffer
-		if b == nil {
-			continue
-		}
+// name is the Name of a rename's token.
+func name(t Token) Name {
+	return Name{Value: t.Value, Pos: Pos{Line: int32(t.Pos.Line), Column: int32(t.Pos.Column)}}
+}
+
+func (c *checker) declareBuffers(decls []BufferDecl) {
+	for i := range decls {
+		b := &decls[i]
 		c.keyword(b.Name)
 		size := c.size(b)
 		if i, dup := c.buffers[b.Name.Value]; dup {
@@ -118,39 +118,36 @@ func (c *checker) declareBuffers(decls []Decl) {
 			continue
 		}
 		c.buffers[b.Name.Value] = len(c.g.Buffers)
-		c.g.Buffers = append(c.g.Buffers, ir.Buffer{Name: b.Name.Value, Pos: irPos(b.Name.Pos), Size: size})
+		c.g.Buffers = append(c.g.Buffers, ir.Buffer{Name: b.Name.Value, Pos: c.pos(b.Name.Pos), Size: size})
 	}
 }
 
 // size computes a buffer's byte size rounded up to whole sticks; it
 // reports and returns 0 when there is none.
 func (c *checker) size(b *BufferDecl) int64 {
-	overflow := func(p lexer.Position) int64 {
+	overflow := func(p Pos) int64 {
 		c.errorf(p, "size of %s overflows int64", quoteText(b.Name.Value))
 		return 0
 	}
-	if b.Bytes.Type != 0 {
-		n, err := strconv.ParseInt(b.Bytes.Value, 10, 64)
+	if b.Shape == nil {
+		n, err := strconv.ParseInt(b.Size.Value, 10, 64)
 		if err != nil || n > math.MaxInt64-(ir.StickBytes-1) {
-			return overflow(b.Bytes.Pos)
+			return overflow(b.Size.Pos)
 		}
 		return roundUp(n)
 	}
-	eb := elemBytes(b.DType.Value)
+	eb := elemBytes(b.Size.Value)
 	if eb == 0 {
-		c.errorf(b.DType.Pos, "unknown dtype %s", quoteText(b.DType.Value))
+		c.errorf(b.Size.Pos, "unknown dtype %s", quoteText(b.Size.Value))
 		return 0
 	}
 	var buf [8]int64 // real shapes are short: no allocation per buffer
 	dims := buf[:0]
 	zero := false
 	for _, t := range b.Shape {
-		if t.Type != tokInt {
-			continue
-		}
 		n, err := strconv.ParseInt(t.Value, 10, 64)
 		if err != nil {
-			return overflow(b.DType.Pos)
+			return overflow(b.Size.Pos)
 		}
 		zero = zero || n == 0
 		dims = append(dims, n)
@@ -162,12 +159,12 @@ func (c *checker) size(b *BufferDecl) int64 {
 	}
 	last, ok := mul(dims[len(dims)-1], eb)
 	if !ok || last > math.MaxInt64-(ir.StickBytes-1) {
-		return overflow(b.DType.Pos)
+		return overflow(b.Size.Pos)
 	}
 	size := roundUp(last)
 	for _, d := range dims[:len(dims)-1] {
 		if size, ok = mul(size, d); !ok {
-			return overflow(b.DType.Pos)
+			return overflow(b.Size.Pos)
 		}
 	}
 	return size
@@ -192,9 +189,10 @@ func (c *checker) resolveRenames(decls []Decl) {
 		if r == nil {
 			continue
 		}
-		c.keyword(r.From)
-		if i, dup := c.renameOf[r.From.Value]; dup {
-			c.errorf(r.From.Pos, "%s is already renamed at %s", quoteText(r.From.Value), at(c.renames[i].From.Pos))
+		from := name(r.From)
+		c.keyword(from)
+		if i, dup := c.renameOf[from.Value]; dup {
+			c.errorf(from.Pos, "%s is already renamed at %s", quoteText(from.Value), at(name(c.renames[i].From).Pos))
 			continue
 		}
 		c.renameOf[r.From.Value] = len(c.renames)
@@ -233,7 +231,7 @@ func (c *checker) resolveRenames(decls []Decl) {
 			if b, ok := c.buffers[to.Value]; ok {
 				target = b
 			} else {
-				c.errorf(to.Pos, "rename target %s is not a declared buffer", quoteText(to.Value))
+				c.errorf(name(to).Pos, "rename target %s is not a declared buffer", quoteText(to.Value))
 			}
 			break
 		}
@@ -266,13 +264,13 @@ func (c *checker) cycle(path []int, j int) {
 		b.WriteString(" -> ")
 	}
 	b.WriteString(c.renames[loop[first]].From.Value)
-	c.errorf(c.renames[loop[first]].From.Pos, "rename cycle: %s", b.String())
+	c.errorf(name(c.renames[loop[first]].From).Pos, "rename cycle: %s", b.String())
 }
 
 // resolve maps a buffer reference to its buffer through the renames; -1
 // when it cannot, after reporting why (unless a broken rename chain was
 // already reported).
-func (c *checker) resolve(t lexer.Token) int {
+func (c *checker) resolve(t Name) int {
 	if len(c.renames) > 0 {
 		if i, ok := c.renameOf[t.Value]; ok {
 			return c.renameTo[i]
@@ -319,9 +317,6 @@ func (c *checker) buildGroups(decls []Decl) {
 				flags = lx
 			}
 			for _, t := range d.List.Names {
-				if t.Type != tokIdent {
-					continue // a separating comma
-				}
 				if b := c.resolve(t); b >= 0 {
 					flags[b] = true
 				}
@@ -332,8 +327,16 @@ func (c *checker) buildGroups(decls []Decl) {
 	// group its slice of one shared member array: a graph may have a
 	// million single-buffer groups.
 	groupOf := make([]int, n) // root -> group index + 1
-	var groups []ir.Group
-	var members []int
+	ngroups := 0
+	for i := range parent {
+		if find(i) == i {
+			ngroups++
+		}
+	}
+	// Exact sizes: appending a million groups would allocate several
+	// times their size on the way.
+	groups := make([]ir.Group, 0, ngroups)
+	members := make([]int, 0, ngroups)
 	for i := range c.g.Buffers {
 		r := find(i)
 		if groupOf[r] == 0 {
@@ -363,7 +366,7 @@ func (c *checker) buildGroups(decls []Decl) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool { return groups[order[a]].Name < groups[order[b]].Name })
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(groups[a].Name, groups[b].Name) })
 	rank := make([]int, len(groups))
 	c.g.Groups = make([]ir.Group, len(groups))
 	for k, i := range order {
@@ -376,7 +379,7 @@ func (c *checker) buildGroups(decls []Decl) {
 }
 
 // node declares a node name in the node namespace.
-func (c *checker) node(t lexer.Token) {
+func (c *checker) node(t Name) {
 	c.keyword(t)
 	if len(t.Value) > maxNodeName {
 		c.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
@@ -444,22 +447,22 @@ func (c *checker) buildNodes(nodes []Node) {
 			c.node(l.Name)
 			c.g.CPU = append(c.g.CPU, ir.CPUNode{
 				Name:   l.Name.Value,
-				Pos:    irPos(l.Name.Pos),
+				Pos:    c.pos(l.Name.Pos),
 				Reads:  c.accesses(nil, l.Reads, 0),
 				Writes: c.accesses(nil, l.Writes, 0),
 			})
 			continue
 		case n.Leaf != nil:
-			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Leaf.Name.Value, Pos: irPos(n.Leaf.Name.Pos), Kind: ir.KindOp})
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Leaf.Name.Value, Pos: c.pos(n.Leaf.Name.Pos), Kind: ir.KindOp})
 			body = nodes[i : i+1]
 		case n.Fused != nil:
 			// The bundle is the fused block itself: its nodes are the
 			// bundle's top level.
 			c.node(n.Fused.Name)
-			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Fused.Name.Value, Pos: irPos(n.Fused.Name.Pos), Kind: ir.KindFused})
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Fused.Name.Value, Pos: c.pos(n.Fused.Name.Pos), Kind: ir.KindFused})
 			body = n.Fused.Body
 		case n.Loop != nil:
-			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Loop.Name.Value, Pos: irPos(n.Loop.Name.Pos), Kind: ir.KindLoop})
+			c.g.Bundles = append(c.g.Bundles, ir.Bundle{Name: n.Loop.Name.Value, Pos: c.pos(n.Loop.Name.Pos), Kind: ir.KindLoop})
 			body = nodes[i : i+1]
 		}
 		var z tally
@@ -470,8 +473,32 @@ func (c *checker) buildNodes(nodes []Node) {
 			b.Loops = make([]ir.Loop, 0, z.loops)
 		}
 		bb := &bundle{b: b, accs: make([]ir.Access, 0, z.accs), strides: make([]int64, 0, z.strides)}
-		b.Body = c.walk(bb, body, nil)
+		b.Body = c.walk(bb, body, itemBuf(body))
 	}
+}
+
+// items counts the items of a body: its ops and loops, and those of the
+// fused blocks it holds, which only group nodes.
+func items(nodes []Node) int {
+	n := 0
+	for i := range nodes {
+		switch nd := &nodes[i]; {
+		case nd.Leaf != nil && nd.Leaf.Kind == "op", nd.Loop != nil:
+			n++
+		case nd.Fused != nil:
+			n += items(nd.Fused.Body)
+		}
+	}
+	return n
+}
+
+// itemBuf returns room for the items of a body; nil for none, as before
+// the preallocation, so that an empty body stays nil.
+func itemBuf(nodes []Node) []ir.Item {
+	if n := items(nodes); n > 0 {
+		return make([]ir.Item, 0, n)
+	}
+	return nil
 }
 
 // walk builds the items of one body, appending to body.
@@ -492,7 +519,7 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			step := len(b.Ops)
 			b.Ops = append(b.Ops, ir.Op{
 				Name:   l.Name.Value,
-				Pos:    irPos(l.Name.Pos),
+				Pos:    c.pos(l.Name.Pos),
 				Step:   step,
 				Loops:  bb.loops,
 				Reads:  c.accesses(bb, l.Reads, len(bb.loops)),
@@ -518,7 +545,7 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			k := len(b.Loops)
 			b.Loops = append(b.Loops, ir.Loop{
 				Name:   l.Name.Value,
-				Pos:    irPos(l.Name.Pos),
+				Pos:    c.pos(l.Name.Pos),
 				Count:  count,
 				Parent: parent,
 				Depth:  len(bb.loops) + 1,
@@ -527,7 +554,7 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			body = append(body, ir.Item{Op: -1, Loop: k})
 			outer := bb.loops
 			bb.loops = append(outer[:len(outer):len(outer)], k)
-			inner := c.walk(bb, l.Body, nil)
+			inner := c.walk(bb, l.Body, itemBuf(l.Body))
 			bb.loops = outer
 			b.Loops[k].Body = inner
 			b.Loops[k].Last = len(b.Ops) - 1
@@ -537,7 +564,7 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 }
 
 // integer parses a non-size integer literal.
-func (c *checker) integer(t lexer.Token) (int64, bool) {
+func (c *checker) integer(t Name) (int64, bool) {
 	n, err := strconv.ParseInt(t.Value, 10, 64)
 	if err != nil {
 		c.errorf(t.Pos, "integer literal too large")
@@ -563,7 +590,7 @@ func (c *checker) accesses(bb *bundle, as []Access, depth int) []ir.Access {
 	for i := range as {
 		a := &as[i]
 		b := c.resolve(a.Name)
-		out[i] = ir.Access{Pos: irPos(a.Name.Pos), Buffer: b, Group: -1}
+		out[i] = ir.Access{Pos: c.pos(a.Name.Pos), Buffer: b, Group: -1}
 		if b >= 0 {
 			out[i].Group = c.g.Buffers[b].Group
 		}
@@ -579,13 +606,8 @@ func (c *checker) strides(bb *bundle, s *Step, depth int) []int64 {
 		c.errorf(s.Pos, "step outside any loop")
 		return nil
 	}
-	var ints []lexer.Token
-	if s.Single.Type == 0 {
-		for _, t := range s.List {
-			if t.Type == tokInt {
-				ints = append(ints, t)
-			}
-		}
+	ints := s.Ints
+	if s.List {
 		if len(ints) != depth {
 			c.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
 			return nil
@@ -599,8 +621,8 @@ func (c *checker) strides(bb *bundle, s *Step, depth int) []int64 {
 	} else {
 		strides = make([]int64, depth)
 	}
-	if s.Single.Type != 0 {
-		strides[depth-1], _ = c.integer(s.Single)
+	if !s.List {
+		strides[depth-1], _ = c.integer(ints[0])
 		return strides
 	}
 	for k, t := range ints {

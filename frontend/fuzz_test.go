@@ -2,18 +2,23 @@ package frontend
 
 import (
 	"bytes"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/sdscgen/sdscgen/internal/randgraph"
 )
 
 // FuzzParseCheck feeds arbitrary bytes through Parse and Check. Beyond not
-// panicking, it requires every diagnostic to point into the input, the
-// diagnostics to be sorted, and every graph that checks cleanly to satisfy
-// the invariants that package ir promises to later stages.
+// panicking, it requires Parse to agree with the reference parser of
+// ast.go (the same AST or the same error), every diagnostic to point into
+// the input, the diagnostics to be sorted, and every graph that checks
+// cleanly to satisfy the invariants that package ir promises to later
+// stages.
 func FuzzParseCheck(f *testing.F) {
-	for _, pattern := range []string{"testdata/valid/*.bir", "testdata/errors/*.bir"} {
+	for _, pattern := range []string{"testdata/valid/*.bir", "testdata/errors/*.bir", "../golden/testdata/*/input.bir", "../examples/*.bir"} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
 			if src, err := os.ReadFile(file); err == nil {
@@ -21,8 +26,13 @@ func FuzzParseCheck(f *testing.F) {
 			}
 		}
 	}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20; i++ {
+		f.Add([]byte(randgraph.Generate(r, randgraph.Default)))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.bir"
+		sameAsReference(t, name, src)
 		f, errs := Parse(name, src)
 		if (f == nil) == (errs == nil) {
 			t.Fatalf("Parse returned file %v with errors %v", f != nil, errs)

@@ -30,16 +30,136 @@ var symbols = map[string]lexer.TokenType{
 	"Punct":   tokPunct,
 }
 
-// isKeyword reports whether s is reserved (contract section 1.1). Dtype names
-// are deliberately absent: they may be used as names.
-func isKeyword(s string) bool {
-	switch s {
-	case "graph", "buffer", "bytes", "input", "output", "lx", "alias", "rename",
-		"op", "cpu", "fused", "loop", "count", "reads", "writes", "step":
-		return true
+// kw identifies a keyword, so that the parser switches on a small integer
+// instead of comparing strings.
+type kw uint8
+
+const (
+	kwNone kw = iota
+	kwGraph
+	kwBuffer
+	kwBytes
+	kwInput
+	kwOutput
+	kwLX
+	kwAlias
+	kwRename
+	kwOp
+	kwCPU
+	kwFused
+	kwLoop
+	kwCount
+	kwReads
+	kwWrites
+	kwStep
+)
+
+// kwByShape maps the length and first letter of a word to the only
+// keyword that has them (no two keywords share both), so that an ordinary
+// name is told apart with a table load and, at worst, one comparison.
+var kwByShape [7][26]kw
+
+func init() {
+	for k := kwGraph; k <= kwStep; k++ {
+		w := kwText(k)
+		if kwByShape[len(w)][w[0]-'a'] != kwNone {
+			panic("frontend: two keywords of one shape: " + w)
+		}
+		kwByShape[len(w)][w[0]-'a'] = k
 	}
-	return false
 }
+
+// keyword returns the keyword s is, or kwNone. The reserved words are those
+// of contract section 1.1; dtype names are deliberately absent: they may be
+// used as names.
+func keyword(s string) kw {
+	if len(s) >= len(kwByShape) || s[0] < 'a' || s[0] > 'z' {
+		return kwNone
+	}
+	if k := kwByShape[len(s)][s[0]-'a']; k != kwNone && kwText(k) == s {
+		return k
+	}
+	return kwNone
+}
+
+func kwText(k kw) string {
+	switch k {
+	case kwGraph:
+		return "graph"
+	case kwBuffer:
+		return "buffer"
+	case kwBytes:
+		return "bytes"
+	case kwInput:
+		return "input"
+	case kwOutput:
+		return "output"
+	case kwLX:
+		return "lx"
+	case kwAlias:
+		return "alias"
+	case kwRename:
+		return "rename"
+	case kwOp:
+		return "op"
+	case kwCPU:
+		return "cpu"
+	case kwFused:
+		return "fused"
+	case kwLoop:
+		return "loop"
+	case kwCount:
+		return "count"
+	case kwReads:
+		return "reads"
+	case kwWrites:
+		return "writes"
+	case kwStep:
+		return "step"
+	}
+	return ""
+}
+
+// keywordSlow is keyword written out, for the test of the fast path.
+func keywordSlow(s string) kw {
+	switch s {
+	case "graph":
+		return kwGraph
+	case "buffer":
+		return kwBuffer
+	case "bytes":
+		return kwBytes
+	case "input":
+		return kwInput
+	case "output":
+		return kwOutput
+	case "lx":
+		return kwLX
+	case "alias":
+		return kwAlias
+	case "rename":
+		return kwRename
+	case "op":
+		return kwOp
+	case "cpu":
+		return kwCPU
+	case "fused":
+		return kwFused
+	case "loop":
+		return kwLoop
+	case "count":
+		return kwCount
+	case "reads":
+		return kwReads
+	case "writes":
+		return kwWrites
+	case "step":
+		return kwStep
+	}
+	return kwNone
+}
+
+func isKeyword(s string) bool { return keyword(s) != kwNone }
 
 // Byte classes for the scanner's dispatch; a table lookup keeps the per-byte
 // work to one load and one branch on the hot path.
@@ -86,9 +206,8 @@ func init() {
 	identPart['.'] = true
 }
 
-// lexDef implements participle's lexer.Definition with a hand-written
-// scanner: participle's regexp lexers are far too slow for the 50 MB inputs
-// the tool must handle.
+// lexDef implements participle's lexer.Definition over the scanner, for
+// the reference parser (see ast.go).
 type lexDef struct{}
 
 func (lexDef) Symbols() map[string]lexer.TokenType { return symbols }
@@ -109,22 +228,40 @@ func (lexDef) LexBytes(filename string, src []byte) (lexer.Lexer, error) {
 	return newScanner(filename, string(src)), nil
 }
 
+// token is one scanned token, the text src[off:end]. It is the parser's
+// unit of work, so it is small and free of pointers: updating it costs no
+// GC write barrier.
+type token struct {
+	kind     lexer.TokenType // tokIdent, tokKeyword, tokInt, tokPunct or lexer.EOF
+	kw       kw              // the keyword, when kind is tokKeyword
+	pos      Pos
+	off, end int
+}
+
+// lexError is the first lexical error of a source.
+type lexError struct {
+	msg string
+	pos Pos
+	off int
+}
+
 // scanner tokenises one source. Token values are substrings of src, so
 // scanning allocates nothing per token.
 //
-// It never returns an error to participle: participle would discard every
-// token scanned so far, and with them the chance to report a syntax error
-// that precedes the bad byte. Instead the first lexical error is recorded in
-// err and the token stream ends there with EOF; Parse then reports
-// whichever of the two errors comes first in the file.
+// It never fails outright: the first lexical error is recorded in err and
+// the token stream ends there with EOF. The parser (either of them, see
+// doc.go) thus sees every token before the bad byte and can report a syntax
+// error that precedes it; an error at the cut itself is an artefact, and
+// the lexical error is reported instead.
 type scanner struct {
 	src       string
-	file      string
 	off       int
 	line      int
 	lineStart int // offset of the current line's first byte
 	depth     int // open braces
-	err       *lexer.Error
+	err       *lexError
+
+	file string // for the participle adapter only
 }
 
 func newScanner(filename, src string) *scanner {
@@ -137,20 +274,23 @@ func newScanner(filename, src string) *scanner {
 	return s
 }
 
-func (s *scanner) pos(off int) lexer.Position {
-	return lexer.Position{Filename: s.file, Offset: off, Line: s.line, Column: off - s.lineStart + 1}
+func (s *scanner) pos(off int) Pos {
+	return Pos{Line: int32(s.line), Column: int32(off - s.lineStart + 1)}
 }
 
-func (s *scanner) fail(off int, format string, args ...any) (lexer.Token, error) {
+func (s *scanner) fail(t *token, off int, format string, args ...any) {
 	p := s.pos(off)
-	s.err = &lexer.Error{Msg: fmt.Sprintf(format, args...), Pos: p}
+	s.err = &lexError{msg: fmt.Sprintf(format, args...), pos: p, off: off}
 	s.off = len(s.src)
-	return lexer.Token{Type: lexer.EOF, Pos: p}, nil
+	*t = token{kind: lexer.EOF, pos: p, off: off, end: off}
 }
 
-func (s *scanner) Next() (lexer.Token, error) {
+// scan stores the next token in t: EOF at the end of the input or at the
+// first lexical error (and forever after).
+func (s *scanner) scan(t *token) {
 	if s.err != nil {
-		return lexer.Token{Type: lexer.EOF, Pos: s.err.Pos}, nil
+		*t = token{kind: lexer.EOF, pos: s.err.pos, off: s.err.off, end: s.err.off}
+		return
 	}
 	src := s.src
 	off := s.off
@@ -172,7 +312,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 				s.lineStart = off
 				continue
 			}
-			return s.fail(off, "unexpected character %q", '\r')
+			s.fail(t, off, "unexpected character %q", '\r')
+			return
 		case cHash:
 			off = skipLine(src, off)
 			continue
@@ -181,7 +322,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 				off = skipLine(src, off)
 				continue
 			}
-			return s.fail(off, "unexpected character '/' (comments start with // or #)")
+			s.fail(t, off, "unexpected character '/' (comments start with // or #)")
+			return
 		case cIdent:
 			start := off
 			off++
@@ -190,11 +332,11 @@ func (s *scanner) Next() (lexer.Token, error) {
 			}
 			s.off = off
 			v := src[start:off]
-			t := tokIdent
-			if isKeyword(v) {
-				t = tokKeyword
+			*t = token{kind: tokIdent, kw: keyword(v), pos: s.pos(start), off: start, end: off}
+			if t.kw != kwNone {
+				t.kind = tokKeyword
 			}
-			return lexer.Token{Type: t, Value: v, Pos: s.pos(start)}, nil
+			return
 		case cDigit:
 			start := off
 			off++
@@ -207,17 +349,20 @@ func (s *scanner) Next() (lexer.Token, error) {
 				for off < len(src) && identPart[src[off]] {
 					off++
 				}
-				return s.fail(start, "malformed integer %s", quoteText(src[start:off]))
+				s.fail(t, start, "malformed integer %s", quoteText(src[start:off]))
+				return
 			}
 			s.off = off
-			return lexer.Token{Type: tokInt, Value: src[start:off], Pos: s.pos(start)}, nil
+			*t = token{kind: tokInt, pos: s.pos(start), off: start, end: off}
+			return
 		case cPunct:
 			switch c {
 			case '{':
 				s.depth++
 				// One level is the graph's own brace.
 				if s.depth > maxNesting+1 {
-					return s.fail(off, "nesting deeper than %d levels", maxNesting)
+					s.fail(t, off, "nesting deeper than %d levels", maxNesting)
+					return
 				}
 			case '}':
 				if s.depth > 0 {
@@ -225,23 +370,36 @@ func (s *scanner) Next() (lexer.Token, error) {
 				}
 			}
 			s.off = off + 1
-			return lexer.Token{Type: tokPunct, Value: src[off : off+1], Pos: s.pos(off)}, nil
+			*t = token{kind: tokPunct, pos: s.pos(off), off: off, end: off + 1}
+			return
 		case cDash:
 			if off+1 < len(src) && src[off+1] == '>' {
 				s.off = off + 2
-				return lexer.Token{Type: tokPunct, Value: src[off : off+2], Pos: s.pos(off)}, nil
+				*t = token{kind: tokPunct, pos: s.pos(off), off: off, end: off + 2}
+				return
 			}
-			return s.fail(off, "unexpected character '-' (did you mean \"->\"?)")
+			s.fail(t, off, "unexpected character '-' (did you mean \"->\"?)")
+			return
 		default:
 			r, size := utf8.DecodeRuneInString(src[off:])
 			if r == utf8.RuneError && size <= 1 {
-				return s.fail(off, `unexpected character '\x%02x'`, c)
+				s.fail(t, off, `unexpected character '\x%02x'`, c)
+				return
 			}
-			return s.fail(off, "unexpected character %q", r)
+			s.fail(t, off, "unexpected character %q", r)
+			return
 		}
 	}
 	s.off = off
-	return lexer.Token{Type: lexer.EOF, Pos: s.pos(off)}, nil
+	*t = token{kind: lexer.EOF, pos: s.pos(off), off: off, end: off}
+}
+
+// Next adapts scan to participle's lexer.Lexer for the reference parser.
+func (s *scanner) Next() (lexer.Token, error) {
+	var t token
+	s.scan(&t)
+	return lexer.Token{Type: t.kind, Value: s.src[t.off:t.end], Pos: lexer.Position{
+		Filename: s.file, Offset: t.off, Line: int(t.pos.Line), Column: int(t.pos.Column)}}, nil
 }
 
 // skipLine returns the offset of the newline ending the line at off (or

@@ -3,58 +3,463 @@ package frontend
 import (
 	"math"
 
-	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/sdscgen/sdscgen/ir"
 )
-
-func init() {
-	// participle refuses a repetition of more than a million items, but one
-	// fused block of a generated graph legitimately holds more leaf ops than
-	// that. Only this package uses participle, so lifting the global limit
-	// has no effect elsewhere.
-	participle.MaxIterations = math.MaxInt
-}
-
-// The grammar is LL(1) apart from the keyword-as-name alternatives, which
-// use non-consuming lookahead groups. Lookahead 0 makes participle commit to
-// a branch as soon as it consumed a token, so a syntax error is reported at
-// the first token that does not fit instead of at the start of the
-// enclosing construct.
-var parser = participle.MustBuild[File](participle.Lexer(lexDef{}), participle.UseLookahead(0))
 
 // Parse parses one .bir file. It reports at most one error: the first
 // lexical or syntax error in the file. The File is nil when there is one.
+//
+// The parser is a recursive descent over the reference grammar of ast.go,
+// pulling one token at a time from the scanner (two at a keyword that may
+// be a declared name), and it reports exactly what the reference parser
+// reports: the differential test and FuzzParseCheck hold the two equal.
 func Parse(filename string, src []byte) (*File, ErrorList) {
-	text := string(src)
-	s := newScanner(filename, text)
-	peek, err := lexer.Upgrade(s)
-	if err != nil { // the scanner never fails; keep the contract anyway
-		return nil, ErrorList{{Pos: irPos(s.pos(s.off)), Msg: err.Error()}}
+	if len(src) >= math.MaxInt32 {
+		return nil, ErrorList{{Pos: ir.Pos{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
 	}
-	f, err := parser.ParseFromLexer(peek, participle.AllowTrailing(true))
-	var syn *Error
+	// One copy of the source: every name in the AST, and from there in
+	// the ir.Graph, is a substring of it, and the caller keeps src.
+	p := &parser{scanner: *newScanner(filename, string(src))}
+	f, err := p.parse()
 	if err != nil {
-		syn = syntaxError(err, text, filename)
-	} else if t := peek.Peek(); !t.EOF() {
-		syn = &Error{Pos: irPos(t.Pos), Msg: "unexpected " + describe(t) + " after the end of the graph"}
+		return nil, ErrorList{err}
 	}
-	var lex *Error
-	if s.err != nil {
-		lex = &Error{Pos: irPos(s.err.Pos), Msg: s.err.Msg}
+	return f, nil
+}
+
+// bail unwinds the parser at the first error, which is in parser.err.
+type bail struct{}
+
+type parser struct {
+	scanner
+	tok   token // the current token
+	ahead token // the token after it, when hasAhead
+	// hasAhead is set while ahead holds a token scanned early, which
+	// only the keyword-as-name check does.
+	hasAhead bool
+	err      *Error
+
+	// The AST is carved out of chunks instead of being allocated object
+	// by object: a million-op graph would otherwise make millions of
+	// small allocations.
+	leaves chunks[Leaf]
+	loops  chunks[Loop]
+	fuseds chunks[Fused]
+	steps  chunks[Step]
+	accs   chunks[Access]
+	names  chunks[Name]
+	nodes  chunks[Node]
+
+	// The nodes of the open bodies, innermost last; a body is copied
+	// out when it closes.
+	nodeStack []Node
+	// The buffer declarations, copied to one exact-length slice at the
+	// end: they may be a million.
+	buffers [][]BufferDecl
+}
+
+// chunks hands out elements and exact-length slices from shared backing
+// arrays, doubling their size up to chunkMax.
+type chunks[T any] struct{ buf []T }
+
+const chunkMax = 4096
+
+// grow starts a new backing array with room for at least n more elements
+// and moves the last keep elements (a list under construction) to it.
+func (c *chunks[T]) grow(n, keep int) {
+	size := min(max(2*cap(c.buf), 16), chunkMax)
+	buf := make([]T, keep, max(size, 2*(keep+n)))
+	copy(buf, c.buf[len(c.buf)-keep:])
+	c.buf = buf
+}
+
+func (c *chunks[T]) one() *T {
+	if len(c.buf) == cap(c.buf) {
+		c.grow(1, 0)
 	}
-	switch {
-	case syn == nil && lex == nil:
-		return f, nil
-	case syn == nil:
-		return nil, ErrorList{lex}
-	case lex == nil:
-		return nil, ErrorList{syn}
+	c.buf = c.buf[:len(c.buf)+1]
+	return &c.buf[len(c.buf)-1]
+}
+
+// A list is built in place at the end of the current backing array:
+// start it with mark, push its elements and cut it.
+
+func (c *chunks[T]) mark() int { return len(c.buf) }
+
+func (c *chunks[T]) push(start *int, v T) {
+	if len(c.buf) == cap(c.buf) {
+		keep := len(c.buf) - *start
+		c.grow(1, keep)
+		*start = 0
 	}
-	// The parser saw the token stream only up to the lexical error, where
-	// it ended with EOF; a syntax error before that point is genuine and
-	// comes first, one at that point is an artefact of the cut.
-	if syn.Pos.Line < lex.Pos.Line || syn.Pos.Line == lex.Pos.Line && syn.Pos.Col < lex.Pos.Col {
-		return nil, ErrorList{syn}
+	c.buf = append(c.buf, v)
+}
+
+// cut returns the list pushed since start, nil when it is empty. Its
+// capacity is its length, so that appending to it cannot overwrite a
+// neighbour.
+func (c *chunks[T]) cut(start int) []T {
+	if start == len(c.buf) {
+		return nil
 	}
-	return nil, ErrorList{lex}
+	return c.buf[start:len(c.buf):len(c.buf)]
+}
+
+// copyOf returns a copy of list, as cut does.
+func (c *chunks[T]) copyOf(list []T) []T {
+	n := len(list)
+	if n == 0 {
+		return nil
+	}
+	if n > chunkMax/4 {
+		// A long list (the top-level nodes of a generated graph)
+		// gets an array of its own.
+		return append([]T(nil), list...)
+	}
+	if cap(c.buf)-len(c.buf) < n {
+		c.grow(n, 0)
+	}
+	k := len(c.buf)
+	c.buf = append(c.buf, list...)
+	return c.buf[k : k+n : k+n]
+}
+
+func (p *parser) parse() (f *File, err *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bail); !ok {
+				panic(r)
+			}
+			f, err = nil, p.err
+		}
+	}()
+	p.next()
+	f = &File{Filename: p.file}
+	p.graph(&f.Graph)
+	if p.tok.kind != lexer.EOF {
+		p.fail("unexpected " + p.describe() + " after the end of the graph")
+	}
+	if p.scanner.err != nil {
+		p.fail("")
+	}
+	return f, nil
+}
+
+func (p *parser) next() {
+	if p.hasAhead {
+		p.tok, p.hasAhead = p.ahead, false
+		return
+	}
+	p.scan(&p.tok)
+}
+
+func (p *parser) peek() *token {
+	if !p.hasAhead {
+		p.scan(&p.ahead)
+		p.hasAhead = true
+	}
+	return &p.ahead
+}
+
+// text is the current token's text.
+func (p *parser) text() string { return p.src[p.tok.off:p.tok.end] }
+
+// fail stops the parse with an error at the current token. If that token
+// is the EOF that the scanner returns at a lexical error, the lexical
+// error is the one reported: the syntax error is an artefact of the cut.
+func (p *parser) fail(msg string) {
+	if e := p.scanner.err; p.tok.kind == lexer.EOF && e != nil {
+		p.err = &Error{Pos: irPos(p.file, e.pos), Msg: e.msg}
+	} else {
+		p.err = &Error{Pos: irPos(p.file, p.tok.pos), Msg: msg}
+	}
+	panic(bail{})
+}
+
+func (p *parser) describe() string { return describe(p.tok.kind == lexer.EOF, p.text()) }
+
+// unexpected fails at the current token, which is not what the grammar
+// wants there. A keyword where a name belongs gets its own wording.
+func (p *parser) unexpected(want string) {
+	if want == "a name" && p.tok.kind == tokKeyword {
+		p.fail(keywordMsg(p.text()))
+	}
+	p.fail("unexpected " + p.describe() + ", expected " + want)
+}
+
+// is reports whether the current token is the punctuation c; '-' stands
+// for "->", the only one starting with it.
+func (p *parser) is(c byte) bool {
+	return p.tok.kind == tokPunct && p.src[p.tok.off] == c
+}
+
+func (p *parser) isKw(k kw) bool { return p.tok.kind == tokKeyword && p.tok.kw == k }
+
+// take returns the current token as a Name and moves past it.
+func (p *parser) take() Name {
+	n := Name{Value: p.src[p.tok.off:p.tok.end], Pos: p.tok.pos}
+	p.next()
+	return n
+}
+
+// punct consumes the punctuation c ("->" is '-').
+func (p *parser) punct(c byte) {
+	if !p.is(c) {
+		want := `"` + string(c) + `"`
+		if c == '-' {
+			want = `"->"`
+		}
+		p.unexpected(want)
+	}
+	p.next()
+}
+
+// declName consumes the name that a declaration or node introduces. It
+// may be a keyword when the token after it continues the construct (see
+// ast.go): the punctuation c, or else (c == 0) one of the keywords.
+func (p *parser) declName(c byte, k1, k2 kw) Name {
+	switch p.tok.kind {
+	case tokIdent:
+	case tokKeyword:
+		a := p.peek()
+		if c != 0 && a.kind == tokPunct && p.src[a.off] == c ||
+			c == 0 && a.kind == tokKeyword && (a.kw == k1 || a.kw == k2) {
+			break
+		}
+		p.unexpected("a name")
+	default:
+		p.unexpected("a name")
+	}
+	return p.take()
+}
+
+// refName consumes a name that refers to something.
+func (p *parser) refName() Name {
+	if p.tok.kind != tokIdent {
+		p.unexpected("a name")
+	}
+	return p.take()
+}
+
+func (p *parser) integer() Name {
+	if p.tok.kind != tokInt {
+		p.unexpected("an integer")
+	}
+	return p.take()
+}
+
+// intList consumes `[N, ...]`.
+func (p *parser) intList() []Name {
+	p.punct('[')
+	start := p.names.mark()
+	p.names.push(&start, p.integer())
+	for p.is(',') {
+		p.next()
+		p.names.push(&start, p.integer())
+	}
+	p.punct(']')
+	return p.names.cut(start)
+}
+
+func (p *parser) graph(g *Graph) {
+	if !p.isKw(kwGraph) {
+		p.unexpected(`"graph"`)
+	}
+	p.next()
+	g.Name = p.declName('{', 0, 0)
+	p.punct('{')
+	g.Nodes = p.body(g)
+	n := 0
+	for _, c := range p.buffers {
+		n += len(c)
+	}
+	if n > 0 {
+		g.Buffers = make([]BufferDecl, 0, n)
+		for _, c := range p.buffers {
+			g.Buffers = append(g.Buffers, c...)
+		}
+	}
+	p.buffers = nil
+}
+
+// body parses the nodes of a block up to and including its "}". g is nil
+// inside fused and loop blocks, where declarations are not allowed.
+func (p *parser) body(g *Graph) []Node {
+	base := len(p.nodeStack)
+	for p.tok.kind == tokKeyword {
+		var n Node
+		switch p.tok.kw {
+		case kwOp, kwCPU:
+			n.Leaf = p.leaf()
+		case kwFused:
+			n.Fused = p.fused()
+		case kwLoop:
+			n.Loop = p.loop()
+		case kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename:
+			if g == nil {
+				p.unexpected(`a node or "}"`)
+			}
+			p.decl(g)
+			continue
+		default:
+			p.bodyEnd(g)
+		}
+		if len(p.nodeStack) == cap(p.nodeStack) {
+			// Double: append grows a large slice by a quarter, which
+			// for a million nodes allocates five times their size.
+			s := make([]Node, len(p.nodeStack), 2*cap(p.nodeStack)+64)
+			copy(s, p.nodeStack)
+			p.nodeStack = s
+		}
+		p.nodeStack = append(p.nodeStack, n)
+	}
+	p.bodyEnd(g)
+	list := p.nodes.copyOf(p.nodeStack[base:])
+	clear(p.nodeStack[base:]) // drop the pointers
+	p.nodeStack = p.nodeStack[:base]
+	return list
+}
+
+// bodyEnd consumes the "}" that must end a body here.
+func (p *parser) bodyEnd(g *Graph) {
+	if !p.is('}') {
+		if g != nil {
+			p.unexpected(`a declaration, a node or "}"`)
+		}
+		p.unexpected(`a node or "}"`)
+	}
+	p.next()
+}
+
+func (p *parser) leaf() *Leaf {
+	l := p.leaves.one()
+	l.Pos = p.tok.pos
+	l.Kind = "op"
+	if p.tok.kw == kwCPU {
+		l.Kind = "cpu"
+	}
+	p.next()
+	l.Name = p.declName(0, kwReads, kwWrites)
+	if p.isKw(kwReads) {
+		p.next()
+		l.Reads = p.accesses()
+	}
+	if p.isKw(kwWrites) {
+		p.next()
+		l.Writes = p.accesses()
+	}
+	return l
+}
+
+// accesses parses `ACCESS {, ACCESS}`.
+func (p *parser) accesses() []Access {
+	start := p.accs.mark()
+	for {
+		a := Access{Name: p.refName()}
+		if p.isKw(kwStep) {
+			s := p.steps.one()
+			s.Pos = p.tok.pos
+			p.next()
+			switch {
+			case p.tok.kind == tokInt:
+				start := p.names.mark()
+				p.names.push(&start, p.take())
+				s.Ints = p.names.cut(start)
+			case p.is('['):
+				s.List = true
+				s.Ints = p.intList()
+			default:
+				p.unexpected(`an integer or "["`)
+			}
+			a.Step = s
+		}
+		p.accs.push(&start, a)
+		if !p.is(',') {
+			break
+		}
+		p.next()
+	}
+	return p.accs.cut(start)
+}
+
+func (p *parser) fused() *Fused {
+	f := p.fuseds.one()
+	p.next()
+	f.Name = p.declName('{', 0, 0)
+	p.punct('{')
+	f.Body = p.body(nil)
+	return f
+}
+
+func (p *parser) loop() *Loop {
+	l := p.loops.one()
+	p.next()
+	l.Name = p.declName(0, kwCount, kwCount)
+	if !p.isKw(kwCount) {
+		p.unexpected(`"count"`)
+	}
+	p.next()
+	l.Count = p.integer()
+	p.punct('{')
+	l.Body = p.body(nil)
+	return l
+}
+
+func (p *parser) decl(g *Graph) {
+	pos := p.tok.pos
+	switch p.tok.kw {
+	case kwBuffer:
+		p.next()
+		var b BufferDecl
+		b.Name = p.declName(':', 0, 0)
+		p.punct(':')
+		switch p.tok.kind {
+		case tokInt:
+			b.Size = p.take()
+			if p.isKw(kwBytes) {
+				p.next()
+			}
+		case tokIdent:
+			b.Size = p.take()
+			b.Shape = p.intList()
+		default:
+			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
+		}
+		if k := len(p.buffers) - 1; k < 0 || len(p.buffers[k]) == cap(p.buffers[k]) {
+			p.buffers = append(p.buffers, make([]BufferDecl, 0, min(16<<min(len(p.buffers), 8), chunkMax)))
+		}
+		k := len(p.buffers) - 1
+		p.buffers[k] = append(p.buffers[k], b)
+	case kwAlias:
+		a := &AliasDecl{Pos: pos}
+		p.next()
+		a.View = p.declName('=', 0, 0)
+		p.punct('=')
+		a.Target = p.refName()
+		g.Decls = append(g.Decls, Decl{Alias: a})
+	case kwRename:
+		r := &RenameDecl{Pos: pos}
+		p.next()
+		from := p.declName('-', 0, 0)
+		p.punct('-')
+		to := p.refName()
+		r.From, r.To = p.token(from), p.token(to)
+		g.Decls = append(g.Decls, Decl{Rename: r})
+	default:
+		l := &ListDecl{Pos: pos, Kind: p.text()}
+		p.next()
+		start := p.names.mark()
+		p.names.push(&start, p.refName())
+		for p.is(',') {
+			p.next()
+			p.names.push(&start, p.refName())
+		}
+		l.Names = p.names.cut(start)
+		g.Decls = append(g.Decls, Decl{List: l})
+	}
+}
+
+func (p *parser) token(n Name) Token {
+	return Token{Value: n.Value, Pos: Position{Filename: p.file, Line: int(n.Pos.Line), Column: int(n.Pos.Column)}}
 }

@@ -8,18 +8,28 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-func irPos(p lexer.Position) ir.Pos {
+func irPos(filename string, p Pos) ir.Pos {
+	return ir.Pos{File: filename, Line: int(p.Line), Col: int(p.Column)}
+}
+
+func lexPos(p lexer.Position) ir.Pos {
 	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 }
 
-func describe(t *lexer.Token) string {
-	if t.EOF() {
+// describe words the token a syntax error is at.
+func describe(eof bool, value string) string {
+	if eof {
 		return "end of file"
 	}
-	return quoteText(t.Value)
+	return quoteText(value)
 }
 
-// syntaxError rewrites a participle error into a readable diagnostic.
+func keywordMsg(name string) string {
+	return quoteText(name) + " is a keyword and cannot be used as a name"
+}
+
+// syntaxError rewrites an error of the reference parser (ast.go) into the
+// diagnostic that the hand-written parser reports for the same input.
 // participle describes what it expected as an EBNF fragment of the grammar
 // ("(<ident> ("," <ident>)*)"); users need the first thing that could have
 // come next ("a name"). With lookahead 0 (see parser) the error always sits
@@ -32,7 +42,7 @@ func syntaxError(err error, src string, filename string) *Error {
 	}
 	ue, ok := err.(*participle.UnexpectedTokenError)
 	if !ok {
-		return &Error{Pos: irPos(pe.Position()), Msg: pe.Message()}
+		return &Error{Pos: lexPos(pe.Position()), Msg: pe.Message()}
 	}
 	tok := &ue.Unexpected
 	want := expected(ue)
@@ -54,13 +64,9 @@ func syntaxError(err error, src string, filename string) *Error {
 		}
 	}
 	if want == "a name" && tok.Type == tokKeyword {
-		return &Error{Pos: irPos(tok.Pos), Msg: keywordMsg(tok.Value)}
+		return &Error{Pos: lexPos(tok.Pos), Msg: keywordMsg(tok.Value)}
 	}
-	return &Error{Pos: irPos(tok.Pos), Msg: "unexpected " + describe(tok) + ", expected " + want}
-}
-
-func keywordMsg(name string) string {
-	return quoteText(name) + " is a keyword and cannot be used as a name"
+	return &Error{Pos: lexPos(tok.Pos), Msg: "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want}
 }
 
 // expected maps the head of participle's expectation to words.
@@ -79,13 +85,13 @@ func expected(ue *participle.UnexpectedTokenError) string {
 	}
 	e = strings.TrimLeft(e, "(")
 	switch {
-	case strings.HasPrefix(e, "<ident>"), strings.HasPrefix(e, "Access"):
+	case strings.HasPrefix(e, "<ident>"), strings.HasPrefix(e, "RefAccess"):
 		return "a name"
 	case strings.HasPrefix(e, "<int>"):
 		return "an integer"
-	case strings.HasPrefix(e, "Node"):
+	case strings.HasPrefix(e, "RefNode"):
 		return `a node or "}"`
-	case strings.HasPrefix(e, "Decl"):
+	case strings.HasPrefix(e, "RefDecl"):
 		return `a declaration, a node or "}"`
 	case strings.HasPrefix(e, `"`):
 		if j := strings.IndexByte(e[1:], '"'); j >= 0 {
@@ -101,13 +107,15 @@ func firstTokenOffset(src string) int {
 }
 
 // braceDepth counts the braces open before offset, telling a graph body
-// (depth 1) from a fused or loop body.
+// (depth 1) from a fused or loop body. A brace at offset itself does not
+// count: a stray "{" in the graph body is still in the graph body.
 func braceDepth(src, filename string, offset int) int {
 	s := newScanner(filename, src)
 	for {
+		depth := s.depth
 		t, _ := s.Next()
 		if t.EOF() || t.Pos.Offset >= offset {
-			return s.depth
+			return depth
 		}
 	}
 }

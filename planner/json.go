@@ -50,6 +50,24 @@ func WriteJSON(w io.Writer, p *Result) error {
 		}
 		b = append(b, ", \"lower_bound\": "...)
 		b = strconv.AppendInt(b, pb.LowerBound, 10)
+		if len(p.Compare) > 0 {
+			b = append(b, ", \"compare\": "...)
+			if !pb.HasPool() {
+				b = append(b, "null"...)
+			} else {
+				for k, alt := range p.Compare {
+					if k == 0 {
+						b = append(b, '{')
+					} else {
+						b = append(b, ", "...)
+					}
+					b = appendString(b, alt.Allocator)
+					b = append(b, ": "...)
+					b = strconv.AppendInt(b, alt.PoolSizes[bi], 10)
+				}
+				b = append(b, '}')
+			}
+		}
 		b = append(b, '}')
 	}
 	if len(p.Bundles) > 0 {

@@ -18,12 +18,13 @@ type access struct {
 // planBundle computes live ranges (spec §2.2) for the candidates of bundle
 // bi, places them, and fills in the bundle's pool entry.
 //
-// count is scratch indexed by group, all zero on entry and on return. The
+// bundleOf holds every group's Bundle. count is scratch indexed by group,
+// all zero on entry and on return. The
 // touches of every candidate are gathered into one flat array, grouped by
 // candidate and in step order within a candidate (reads before writes
 // within an op, which is what "first read at or before first write"
 // compares): two passes over the bundle's accesses, no per-group slices.
-func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, count []int32) {
+func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, bundleOf, count []int32) {
 	b := &g.Bundles[bi]
 	var cands []int
 	ntouch := 0
@@ -36,7 +37,7 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 			}
 			for _, a := range accs {
 				gi := a.Group
-				if p.Groups[gi].Bundle != bi {
+				if int(bundleOf[gi]) != bi {
 					continue
 				}
 				if count[gi] == 0 {
@@ -68,7 +69,7 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 			}
 			for _, a := range accs {
 				gi := a.Group
-				if p.Groups[gi].Bundle != bi {
+				if int(bundleOf[gi]) != bi {
 					continue
 				}
 				touches[count[gi]] = access{int32(oi), pass == 0}

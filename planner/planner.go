@@ -62,6 +62,9 @@ type Result struct {
 	Groups []Group
 	// Bundles has one entry per ir.Graph.Bundles element, same index.
 	Bundles []Bundle
+	// Compare, when set (--compare), lists the pool sizes other
+	// allocators would need; the plan JSON shows them per bundle.
+	Compare []Alternative
 }
 
 // Group is the decision for one storage group.
@@ -125,39 +128,84 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			pg.Bundle = pg.Usage.WrittenBy[0]
 		}
 	}
+	// bundleOf is Group.Bundle, compact: planBundle looks it up for every
+	// access, and a 4-byte array stays in cache where Groups does not.
+	bundleOf := make([]int32, len(g.Groups))
+	for gi := range p.Groups {
+		bundleOf[gi] = int32(p.Groups[gi].Bundle)
+	}
 	count := make([]int32, len(g.Groups))
 	for bi := range g.Bundles {
-		planBundle(g, p, bi, opt.Budget, place, count)
+		planBundle(g, p, bi, opt.Budget, place, bundleOf, count)
 	}
 	return p
 }
 
+// collectUsage fills every group's Usage. The lists are sub-slices of one
+// shared array (capacity-limited, so an append by a caller copies): two
+// passes, the first counting, instead of millions of small allocations.
 func collectUsage(g *ir.Graph, groups []Group) {
-	// Bundles are visited in ascending order, so a bundle index is new
-	// for a group exactly when it differs from the last one appended.
-	addBundle := func(list *[]int, bi int) {
-		if n := len(*list); n == 0 || (*list)[n-1] != bi {
-			*list = append(*list, bi)
-		}
-	}
-	for bi := range g.Bundles {
-		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range op.Reads {
-				addBundle(&groups[a.Group].Usage.ReadBy, bi)
-			}
-			for _, a := range op.Writes {
-				addBundle(&groups[a.Group].Usage.WrittenBy, bi)
+	const nlists = 4 // ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy
+	n := len(groups)
+	// last[l*n+gi] is 1 + the last index added to list l of group gi:
+	// bundles and CPU nodes are visited in ascending order, so an index is
+	// new for a list exactly when it differs from the last one added.
+	last := make([]int32, nlists*n)
+	count := make([]int32, nlists*n)
+	walk := func(add func(l, gi, i int)) {
+		note := func(l, gi, i int) {
+			if k := l*n + gi; last[k] != int32(i+1) {
+				last[k] = int32(i + 1)
+				add(l, gi, i)
 			}
 		}
-	}
-	for ci, c := range g.CPU {
-		for _, a := range c.Reads {
-			addBundle(&groups[a.Group].Usage.CPUReadBy, ci)
+		for bi := range g.Bundles {
+			for oi := range g.Bundles[bi].Ops {
+				op := &g.Bundles[bi].Ops[oi]
+				for _, a := range op.Reads {
+					note(0, a.Group, bi)
+				}
+				for _, a := range op.Writes {
+					note(1, a.Group, bi)
+				}
+			}
 		}
-		for _, a := range c.Writes {
-			addBundle(&groups[a.Group].Usage.CPUWrittenBy, ci)
+		for ci := range g.CPU {
+			for _, a := range g.CPU[ci].Reads {
+				note(2, a.Group, ci)
+			}
+			for _, a := range g.CPU[ci].Writes {
+				note(3, a.Group, ci)
+			}
 		}
 	}
+	total := 0
+	walk(func(l, gi, _ int) { count[l*n+gi]++; total++ })
+	arena := make([]int, 0, total)
+	list := func(u *Usage, l int) *[]int {
+		switch l {
+		case 0:
+			return &u.ReadBy
+		case 1:
+			return &u.WrittenBy
+		case 2:
+			return &u.CPUReadBy
+		}
+		return &u.CPUWrittenBy
+	}
+	for gi := range groups {
+		for l := 0; l < nlists; l++ {
+			if c := int(count[l*n+gi]); c > 0 {
+				*list(&groups[gi].Usage, l) = arena[len(arena) : len(arena) : len(arena)+c]
+				arena = arena[:len(arena)+c]
+			}
+		}
+	}
+	clear(last)
+	walk(func(l, gi, i int) {
+		p := list(&groups[gi].Usage, l)
+		*p = append(*p, i)
+	})
 }
 
 // reasonFor applies the table of spec §2.1 up to zero-size; over-budget

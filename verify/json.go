@@ -22,6 +22,8 @@ type planJSON struct {
 		Steps      *int    `json:"steps"`
 		PoolSize   *int64  `json:"pool_size"`
 		LowerBound *int64  `json:"lower_bound"`
+		// Compare is present with --compare: every allocator's pool size.
+		Compare map[string]int64 `json:"compare"`
 	} `json:"bundles"`
 	Buffers []struct {
 		Name   *string `json:"name"`
@@ -114,6 +116,9 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 			}
 			if jb.LowerBound == nil || *jb.LowerBound != pb.LowerBound {
 				c.fail("plan JSON: bundle %q: lower_bound %s, want %d", b.Name, num(jb.LowerBound), pb.LowerBound)
+			}
+			if own, ok := jb.Compare[p.Allocator]; ok && pb.HasPool() && own != pb.PoolSize {
+				c.fail("plan JSON: bundle %q: compare[%s] = %d, but the plan's pool_size is %d", b.Name, p.Allocator, own, pb.PoolSize)
 			}
 		}
 	}

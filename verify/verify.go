@@ -31,6 +31,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -357,12 +358,14 @@ func (c *checker) loopsOf(b *ir.Bundle) ([][]int, []span) {
 			c.fail("bundle %q: op %q is not in the tree", b.Name, op.Name)
 			continue
 		}
-		if fmt.Sprint(op.Loops) != fmt.Sprint(enclosing[s]) {
+		if !slices.Equal(op.Loops, enclosing[s]) {
 			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, op.Loops, enclosing[s])
 		}
-		for _, a := range append(append([]ir.Access(nil), op.Reads...), op.Writes...) {
-			if a.Strides != nil && len(a.Strides) != len(enclosing[s]) {
-				c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(a.Strides), len(enclosing[s]))
+		for _, accs := range [][]ir.Access{op.Reads, op.Writes} {
+			for _, a := range accs {
+				if a.Strides != nil && len(a.Strides) != len(enclosing[s]) {
+					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(a.Strides), len(enclosing[s]))
+				}
 			}
 		}
 	}

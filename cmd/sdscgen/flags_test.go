@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,5 +227,58 @@ func TestBundleNamedPlanJSON(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("-o DIR created by a failed run")
+	}
+}
+
+// TestCompare: --compare adds every allocator's pool size per bundle.
+// In bundle k, a (128 B, steps 0..1) and b (256 B, 0..2) are placed first;
+// c (384 B, 2..3) cannot use a's freed 128 bytes, so first-fit and
+// best-fit (b stays live at the top) bump to 128+256+384 = 768. Placing by
+// size instead puts c at 0, b above it at 384 and a at 0 beside c in time:
+// 640 bytes, which is the lower bound (b+c live at step 2), so best gets
+// there too.
+func TestCompare(t *testing.T) {
+	src := `graph g {
+  buffer a : 128
+  buffer b : 256
+  buffer c : 384
+  buffer y : 128
+  output y
+  fused k {
+    op s0 writes a, b
+    op s1 reads a
+    op s2 reads b writes c
+    op s3 reads c writes y
+  }
+}
+`
+	code, out, errs := runCLI(t, src, "--compare", "--plan", "-", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var plan struct {
+		Bundles []struct {
+			PoolSize   int64            `json:"pool_size"`
+			LowerBound int64            `json:"lower_bound"`
+			Compare    map[string]int64 `json:"compare"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	b := plan.Bundles[0]
+	want := map[string]int64{"first-fit": 768, "best-fit": 768, "size-best-fit": 640, "best": 640}
+	for name, size := range want {
+		if got, ok := b.Compare[name]; !ok || got != size {
+			t.Errorf("compare[%s] = %d (present %v), want %d", name, got, ok, size)
+		}
+	}
+	if len(b.Compare) != len(want) || b.PoolSize != 768 || b.LowerBound != 640 {
+		t.Errorf("bundle: %+v", b)
+	}
+	// Without --compare the key is absent.
+	_, out, _ = runCLI(t, src, "--plan", "-", "-")
+	if strings.Contains(out, "compare") {
+		t.Errorf("compare without --compare:\n%s", out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
@@ -53,6 +54,8 @@ type config struct {
 	generic      bool
 	budget       int64
 	allocator    string
+	searchTime   time.Duration // bound for --allocator best
+	compare      bool          // --compare: every allocator's pool sizes in the plan
 	disabled     bool
 	symbolicArgs bool
 	verify       bool         // re-check the plan with package verify (verify.go)
@@ -110,6 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	segment := fs.Int64("segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
 	reserve := fs.Int64("reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
 	fs.StringVar(&cfg.allocator, "allocator", "first-fit", "pool allocator: "+strings.Join(alloc.Names, ", "))
+	fs.DurationVar(&cfg.searchTime, "search-time", alloc.DefaultSearchTime, "time limit per bundle of --allocator best's search")
+	fs.BoolVar(&cfg.compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
 	noPool := fs.Bool("no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
 	fs.BoolVar(&cfg.symbolicArgs, "bundle-symbolic-args", true, "fuse ops into bundles; false makes every leaf op its own bundle")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -165,6 +170,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if _, err := alloc.Lookup(cfg.allocator); err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if cfg.searchTime <= 0 {
+		return nil, usageError{fmt.Sprintf("--search-time must be positive (got %v)", cfg.searchTime)}
+	}
 
 	cfg.disabled = *noPool
 	if !set["no-pool"] {
@@ -216,9 +224,16 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := cfg.rep.afterCheck(g, stdout, stderr); done {
 		return code
 	}
-	place, _ := alloc.Lookup(cfg.allocator)
-	plan := planner.Plan(g, planner.Options{Disabled: cfg.disabled, Budget: cfg.budget,
-		AllocatorName: cfg.allocator, Allocator: place})
+	popt := planner.Options{Disabled: cfg.disabled, Budget: cfg.budget,
+		AllocatorName: cfg.allocator, Allocator: cfg.allocFunc(cfg.allocator)}
+	plan := planner.Plan(g, popt)
+	if cfg.compare {
+		var all []planner.NamedAllocator
+		for _, name := range alloc.Names {
+			all = append(all, planner.NamedAllocator{Name: name, Func: cfg.allocFunc(name)})
+		}
+		plan.Compare = planner.Compare(g, popt, all)
+	}
 	if cfg.verify {
 		if err := verifyPlan(cfg, plan); err != nil {
 			fmt.Fprintf(stderr, "sdscgen: internal error: plan verification failed: %v\n", err)
@@ -266,6 +281,16 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// allocFunc returns the allocator called name (already validated) with the
+// command line's options.
+func (cfg *config) allocFunc(name string) alloc.Func {
+	f, err := alloc.LookupWith(name, alloc.Options{SearchTime: cfg.searchTime})
+	if err != nil {
+		panic(err) // names come from alloc.Names or were validated
+	}
+	return f
 }
 
 // writeOutputDir writes the -o layout: one folder per bundle and the plan.

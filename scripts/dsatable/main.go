@@ -53,7 +53,11 @@ func main() {
 	names := strings.Split(*allocs, ",")
 	fns := make([]alloc.Func, len(names))
 	for i, n := range names {
-		f, err := alloc.LookupWith(n, alloc.Options{SearchTime: *searchTime})
+		opt := alloc.Options{SearchTime: *searchTime}
+		if *capacity != math.MaxInt64 {
+			opt.Goal = *capacity // a decision problem, as pack --capacity
+		}
+		f, err := alloc.LookupWith(n, opt)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dsatable:", err)
 			os.Exit(2)

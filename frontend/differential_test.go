@@ -1,0 +1,263 @@
+package frontend
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/sdscgen/sdscgen/internal/randgraph"
+)
+
+// sameAsReference requires Parse and the reference parser of ast.go to
+// agree on src: the same AST when both succeed, the same diagnostics
+// otherwise. It reports whether src parsed.
+func sameAsReference(t *testing.T, name string, src []byte) bool {
+	t.Helper()
+	f, errs := Parse(name, src)
+	rf, rerrs := parseReference(name, src)
+	if got, want := errs.Error(), rerrs.Error(); got != want || len(errs) != len(rerrs) {
+		t.Fatalf("%s: diagnostics differ\nParse:     %s\nreference: %s\ninput:\n%s", name, got, want, clip(src))
+	}
+	if !reflect.DeepEqual(f, rf) {
+		t.Fatalf("%s: ASTs differ\nParse:     %s\nreference: %s\ninput:\n%s", name, dumpAST(f), dumpAST(rf), clip(src))
+	}
+	return f != nil
+}
+
+func clip(src []byte) string {
+	if len(src) > 2000 {
+		return fmt.Sprintf("%q...", src[:2000])
+	}
+	return fmt.Sprintf("%q", src)
+}
+
+// dumpAST prints an AST for a failure message; reflect.DeepEqual is the
+// comparison.
+func dumpAST(f *File) string {
+	if f == nil {
+		return "<nil>"
+	}
+	var b strings.Builder
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				b.WriteString("nil")
+				return
+			}
+			b.WriteString("&")
+			walk(v.Elem())
+		case reflect.Struct:
+			b.WriteString(v.Type().Name() + "{")
+			for i := 0; i < v.NumField(); i++ {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(v.Type().Field(i).Name + ":")
+				walk(v.Field(i))
+			}
+			b.WriteString("}")
+		case reflect.Slice:
+			if v.IsNil() {
+				b.WriteString("nil")
+				return
+			}
+			b.WriteString("[")
+			for i := 0; i < v.Len(); i++ {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				walk(v.Index(i))
+			}
+			b.WriteString("]")
+		default:
+			fmt.Fprintf(&b, "%q", fmt.Sprint(v.Interface()))
+		}
+	}
+	walk(reflect.ValueOf(f).Elem())
+	return b.String()
+}
+
+// TestDifferentialFiles compares the parsers on every .bir file the
+// repository holds: this package's valid and error cases, the spec
+// example, the golden inputs and the examples.
+func TestDifferentialFiles(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{
+		"testdata/*/*.bir",
+		"../golden/testdata/*/input.bir",
+		"../examples/*.bir",
+	} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 60 {
+		t.Fatalf("only %d files", len(files))
+	}
+	ok := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sameAsReference(t, file, src) {
+			ok++
+		}
+	}
+	// The spec's example, straight from the contract when it is at hand.
+	if spec, err := os.ReadFile("/work/shared/spec/bundle-ir.md"); err == nil {
+		m := regexp.MustCompile("(?s)```\n(// comments.*?\n)```").FindSubmatch(spec)
+		if m == nil {
+			t.Fatal("no example in the spec")
+		}
+		if !sameAsReference(t, "spec.bir", m[1]) {
+			t.Fatal("the spec example does not parse")
+		}
+		ok++
+	}
+	t.Logf("%d files, %d parsed", len(files), ok)
+}
+
+// TestDifferentialRandom compares the parsers on random graphs and on
+// mutants of them, which exercise every syntax error path.
+func TestDifferentialRandom(t *testing.T) {
+	configs := []randgraph.Config{
+		randgraph.Default,
+		{Buffers: 1, Bundles: 1, MaxOps: 1, MaxDepth: 0},
+		{Buffers: 3, Bundles: 2, MaxOps: 3, MaxDepth: 1},
+		{Buffers: 20, Bundles: 8, MaxOps: 8, MaxDepth: 4},
+		{Buffers: 40, Bundles: 20, MaxOps: 4, MaxDepth: 6},
+	}
+	graphs, mutants := 600, 3
+	if testing.Short() {
+		graphs = 60
+	}
+	r := rand.New(rand.NewSource(1))
+	var nGraphs, nMutants, nParsed int
+	for i := 0; i < graphs; i++ {
+		cfg := configs[i%len(configs)]
+		src := []byte(randgraph.Generate(r, cfg))
+		if !sameAsReference(t, "rand.bir", src) {
+			t.Fatalf("a random graph does not parse:\n%s", src)
+		}
+		nGraphs++
+		for k := 0; k < mutants; k++ {
+			m := mutate(r, src)
+			if sameAsReference(t, "mutant.bir", m) {
+				nParsed++
+			}
+			nMutants++
+		}
+	}
+	t.Logf("%d graphs, %d mutants (%d of them parse)", nGraphs, nMutants, nParsed)
+}
+
+// mutate applies one to three random edits to src, on tokens or on bytes.
+func mutate(r *rand.Rand, src []byte) []byte {
+	out := append([]byte(nil), src...)
+	for n := 1 + r.Intn(3); n > 0; n-- {
+		if r.Intn(3) > 0 {
+			out = mutateToken(r, out)
+		} else {
+			out = mutateByte(r, out)
+		}
+	}
+	return out
+}
+
+// spans are the byte ranges of src's tokens, up to a lexical error.
+func spans(src []byte) [][2]int {
+	s := newScanner("", string(src))
+	var out [][2]int
+	for {
+		var t token
+		s.scan(&t)
+		if t.kind == lexer.EOF {
+			return out
+		}
+		out = append(out, [2]int{t.off, t.end})
+	}
+}
+
+// extras are tokens worth inserting: every keyword and punctuation, a few
+// names and integers, and the lexically bad.
+var extras = []string{"graph", "buffer", "bytes", "input", "output", "lx", "alias", "rename", "op", "cpu",
+	"fused", "loop", "count", "reads", "writes", "step", "{", "}", ":", ",", "=", "[", "]", "->", "x", "f16",
+	"0", "7", "99999999999999999999", ";", "\n", "// c\n", "-", "/", "\r", "\x00", "é", "4x"}
+
+func mutateToken(r *rand.Rand, src []byte) []byte {
+	sp := spans(src)
+	if len(sp) < 2 {
+		return mutateByte(r, src)
+	}
+	i := r.Intn(len(sp))
+	a, b := sp[i][0], sp[i][1]
+	tok := string(src[a:b])
+	var repl string
+	switch r.Intn(5) {
+	case 0: // delete
+	case 1: // duplicate
+		repl = tok + " " + tok
+	case 2: // swap with the next token
+		if i+1 < len(sp) {
+			c, d := sp[i+1][0], sp[i+1][1]
+			return []byte(string(src[:a]) + string(src[c:d]) + string(src[b:c]) + tok + string(src[d:]))
+		}
+	case 3: // replace by another token of the file
+		j := sp[r.Intn(len(sp))]
+		repl = string(src[j[0]:j[1]])
+	default: // replace by or insert an extra
+		repl = extras[r.Intn(len(extras))]
+		if r.Intn(2) == 0 {
+			repl = " " + repl + " " + tok
+		}
+	}
+	return []byte(string(src[:a]) + repl + string(src[b:]))
+}
+
+func mutateByte(r *rand.Rand, src []byte) []byte {
+	if len(src) == 0 {
+		return []byte(extras[r.Intn(len(extras))])
+	}
+	i := r.Intn(len(src))
+	switch r.Intn(4) {
+	case 0:
+		return append(src[:i:i], src[i+1:]...)
+	case 1:
+		return append(src[:i+1:i+1], src[i:]...)
+	case 2:
+		j := r.Intn(len(src))
+		out := append([]byte(nil), src...)
+		out[i], out[j] = out[j], out[i]
+		return out
+	}
+	e := extras[r.Intn(len(extras))]
+	return append(append(src[:i:i], e...), src[i:]...)
+}
+
+// TestKeywordTable checks the table-driven keyword against a plain switch.
+func TestKeywordTable(t *testing.T) {
+	words := append(append([]string{}, extras...), "graphs", "opx", "o", "Op", "lxx", "cpus", "stepx", "loops", "_", "zzzzzzz", "f16")
+	for k := kwGraph; k <= kwStep; k++ {
+		w := kwText(k)
+		words = append(words, w, w+"x", w[:len(w)-1], "x"+w[1:])
+	}
+	for _, w := range words {
+		if w == "" || !(w[0] == '_' || w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z') {
+			continue
+		}
+		if got, want := keyword(w), keywordSlow(w); got != want {
+			t.Errorf("keyword(%q) = %d, want %d", w, got, want)
+		}
+	}
+}

@@ -155,7 +155,7 @@ type Step struct {
 //
 // What follows is the grammar of contract section 1.1 written for
 // participle, and parseReference, which runs it. It is not used to parse
-// .bir files: participle needs about 16 allocations and 16 KB per op and
+// .bir files: participle needs about 160 allocations and 16 KB per op and
 // keeps every token (see doc.go for the figures). It is the executable
 // specification the hand-written parser of parse.go is held equal to: the
 // differential test and FuzzParseCheck require both to produce the same

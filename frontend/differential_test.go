@@ -138,12 +138,13 @@ func TestDifferentialRandom(t *testing.T) {
 		{Buffers: 20, Bundles: 8, MaxOps: 8, MaxDepth: 4},
 		{Buffers: 40, Bundles: 20, MaxOps: 4, MaxDepth: 6},
 	}
-	graphs, mutants := 600, 3
+	graphs, mutants := 2500, 2
 	if testing.Short() {
-		graphs = 60
+		graphs = 100
 	}
 	r := rand.New(rand.NewSource(1))
 	var nGraphs, nMutants, nParsed int
+	kinds := map[string]bool{} // the diagnostics seen, names and tokens elided
 	for i := 0; i < graphs; i++ {
 		cfg := configs[i%len(configs)]
 		src := []byte(randgraph.Generate(r, cfg))
@@ -155,12 +156,22 @@ func TestDifferentialRandom(t *testing.T) {
 			m := mutate(r, src)
 			if sameAsReference(t, "mutant.bir", m) {
 				nParsed++
+			} else {
+				_, errs := Parse("mutant.bir", m)
+				kinds[quoted.ReplaceAllString(errs[0].Msg, "Q")] = true
 			}
 			nMutants++
 		}
 	}
-	t.Logf("%d graphs, %d mutants (%d of them parse)", nGraphs, nMutants, nParsed)
+	t.Logf("%d graphs, %d mutants (%d of them parse, the others give %d kinds of error)", nGraphs, nMutants, nParsed, len(kinds))
+	if testing.Verbose() {
+		for k := range kinds {
+			t.Log(k)
+		}
+	}
 }
+
+var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'`)
 
 // mutate applies one to three random edits to src, on tokens or on bytes.
 func mutate(r *rand.Rand, src []byte) []byte {

@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -298,7 +299,11 @@ func (s *scanner) scan(t *token) {
 		c := src[off]
 		switch class[c] {
 		case cSpace:
+			// Indentation comes in runs.
 			off++
+			for off < len(src) && class[src[off]] == cSpace {
+				off++
+			}
 			continue
 		case cNewline:
 			off++
@@ -406,10 +411,10 @@ func (s *scanner) Next() (lexer.Token, error) {
 // the end of src). The newline itself is left for the caller so that line
 // counting stays in one place.
 func skipLine(src string, off int) int {
-	for off < len(src) && src[off] != '\n' {
-		off++
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i
 	}
-	return off
+	return len(src)
 }
 
 // quoteText quotes source text for a message, shortening it so that a

@@ -298,12 +298,12 @@ func (p *parser) body(g *Graph) []Node {
 			n.Loop = p.loop()
 		case kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename:
 			if g == nil {
-				p.unexpected(`a node or "}"`)
+				p.notInBody(g)
 			}
 			p.decl(g)
 			continue
 		default:
-			p.bodyEnd(g)
+			p.notInBody(g)
 		}
 		if len(p.nodeStack) == cap(p.nodeStack) {
 			// Double: append grows a large slice by a quarter, which
@@ -324,12 +324,17 @@ func (p *parser) body(g *Graph) []Node {
 // bodyEnd consumes the "}" that must end a body here.
 func (p *parser) bodyEnd(g *Graph) {
 	if !p.is('}') {
-		if g != nil {
-			p.unexpected(`a declaration, a node or "}"`)
-		}
-		p.unexpected(`a node or "}"`)
+		p.notInBody(g)
 	}
 	p.next()
+}
+
+// notInBody fails at a token that cannot come next in a body.
+func (p *parser) notInBody(g *Graph) {
+	if g != nil {
+		p.unexpected(`a declaration, a node or "}"`)
+	}
+	p.unexpected(`a node or "}"`)
 }
 
 func (p *parser) leaf() *Leaf {

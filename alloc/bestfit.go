@@ -20,13 +20,16 @@ func init() { register("best-fit", BestFit) }
 // block or bump) would take the pool end past the budget; nothing changes
 // and later buffers are placed as if it did not exist.
 func BestFit(items []Interval, budget int64) Result {
-	return bestFit(items, budget, StartOrder(items))
+	r, _ := bestFit(items, budget, StartOrder(items), nil)
+	return r
 }
 
 // bestFit runs the best-fit policy over items in the given order; order
-// must be sorted by start (blocks are released by end < start).
-func bestFit(items []Interval, budget int64, order []int) Result {
-	res := Result{Offsets: make([]int64, len(items))}
+// must be sorted by start (blocks are released by end < start). stop,
+// when non-nil, is polled every 1024 buffers; ok is false when it cut the
+// run short.
+func bestFit(items []Interval, budget int64, order []int, stop func() bool) (res Result, ok bool) {
+	res = Result{Offsets: make([]int64, len(items))}
 	byOff := newPairSet()  // (offset, size) of free blocks
 	bySize := newPairSet() // (size, offset) of the same blocks
 	var live liveHeap
@@ -39,7 +42,10 @@ func bestFit(items []Interval, budget int64, order []int) Result {
 		byOff.Delete(pair{off, size})
 		bySize.Delete(pair{size, off})
 	}
-	for _, i := range order {
+	for k, i := range order {
+		if stop != nil && k&1023 == 1023 && stop() {
+			return res, false
+		}
 		it := items[i]
 		for live.Len() > 0 && live[0].end < it.Start {
 			b := heap.Pop(&live).(liveBlock)
@@ -86,5 +92,5 @@ func bestFit(items []Interval, budget int64, order []int) Result {
 		heap.Push(&live, liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
 		seq++
 	}
-	return res
+	return res, true
 }

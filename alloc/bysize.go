@@ -1,8 +1,10 @@
 package alloc
 
 import (
+	"cmp"
 	"slices"
 	"sort"
+	"strings"
 )
 
 func init() { register("size-best-fit", SizeBestFit) }
@@ -21,7 +23,8 @@ func init() { register("size-best-fit", SizeBestFit) }
 // buffer that falls back is simply not placed, so later (smaller) buffers
 // see the same neighbours as if it did not exist.
 func SizeBestFit(items []Interval, budget int64) Result {
-	return gapFit(items, budget, SizeOrder(items), nil)
+	r, _ := gapFit(items, budget, SizeOrder(items), nil)
+	return r
 }
 
 // SizeOrder returns the indices of items by decreasing size, then longer
@@ -31,35 +34,34 @@ func SizeOrder(items []Interval) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(x, y int) bool {
-		a, b := items[idx[x]], items[idx[y]]
-		if a.Size != b.Size {
-			return a.Size > b.Size
+	slices.SortFunc(idx, func(x, y int) int {
+		a, b := items[x], items[y]
+		if c := cmp.Compare(b.Size, a.Size); c != 0 {
+			return c
 		}
-		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
-			return la > lb
+		if c := cmp.Compare(b.End-b.Start, a.End-a.Start); c != 0 {
+			return c
 		}
-		return a.Name < b.Name
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
 	})
 	return idx
 }
 
 // gapFit places items in the given order, each into the smallest gap
 // among placed time-overlapping items that holds it, else on top of them.
-// stop, when non-nil, is polled now and then; when it returns true gapFit
-// gives up and returns ok=false (used by best to keep its time limit).
-func gapFit(items []Interval, budget int64, order []int, stop func() bool) Result {
-	r, _ := gapFitStop(items, budget, order, stop)
-	return r
-}
-
-func gapFitStop(items []Interval, budget int64, order []int, stop func() bool) (Result, bool) {
+// stop, when non-nil, is polled every 64 buffers; when it returns true
+// gapFit gives up and returns ok=false (best uses it to keep its time
+// limit).
+func gapFit(items []Interval, budget int64, order []int, stop func() bool) (Result, bool) {
 	res := Result{Offsets: make([]int64, len(items))}
 	for i := range res.Offsets {
 		res.Offsets[i] = -1
 	}
 	ix := newOverlapIndex(items)
-	var nb []span
+	var nb, scratch []span
 	for k, i := range order {
 		if stop != nil && k&63 == 63 && stop() {
 			return res, false
@@ -69,11 +71,8 @@ func gapFitStop(items []Interval, budget int64, order []int, stop func() bool) (
 			res.Offsets[i] = 0
 			continue
 		}
-		nb = nb[:0]
-		ix.each(it.Start, it.End, func(j int) {
-			nb = append(nb, span{res.Offsets[j], res.Offsets[j] + items[j].Size})
-		})
-		off := bestGap(nb, it.Size)
+		nb = ix.spans(it.Start, it.End, nb[:0])
+		off := bestGap(nb, it.Size, &scratch)
 		if it.Size > budget-off {
 			continue
 		}
@@ -81,7 +80,7 @@ func gapFitStop(items []Interval, budget int64, order []int, stop func() bool) (
 		if off+it.Size > res.PoolEnd {
 			res.PoolEnd = off + it.Size
 		}
-		ix.add(i)
+		ix.add(i, off)
 	}
 	return res, true
 }
@@ -92,16 +91,8 @@ type span struct{ lo, hi int64 }
 // bestGap returns the offset of the smallest gap between the spans (in
 // any order; they are sorted here) that holds size bytes, lowest offset
 // on ties, or the top of the spans when none does.
-func bestGap(nb []span, size int64) int64 {
-	slices.SortFunc(nb, func(a, b span) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
+func bestGap(nb []span, size int64, scratch *[]span) int64 {
+	sortSpans(nb, scratch)
 	var cur int64
 	best, bestLen := int64(-1), int64(-1)
 	for _, s := range nb {
@@ -118,35 +109,93 @@ func bestGap(nb []span, size int64) int64 {
 	return cur
 }
 
-// overlapIndex finds the placed items whose ranges intersect a query
-// range without scanning all placed items: items sit in start order under
-// a max segment tree of the ends of placed ones, so a query visits only
-// subtrees holding a placed item that ends at or after the query start,
-// among the prefix that starts at or before the query end.
-type overlapIndex struct {
-	items  []Interval
-	pos    []int // item -> position in start order
-	byPos  []int // position -> item
-	starts []int // start of the item at each position
-	size   int
-	tree   []int // max end of placed items; minInt when none
+// sortSpans sorts spans by lo. The lists are long (every placed buffer a
+// late, small one overlaps) and sorting them is most of size-best-fit's
+// time, so long lists get an LSD radix sort on 8-bit digits, which only
+// needs as many passes as the largest offset has digits.
+func sortSpans(nb []span, scratch *[]span) {
+	if len(nb) < 256 {
+		slices.SortFunc(nb, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+		return
+	}
+	var top int64
+	for _, s := range nb {
+		top = max(top, s.lo)
+	}
+	if cap(*scratch) < len(nb) {
+		*scratch = make([]span, len(nb))
+	}
+	src, dst := nb, (*scratch)[:len(nb)]
+	var count [1 << 8]int
+	passes := 0
+	for shift := uint(0); shift < 63 && top>>shift > 0; shift += 8 {
+		clear(count[:])
+		for _, s := range src {
+			count[(s.lo>>shift)&(1<<8-1)]++
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, s := range src {
+			d := (s.lo >> shift) & (1<<8 - 1)
+			dst[count[d]] = s
+			count[d]++
+		}
+		src, dst = dst, src
+		passes++
+	}
+	if passes%2 == 1 {
+		copy(nb, src)
+	}
 }
 
-const noEnd = -1 << 62
+// overlapIndex finds the placed items whose ranges intersect a query
+// range without scanning all placed items: items sit in start order, in
+// blocks of 16 under a max segment tree of the ends of placed ones, so a
+// query visits only blocks holding a placed item that ends at or after
+// the query start, among the prefix that starts at or before the query
+// end. Ends and byte ranges are kept by position, so the blocks scanned
+// are contiguous memory.
+type overlapIndex struct {
+	items  []Interval
+	pos    []int  // item -> position in start order
+	starts []int  // start of the item at each position
+	ends   []int  // end of the placed item at each position, noEnd if unplaced
+	spanAt []span // byte range of the placed item at each position
+	size   int    // leaves (blocks) in the tree, a power of two
+	tree   []int  // max end per subtree of blocks
+	stack  []int32
+}
+
+const (
+	noEnd     = -1 << 62
+	blockBits = 4
+)
 
 func newOverlapIndex(items []Interval) *overlapIndex {
 	n := len(items)
-	ix := &overlapIndex{items: items, pos: make([]int, n), byPos: make([]int, n), starts: make([]int, n)}
-	for i := range ix.byPos {
-		ix.byPos[i] = i
+	ix := &overlapIndex{items: items, pos: make([]int, n), starts: make([]int, n),
+		ends: make([]int, n), spanAt: make([]span, n)}
+	byPos := make([]int, n)
+	for i := range byPos {
+		byPos[i] = i
 	}
-	sort.SliceStable(ix.byPos, func(a, b int) bool { return items[ix.byPos[a]].Start < items[ix.byPos[b]].Start })
-	for p, i := range ix.byPos {
+	slices.SortFunc(byPos, func(a, b int) int {
+		if c := cmp.Compare(items[a].Start, items[b].Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for p, i := range byPos {
 		ix.pos[i] = p
 		ix.starts[p] = items[i].Start
+		ix.ends[p] = noEnd
 	}
+	blocks := (n + 1<<blockBits - 1) >> blockBits
 	ix.size = 1
-	for ix.size < n {
+	for ix.size < blocks {
 		ix.size *= 2
 	}
 	ix.tree = make([]int, 2*ix.size)
@@ -156,33 +205,54 @@ func newOverlapIndex(items []Interval) *overlapIndex {
 	return ix
 }
 
-func (ix *overlapIndex) add(i int) {
-	p := ix.pos[i] + ix.size
+// add records item i as placed at off.
+func (ix *overlapIndex) add(i int, off int64) {
+	p := ix.pos[i]
 	e := ix.items[i].End
-	for ; p >= 1 && ix.tree[p] < e; p >>= 1 {
-		ix.tree[p] = e
+	ix.ends[p] = e
+	ix.spanAt[p] = span{off, off + ix.items[i].Size}
+	for x := p>>blockBits + ix.size; x >= 1 && ix.tree[x] < e; x >>= 1 {
+		ix.tree[x] = e
 	}
 }
 
-// each calls fn for every placed item whose range meets [s, e].
-func (ix *overlapIndex) each(s, e int, fn func(int)) {
+// spans appends the byte ranges of the placed items whose ranges meet
+// [s, e] to out.
+func (ix *overlapIndex) spans(s, e int, out []span) []span {
 	// Positions [0, lim) start at or before e.
 	lim := sort.SearchInts(ix.starts, e+1)
-	if lim == 0 {
-		return
+	if lim == 0 || ix.tree[1] < s {
+		return out
 	}
-	ix.visit(1, 0, ix.size, lim, s, fn)
-}
-
-func (ix *overlapIndex) visit(node, lo, hi, lim, s int, fn func(int)) {
-	if lo >= lim || ix.tree[node] < s {
-		return
+	limBlock := (lim - 1) >> blockBits // last block to look at
+	stack := append(ix.stack[:0], 1)
+	for len(stack) > 0 {
+		x := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		if ix.tree[x] < s {
+			continue
+		}
+		// The blocks under x are [lo, lo+w).
+		w := 1
+		for y := x; y < ix.size; y <<= 1 {
+			w <<= 1
+		}
+		lo := x*w - ix.size
+		if lo > limBlock {
+			continue
+		}
+		if x >= ix.size {
+			p0 := lo << blockBits
+			p1 := min(p0+1<<blockBits, lim)
+			for p := p0; p < p1; p++ {
+				if ix.ends[p] >= s {
+					out = append(out, ix.spanAt[p])
+				}
+			}
+			continue
+		}
+		stack = append(stack, int32(2*x+1), int32(2*x))
 	}
-	if hi-lo == 1 {
-		fn(ix.byPos[lo])
-		return
-	}
-	mid := (lo + hi) / 2
-	ix.visit(2*node, lo, mid, lim, s, fn)
-	ix.visit(2*node+1, mid, hi, lim, s, fn)
+	ix.stack = stack
+	return out
 }

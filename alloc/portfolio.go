@@ -1,8 +1,10 @@
 package alloc
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,13 +30,14 @@ func Best(searchTime time.Duration) Func {
 //
 // The portfolio, in order (each member is deterministic):
 //
-//	first-fit                      the seed's policy (always runs first)
+//	first-fit                      the seed's policy (always completes)
 //	skyline A                      skylineDive, larger area first
 //	best-fit                       start order, best fit, coalescing
 //	skyline TAW, ZA, WA            skylineDive under three more preorders
 //	size-best-fit                  greedy by size, best gap
 //
-// After first-fit, two members run at a time (runMembers).
+// They run on two goroutines (runMembers); results are merged in this
+// order whatever order they finish in.
 //
 // Because first-fit, best-fit and size-best-fit are members, best's pool
 // end never exceeds theirs when they all finish within the time limit and
@@ -76,7 +79,6 @@ type bestState struct {
 	items  []Interval
 	budget int64
 	parts  [][]int // item indices per partition
-	partOf []int32
 	// Per partition: whether the kept packing is complete, its top, its
 	// offsets (by position in the partition's item list), and for an
 	// incomplete one the bytes it places and the buffers falling back.
@@ -96,7 +98,7 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 		return Result{Offsets: []int64{}}
 	}
 	tl := newTimeline(items)
-	lb := LowerBound(items)
+	lb := tl.lowerBound()
 	goal := max(lb, opt.Goal)
 	bs := newBestState(items, tl, budget)
 
@@ -105,10 +107,10 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 		bs.merge(r)
 		return bs.reached(goal)
 	}
-	if consider(FirstFit(items, budget)) {
+	ff, results := runMembers(func() Result { return FirstFit(items, budget) }, portfolio(items, tl, budget), goal, stop)
+	if consider(ff) {
 		return bs.result()
 	}
-	results := runMembers(portfolio(items, tl, budget), goal, stop)
 	for _, r := range results {
 		if r != nil && consider(*r) {
 			return bs.result()
@@ -117,7 +119,7 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 	if stop() {
 		return bs.result()
 	}
-	searchPartitions(bs, tl, goal, lb, opt.MaxNodes, stop)
+	searchPartitions(bs, tl, opt.Goal, opt.MaxNodes, stop)
 	return bs.result()
 }
 
@@ -125,49 +127,63 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 // stop cut it short.
 type member func(stop func() bool) (Result, bool)
 
-// memberWorkers is how many members run at once.
-const memberWorkers = 2
-
-// runMembers runs the members, memberWorkers at a time in index order,
-// and returns their results by index (nil for one cut short or not run).
-// When a member alone reaches the goal, members after it are cancelled
-// but those before it still finish, so merging the results in index order
-// and stopping at the first that reaches the goal gives what running them
-// one by one would.
-func runMembers(members []member, goal int64, stop func() bool) []*Result {
+// runMembers runs first (first-fit, which always completes) and the
+// members, and returns their results, members by index (nil for one cut
+// short or not run). first runs alongside member 0, the strongest
+// heuristic, which gets a core of its own until it is done; then the
+// other members run two at a time in index order. When one of them
+// alone reaches the goal, the members after it are cancelled, but those
+// before it still finish, so merging first and then the members in index
+// order, stopping at the first that reaches the goal, gives what running
+// them one by one would.
+func runMembers(first func() Result, members []member, goal int64, stop func() bool) (Result, []*Result) {
 	results := make([]*Result, len(members))
 	var next atomic.Int64
 	var cutoff atomic.Int64 // index of the first member that reached the goal
 	cutoff.Store(math.MaxInt64)
-	var wg sync.WaitGroup
-	for w := 0; w < memberWorkers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(members)) || i > cutoff.Load() || stop() {
-					return
-				}
-				mstop := func() bool { return i > cutoff.Load() || stop() }
-				r, ok := members[i](mstop)
-				if !ok {
-					continue
-				}
-				results[i] = &r
-				if reaches(r, goal) {
-					for {
-						c := cutoff.Load()
-						if i >= c || cutoff.CompareAndSwap(c, i) {
-							break
-						}
-					}
-				}
+	lower := func(i int64) {
+		for {
+			c := cutoff.Load()
+			if i >= c || cutoff.CompareAndSwap(c, i) {
+				return
 			}
-		}()
+		}
 	}
+	headDone := make(chan struct{})
+	work := func(head bool) {
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(len(members)) || i > cutoff.Load() || stop() {
+				if head {
+					close(headDone)
+				}
+				return
+			}
+			mstop := func() bool { return i > cutoff.Load() || stop() }
+			r, ok := members[i](mstop)
+			if head {
+				close(headDone)
+				head = false
+			}
+			if !ok {
+				continue
+			}
+			results[i] = &r
+			if reaches(r, goal) {
+				lower(i)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); work(true) }()
+	ff := first()
+	if reaches(ff, goal) {
+		lower(-1)
+	}
+	go func() { defer wg.Done(); <-headDone; work(false) }()
 	wg.Wait()
-	return results
+	return ff, results
 }
 
 // reaches reports whether r places everything with a pool end at most goal.
@@ -191,7 +207,7 @@ func portfolio(items []Interval, tl *timeline, budget int64) []member {
 	area := make([]int64, n)
 	for i, it := range items {
 		width[i] = int64(tl.times[tl.hi[i]] - tl.times[tl.lo[i]])
-		area[i] = it.Size * width[i]
+		area[i] = mulSat(it.Size, width[i])
 	}
 	key := func(c byte, i int) int64 {
 		switch c {
@@ -211,14 +227,16 @@ func portfolio(items []Interval, tl *timeline, budget int64) []member {
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.SliceStable(idx, func(x, y int) bool {
-			a, b := idx[x], idx[y]
+		slices.SortFunc(idx, func(a, b int) int {
 			for k := 0; k < len(keys); k++ {
-				if ka, kb := key(keys[k], a), key(keys[k], b); ka != kb {
-					return ka > kb
+				if c := cmp.Compare(key(keys[k], b), key(keys[k], a)); c != 0 {
+					return c
 				}
 			}
-			return items[a].Name < items[b].Name
+			if c := strings.Compare(items[a].Name, items[b].Name); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
 		})
 		r := make([]int32, n)
 		for k, i := range idx {
@@ -233,33 +251,17 @@ func portfolio(items []Interval, tl *timeline, budget int64) []member {
 	}
 	return []member{
 		sky("A"),
-		func(func() bool) (Result, bool) { return BestFit(items, budget), true },
+		func(stop func() bool) (Result, bool) { return bestFit(items, budget, StartOrder(items), stop) },
 		sky("TAW"),
 		sky("ZA"),
 		sky("WA"),
-		func(stop func() bool) (Result, bool) { return gapFitStop(items, budget, SizeOrder(items), stop) },
+		func(stop func() bool) (Result, bool) { return gapFit(items, budget, SizeOrder(items), stop) },
 	}
 }
 
 func newBestState(items []Interval, tl *timeline, budget int64) *bestState {
-	bs := &bestState{items: items, budget: budget, partOf: make([]int32, len(items))}
-	// Static partitions: cut wherever no live range crosses a position
-	// boundary.
-	idx := make([]int, len(items))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return tl.lo[idx[a]] < tl.lo[idx[b]] })
-	reach := int32(-1)
-	for _, i := range idx {
-		if tl.lo[i] >= reach {
-			bs.parts = append(bs.parts, nil)
-		}
-		reach = max(reach, tl.hi[i])
-		k := len(bs.parts) - 1
-		bs.parts[k] = append(bs.parts[k], i)
-		bs.partOf[i] = int32(k)
-	}
+	bs := &bestState{items: items, budget: budget}
+	bs.parts, _ = tl.partitions()
 	np := len(bs.parts)
 	bs.ok = make([]bool, np)
 	bs.top = make([]int64, np)
@@ -354,15 +356,24 @@ func (bs *bestState) result() Result {
 
 // searchPartitions runs the complete search on the partitions that set
 // the pool end, with a fixed schedule: rounds with a node budget per
-// preordering of 2·m nodes in round 0, growing fourfold per round; in
-// each round, capacities from the goal up (the goal, the midpoint to the
-// best pool end, and one below the best pool end), each decided under the
-// preorderings WAT, TAW and TWA at once (decideAll). A capacity whose
-// search is exhausted is infeasible and raises the proven lower bound; the
-// search ends when the pool end meets it, reaches the goal, or at stop.
-func searchPartitions(bs *bestState, tl *timeline, goal, lb, maxNodes int64, stop func() bool) {
-	probs := make([]*searchProblem, len(bs.parts))
-	built := make([]bool, len(bs.parts))
+// preordering of 2·m nodes in round 0, growing fourfold per round. Each
+// round tries the goal, the lower bound when below it, then cuts of the
+// best pool end UB by half, a quarter and a sixteenth of its gap to the
+// goal and by one byte (these with a quarter of the budget: improving is
+// easy when possible, and most effort goes to the lowest capacities).
+// Each capacity is decided under the preorderings WAT, TAW and TWA at
+// once (decideAll). A capacity whose search is exhausted is infeasible
+// for that partition and raises its proven lower bound; the search ends
+// when the pool end meets the bounds, reaches the goal, or at stop.
+//
+// Partitions are independent, which matters over budget: one that cannot
+// fit under the budget (its lower bound is above it) is left as the
+// portfolio packed it, and the others are still completed under the
+// budget if the search can.
+func searchPartitions(bs *bestState, tl *timeline, optGoal, maxNodes int64, stop func() bool) {
+	np := len(bs.parts)
+	probs := make([]*searchProblem, np)
+	built := make([]bool, np)
 	problem := func(k int) *searchProblem {
 		if !built[k] {
 			built[k] = true
@@ -380,7 +391,20 @@ func searchPartitions(bs *bestState, tl *timeline, goal, lb, maxNodes int64, sto
 		}
 		return bs.budget + 1
 	}
-	lo := lb
+	// plb is each partition's proven lower bound: its most bytes live at
+	// once, raised by every capacity found infeasible.
+	plb := make([]int64, np)
+	for k, part := range bs.parts {
+		// A partition is a run of positions of its own.
+		lo, hi := tl.lo[part[0]], tl.hi[part[0]]
+		for _, i := range part {
+			lo, hi = min(lo, tl.lo[i]), max(hi, tl.hi[i])
+		}
+		for p := lo; p < hi; p++ {
+			plb[k] = max(plb[k], tl.load[p])
+		}
+	}
+	active := func(k int) bool { return bs.ok[k] || plb[k] <= bs.budget }
 	heuristics := []string{"WAT", "TAW", "TWA"}
 	// used charges each decision its budget (or the winner's nodes) for
 	// every preordering, whatever the parallel runs actually did, so the
@@ -388,37 +412,44 @@ func searchPartitions(bs *bestState, tl *timeline, goal, lb, maxNodes int64, sto
 	var used int64
 	for round := 0; round < 24; round++ {
 		tried := map[int64]bool{}
-		for pick := 0; pick < 3; pick++ {
-			// The global upper bound, and the floor set by partitions
-			// the search cannot take.
-			var UB, floor int64
+		for pick := 0; pick < 6; pick++ {
+			// Over the partitions that can still fit: the upper bound,
+			// the lower bound, and the floor set by those the search
+			// cannot take.
+			var UB, lo, floor int64
 			for k := range bs.parts {
-				UB = max(UB, ub(k))
-				if ub(k) > max(goal, lo) && problem(k) == nil {
+				if active(k) {
+					UB, lo = max(UB, ub(k)), max(lo, plb[k])
+				}
+			}
+			goal := max(optGoal, lo)
+			for k := range bs.parts {
+				if active(k) && ub(k) > goal && problem(k) == nil {
 					floor = max(floor, ub(k))
 				}
 			}
-			base := max(goal, lo, floor)
+			base := max(goal, floor)
 			if UB <= base || stop() {
 				return
 			}
-			C := [3]int64{base, base + (UB-1-base)/2, UB - 1}[pick]
+			// The goal, then the lower bound even when the goal is above
+			// it (tight capacities prune hardest and are often found
+			// fastest), then improvements.
+			gap := UB - 1 - base
+			C := [6]int64{base, max(lo, floor), base + gap/2, UB - 1 - gap/4, UB - 1 - gap/16, UB - 1}[pick]
 			C = min(C, bs.budget)
-			if tried[C] {
+			if tried[C] || C >= UB {
 				continue
 			}
 			tried[C] = true
-			infeasible := false
 			for k := range bs.parts {
-				if ub(k) <= C {
+				p := problem(k)
+				if !active(k) || ub(k) <= C || plb[k] > C || p == nil {
 					continue
 				}
-				p := problem(k)
 				limit := int64(2*p.m) << (2 * round)
-				if pick > 0 {
-					// Improving on the best pool end is usually easy when
-					// possible; most effort goes to the lowest capacity.
-					limit /= 2
+				if pick > 1 {
+					limit /= 4
 				}
 				if maxNodes > 0 {
 					if used >= maxNodes {
@@ -434,17 +465,18 @@ func searchPartitions(bs *bestState, tl *timeline, goal, lb, maxNodes int64, sto
 					used += limit * int64(len(heuristics))
 				}
 				if st == searchNotFound {
-					infeasible = true
-					break
+					plb[k] = C + 1
+					// The pool end cannot reach C now; go on only to
+					// complete other partitions under the budget.
+					if C < bs.budget {
+						break
+					}
 				}
 				if stop() {
 					return
 				}
 			}
-			if infeasible {
-				lo = max(lo, C+1)
-			}
-			if bs.reached(goal) {
+			if bs.reached(max(optGoal, tl.lowerBound())) {
 				return
 			}
 		}

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -26,10 +27,15 @@ import (
 //     stack above both the lowest of their min offsets and the current
 //     offset (later placements never go lower): that height plus the
 //     section's unplaced bytes must fit under C.
-//   - Dominance. Placing a buffer at or above the lowest top any unplaced
-//     buffer could reach (min offset + size) leaves room where that buffer
-//     fits entirely below; moving it down there never hurts, so such a
-//     placement is skipped.
+//   - Dominance. Placing a buffer at or above the lowest top some unplaced
+//     buffer y could reach (its min offset + size) would push y above it
+//     for good, though y fits entirely below; any completion of that
+//     stays valid with y moved down to its min offset, and that packing
+//     belongs to the branch placing y first. So such a placement is
+//     skipped.
+//   - "Hatless" buffers. A buffer that no unplaced buffer overlaps can sit
+//     at its min offset in any completion, so once its branch fails the
+//     branches after it at this node need not be tried.
 //   - Decomposition. When the last buffer spanning a section boundary is
 //     placed, the two sides no longer interact and are solved separately,
 //     so a failure on one side does not re-enumerate the other.
@@ -37,6 +43,8 @@ import (
 // The search is deterministic: it stops on success, on exhausting the
 // tree (a proof that C is infeasible), after a node budget, or when stop
 // returns true (polled every 256 nodes). Only the last depends on time.
+// decideAll runs several preorderings in parallel without giving up that
+// determinism (see race).
 
 // searchProblem is one group of buffers (a static partition of the
 // instance) prepared for the search; buffers are indexed 0..m-1.
@@ -53,8 +61,8 @@ type searchProblem struct {
 	secBuf   []int32
 	cuts     []int32 // buffers spanning each boundary s|s+1
 	lb       int64   // max section total
-	// Preordering keys.
-	area, width, maxTotal []int64
+	// Static preordering keys.
+	area, width []int64
 }
 
 // newSearchProblem builds the problem for items idx (a union of whole
@@ -71,11 +79,19 @@ func newSearchProblem(items []Interval, tl *timeline, idx []int, maxPairs int) *
 	}
 	lo := func(b int32) int32 { return tl.lo[idx[b]] }
 	hi := func(b int32) int32 { return tl.hi[idx[b]] }
-	sort.SliceStable(byLo, func(x, y int) bool { return lo(byLo[x]) < lo(byLo[y]) })
+	slices.SortFunc(byLo, func(a, b int32) int {
+		if c := cmp.Compare(lo(a), lo(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	for b := 0; b < m; b++ {
 		p.size[b] = items[idx[b]].Size
 	}
-	// Sections: positions where some buffer starts and some buffer ends.
+	// Sections: positions where some buffer starts and some buffer ends;
+	// the buffers live there form a maximal clique (any other position
+	// misses the one starting or the one ending), and every clique of
+	// live-together buffers lies inside one of them.
 	starts := map[int32]bool{}
 	for b := 0; b < m; b++ {
 		starts[lo(int32(b))] = true
@@ -155,15 +171,10 @@ func newSearchProblem(items []Interval, tl *timeline, idx []int, maxPairs int) *
 			fill[c]++
 		}
 	}
-	p.area, p.width, p.maxTotal = make([]int64, m), make([]int64, m), make([]int64, m)
+	p.area, p.width = make([]int64, m), make([]int64, m)
 	for b := 0; b < m; b++ {
-		it := items[idx[b]]
 		p.width[b] = int64(tl.times[tl.hi[idx[b]]] - tl.times[tl.lo[idx[b]]])
-		p.area[b] = it.Size * p.width[b]
-		for s := p.slo[b]; s < p.shi[b]; s++ {
-			p.maxTotal[b] = max(p.maxTotal[b], p.secTotal[s])
-		}
-		_ = it
+		p.area[b] = mulSat(p.size[b], p.width[b])
 	}
 	return p
 }
@@ -172,21 +183,16 @@ func newSearchProblem(items []Interval, tl *timeline, idx []int, maxPairs int) *
 // ranks 0, 1, ... into rank: keys are compared in turn, larger first —
 // 'W' lifetime width, 'A' area (size × width), 'T' the largest unplaced
 // total among the sections the buffer lies in, 'Z' size — then buffer
-// index. total gives the current unplaced bytes of a section.
-func (p *searchProblem) rankInto(rank []int32, bufs []int32, keys string, total []int64) {
-	ord := slices.Clone(bufs)
-	tot := func(b int32) int64 {
-		var t int64
-		for sec := p.slo[b]; sec < p.shi[b]; sec++ {
-			t = max(t, total[sec])
-		}
-		return t
-	}
-	var tk map[int32]int64
+// index. total gives the current unplaced bytes of a section; scratch
+// holds m values.
+func (p *searchProblem) rankInto(rank []int32, bufs []int32, keys string, total, scratch []int64) {
 	if strings.IndexByte(keys, 'T') >= 0 {
-		tk = make(map[int32]int64, len(ord))
-		for _, b := range ord {
-			tk[b] = tot(b)
+		for _, b := range bufs {
+			var t int64
+			for sec := p.slo[b]; sec < p.shi[b]; sec++ {
+				t = max(t, total[sec])
+			}
+			scratch[b] = t
 		}
 	}
 	key := func(c byte, b int32) int64 {
@@ -196,20 +202,18 @@ func (p *searchProblem) rankInto(rank []int32, bufs []int32, keys string, total 
 		case 'A':
 			return p.area[b]
 		case 'T':
-			return tk[b]
+			return scratch[b]
 		}
 		return p.size[b]
 	}
+	ord := slices.Clone(bufs)
 	slices.SortFunc(ord, func(a, b int32) int {
 		for i := 0; i < len(keys); i++ {
-			if ka, kb := key(keys[i], a), key(keys[i], b); ka != kb {
-				if ka > kb {
-					return -1
-				}
-				return 1
+			if c := cmp.Compare(key(keys[i], b), key(keys[i], a)); c != 0 {
+				return c
 			}
 		}
-		return int(a - b)
+		return cmp.Compare(a, b)
 	})
 	for r, b := range ord {
 		rank[b] = int32(r)
@@ -229,6 +233,7 @@ type searcher struct {
 	C      int64
 	keys   string  // preordering heuristic
 	rank   []int32 // preorder rank, redone for each group split off
+	tkey   []int64 // rankInto's scratch
 	off    []int64 // -1 while unplaced
 	sol    []int64
 	minOff []int64
@@ -245,10 +250,11 @@ type searcher struct {
 	trail  []minChange
 	// startsAt is split's scratch (all false between calls).
 	startsAt []bool
-	// Scratch for the section checks of one placement.
-	stamp    []int32
-	gen      int32
-	affected []int32
+	// Scratch for the section checks of one placement: a difference
+	// array over sections (all zero between placements), and per
+	// section a buffer that last showed its bound holds (a hint only).
+	mark    []int32
+	witness []int32
 }
 
 // minChange is an undo record for minOff.
@@ -258,32 +264,36 @@ type minChange struct {
 }
 
 // decide runs the search for capacity C under the preordering keys (see
-// rankInto).
-// On searchFound, the offsets (relative to the problem's buffers) are in
-// the returned slice.
+// rankInto) with a budget of limit nodes. On searchFound, the offsets (by
+// the problem's buffer index) are in the returned slice; the last result
+// is the number of nodes used.
 func (p *searchProblem) decide(C int64, keys string, limit int64, stop func() bool) ([]int64, searchStatus, int64) {
 	return p.decideWith(C, keys, limit, stop, nil, 0)
 }
 
+// decideWith is decide as one of several searchers of decideAll.
 func (p *searchProblem) decideWith(C int64, keys string, limit int64, stop func() bool, shared *race, id int) ([]int64, searchStatus, int64) {
 	if p.lb > C {
 		return nil, searchNotFound, 0
 	}
 	s := &searcher{
-		p: p, C: C, keys: keys, rank: make([]int32, p.m), limit: limit, stop: stop,
+		p: p, C: C, keys: keys, rank: make([]int32, p.m), tkey: make([]int64, p.m), limit: limit, stop: stop,
 		shared: shared, id: id,
 		off: make([]int64, p.m), sol: make([]int64, p.m), minOff: make([]int64, p.m),
 		total: slices.Clone(p.secTotal), cuts: slices.Clone(p.cuts),
-		startsAt: make([]bool, p.nsec), stamp: make([]int32, p.nsec),
+		startsAt: make([]bool, p.nsec), mark: make([]int32, p.nsec+1), witness: make([]int32, p.nsec),
 	}
 	for b := range s.off {
 		s.off[b] = -1
+	}
+	for sec := range s.witness {
+		s.witness[sec] = p.secBuf[p.secOff[sec]]
 	}
 	all := make([]int32, p.m)
 	for b := range all {
 		all[b] = int32(b)
 	}
-	p.rankInto(s.rank, all, keys, s.total)
+	p.rankInto(s.rank, all, keys, s.total, s.tkey)
 	st := s.split(0, int32(p.nsec), all, -1, -1, 0)
 	if st == searchFound && shared != nil {
 		shared.found(s.nodes, id)
@@ -343,7 +353,7 @@ func (s *searcher) split(s0, s1 int32, bufs []int32, lastOff int64, lastRank int
 		for i, b := range part {
 			saved[i] = s.rank[b]
 		}
-		s.p.rankInto(s.rank, part, s.keys, s.total)
+		s.p.rankInto(s.rank, part, s.keys, s.total, s.tkey)
 		st := s.dfs(g.s0, g.s1, part, -1, -1, depth)
 		for i, b := range part {
 			s.rank[b] = saved[i]
@@ -477,11 +487,13 @@ func (s *searcher) place(b int32, o int64) (ok, split, hatless bool) {
 	s.off[b] = o
 	s.sol[b] = o
 	hatless = true
-	s.gen++
-	s.affected = s.affected[:0]
+	// The sections to check: b's own, and those of every neighbour whose
+	// min offset rises — a union of section ranges, gathered with a
+	// difference array over sections.
+	lo, hi := p.slo[b], p.shi[b]
+	s.mark[lo]++
+	s.mark[hi]--
 	for sec := p.slo[b]; sec < p.shi[b]; sec++ {
-		s.stamp[sec] = s.gen
-		s.affected = append(s.affected, sec)
 		s.total[sec] -= p.size[b]
 		if sec+1 < p.shi[b] {
 			s.cuts[sec]--
@@ -498,36 +510,41 @@ func (s *searcher) place(b int32, o int64) (ok, split, hatless bool) {
 		if s.minOff[c] < top {
 			s.trail = append(s.trail, minChange{c, s.minOff[c]})
 			s.minOff[c] = top
-			for sec := p.slo[c]; sec < p.shi[c]; sec++ {
-				if s.stamp[sec] != s.gen {
-					s.stamp[sec] = s.gen
-					s.affected = append(s.affected, sec)
-				}
-			}
+			s.mark[p.slo[c]]++
+			s.mark[p.shi[c]]--
+			lo, hi = min(lo, p.slo[c]), max(hi, p.shi[c])
 		}
 	}
-	for _, sec := range s.affected {
+	ok = true
+	run := int32(0)
+	for sec := lo; sec < hi; sec++ {
+		run += s.mark[sec]
+		s.mark[sec] = 0
+		if run == 0 || !ok {
+			continue
+		}
 		t := s.total[sec]
 		if t == 0 {
 			continue
 		}
 		// The section's unplaced buffers are pairwise live together, so
 		// they stack: the lowest of them must start at or below C - t.
+		// The buffer that showed it last time usually still does.
 		lim := s.C - t
-		lowest := int64(-1)
+		if w := s.witness[sec]; s.off[w] < 0 && s.minOff[w] <= lim {
+			continue
+		}
+		ok = false
 		for _, c := range p.secBuf[p.secOff[sec]:p.secOff[sec+1]] {
-			if s.off[c] < 0 && (lowest < 0 || s.minOff[c] < lowest) {
-				lowest = s.minOff[c]
-				if lowest <= lim {
-					break
-				}
+			if s.off[c] < 0 && s.minOff[c] <= lim {
+				s.witness[sec] = c
+				ok = true
+				break
 			}
 		}
-		if lowest > lim {
-			return false, split, hatless
-		}
 	}
-	return true, split, hatless
+	s.mark[hi] = 0
+	return ok, split, hatless
 }
 
 func (s *searcher) unplace(b int32, mark int) {

@@ -1,7 +1,9 @@
 package alloc
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -16,11 +18,15 @@ import (
 // traces with 10^5 buffers and 10^8 conflicting pairs, so it is computed
 // as valley filling over the skyline (the height of the pool at each
 // position): take the lowest valley (a maximal run of positions at the
-// minimum height, among positions some unplaced buffer still covers);
+// minimum height);
 // the buffers that can sit at that height are exactly those lying inside
 // the valley; place the first ranked of them, or, when none fits, raise
 // the valley to its lower wall, since nothing can ever be placed in it
-// below that. Each step is polylogarithmic.
+// below that, or, when no unplaced buffer covers it at all, retire it for
+// good. Valleys at the same height do not interact, so taking the leftmost
+// first changes nothing. Each step is polylogarithmic, and there are at
+// most about 3n of them: every placement adds at most two skyline steps,
+// every raise or retirement removes one.
 //
 // Over budget: a buffer whose top would pass the budget at its turn falls
 // back (offset -1); it is dropped without raising the skyline, so the
@@ -34,30 +40,29 @@ func skylineDive(items []Interval, tl *timeline, rank []int32, budget int64, sto
 		return res, true
 	}
 	sky := newSkyTree(P)
-	cover := newCoverTree(P)
-	for i := range items {
-		cover.add(int(tl.lo[i]), int(tl.hi[i]), 1)
-	}
-	// Positions no interval covers are dead from the start.
-	var dead []int
-	dead = cover.zeros(0, P, dead[:0])
-	for _, p := range dead {
-		sky.assign(p, p+1, skyDead)
-	}
 	dom := newDomTree(tl, rank)
+	cover := make(fenwick, P+1) // unplaced buffers covering each position
+	for i := range items {
+		cover.add(int(tl.lo[i]), 1)
+		cover.add(int(tl.hi[i]), -1)
+	}
 	left := n
 	for steps := 0; left > 0; steps++ {
 		if stop != nil && steps&255 == 255 && stop() {
 			return res, false
 		}
 		L, p := sky.min()
-		if L == skyDead {
-			break // cannot happen while buffers are left; be safe
-		}
 		a := sky.lastAbove(p, L) + 1
 		b := sky.firstAbove(p, L, P)
 		c := dom.query(int32(a), int32(b))
 		if c < 0 {
+			// A buffer meeting the valley but not inside it crosses a
+			// wall, so it covers the first or the last position of the
+			// valley; when none does, nothing will ever go here.
+			if cover.sum(a) == 0 && cover.sum(b-1) == 0 {
+				sky.assign(a, b, skyDead)
+				continue
+			}
 			hl, hr := int64(skyDead), int64(skyDead)
 			if a > 0 {
 				hl = sky.get(a - 1)
@@ -65,15 +70,17 @@ func skylineDive(items []Interval, tl *timeline, rank []int32, budget int64, sto
 			if b < P {
 				hr = sky.get(b)
 			}
-			// A buffer meeting the valley but not inside it crosses a
-			// wall, so some wall is finite; skyDead for both would mean
-			// no unplaced buffer covers the valley at all.
+			// Nothing can go in the valley below its lower wall. (A
+			// buffer covering it crosses a wall, so that wall is a
+			// real height.)
 			sky.assign(a, b, min(hl, hr))
 			continue
 		}
 		left--
 		dom.remove(c)
 		lo, hi := int(tl.lo[c]), int(tl.hi[c])
+		cover.add(lo, -1)
+		cover.add(hi, 1)
 		top := L + items[c].Size
 		if items[c].Size > budget-L {
 			res.Offsets[c] = -1
@@ -82,18 +89,34 @@ func skylineDive(items []Interval, tl *timeline, rank []int32, budget int64, sto
 			res.PoolEnd = max(res.PoolEnd, top)
 			sky.assign(lo, hi, top)
 		}
-		cover.add(lo, hi, -1)
-		dead = cover.zeros(lo, hi, dead[:0])
-		for _, q := range dead {
-			sky.assign(q, q+1, skyDead)
-		}
 	}
 	return res, true
 }
 
-// skyDead marks positions no unplaced buffer covers: walls of infinite
-// height that valleys never extend across.
+// skyDead is the height of retired positions (no unplaced buffer covers
+// them) and of the padding past the last position: walls valleys never
+// cross.
 const skyDead = math.MaxInt64
+
+// fenwick is a Fenwick tree of counts: add at a position, prefix sums.
+// With +1 at lo and -1 at hi per buffer, sum(p) counts the buffers
+// covering p.
+type fenwick []int32
+
+func (f fenwick) add(p int, d int32) {
+	for p++; p < len(f); p += p & -p {
+		f[p] += d
+	}
+}
+
+// sum returns the total added at positions 0..p.
+func (f fenwick) sum(p int) int32 {
+	var t int32
+	for p++; p > 0; p -= p & -p {
+		t += f[p]
+	}
+	return t
+}
 
 // skyTree is a segment tree over positions holding heights, with range
 // assignment and min/max per node, to find the lowest valley and its
@@ -230,72 +253,6 @@ func (t *skyTree) firstAboveRec(x, lo, hi, p int, h int64) int {
 	return t.firstAboveRec(2*x+1, m, hi, p, h)
 }
 
-// coverTree counts, per position, the unplaced buffers covering it
-// (range add, min), and reports positions whose count drops to zero,
-// once each.
-type coverTree struct {
-	size int
-	mn   []int64
-	lazy []int64
-}
-
-const coverGone = 1 << 40 // added to a reported position so it never reports again
-
-func newCoverTree(n int) *coverTree {
-	s := 1
-	for s < n {
-		s *= 2
-	}
-	t := &coverTree{size: s, mn: make([]int64, 2*s), lazy: make([]int64, 2*s)}
-	for i := s + n; i < 2*s; i++ {
-		t.mn[i] = coverGone
-	}
-	for i := s - 1; i >= 1; i-- {
-		t.mn[i] = min(t.mn[2*i], t.mn[2*i+1])
-	}
-	return t
-}
-
-func (t *coverTree) add(l, r int, d int64) { t.addRec(1, 0, t.size, l, r, d) }
-
-func (t *coverTree) addRec(x, lo, hi, l, r int, d int64) {
-	if r <= lo || hi <= l {
-		return
-	}
-	if l <= lo && hi <= r {
-		t.mn[x] += d
-		t.lazy[x] += d
-		return
-	}
-	m := (lo + hi) / 2
-	t.addRec(2*x, lo, m, l, r, d)
-	t.addRec(2*x+1, m, hi, l, r, d)
-	t.mn[x] = min(t.mn[2*x], t.mn[2*x+1]) + t.lazy[x]
-}
-
-// zeros appends the positions in [l, r) whose count is zero to out and
-// retires them.
-func (t *coverTree) zeros(l, r int, out []int) []int {
-	return t.zerosRec(1, 0, t.size, l, r, 0, out)
-}
-
-func (t *coverTree) zerosRec(x, lo, hi, l, r int, acc int64, out []int) []int {
-	if r <= lo || hi <= l || t.mn[x]+acc > 0 {
-		return out
-	}
-	if hi-lo == 1 {
-		out = append(out, lo)
-		t.mn[x] += coverGone
-		return out
-	}
-	acc += t.lazy[x]
-	m := (lo + hi) / 2
-	out = t.zerosRec(2*x, lo, m, l, r, acc, out)
-	out = t.zerosRec(2*x+1, m, hi, l, r, acc, out)
-	t.mn[x] = min(t.mn[2*x], t.mn[2*x+1]) + t.lazy[x]
-	return out
-}
-
 // domTree finds, among the buffers not yet removed, the first ranked one
 // with lo >= a and hi <= b (a buffer lying inside [a, b)): a merge-sort
 // tree over buffers in lo order whose nodes keep their buffers in hi
@@ -308,7 +265,7 @@ type domTree struct {
 	los    []int32   // lo of the buffer at each lo-order index
 	hiLv   [][]int32 // per level: hi values, node-wise sorted
 	rankLv [][]int32 // per level: per node min-tree over ranks (2w slots per node)
-	posLv  [][]int32 // per level: buffer -> index inside its node
+	pos    []int32   // buffer b's index inside its node at level h: pos[b*levels+h]
 	orderK []int32   // buffer -> lo-order index
 	byRank []int32
 }
@@ -329,7 +286,12 @@ func newDomTree(tl *timeline, rank []int32) *domTree {
 	for i := range byLo {
 		byLo[i] = int32(i)
 	}
-	sort.SliceStable(byLo, func(x, y int) bool { return tl.lo[byLo[x]] < tl.lo[byLo[y]] })
+	slices.SortFunc(byLo, func(a, b int32) int {
+		if c := cmp.Compare(tl.lo[a], tl.lo[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	d.los = make([]int32, n)
 	for k, b := range byLo {
 		d.los[k] = tl.lo[b]
@@ -343,7 +305,7 @@ func newDomTree(tl *timeline, rank []int32) *domTree {
 	}
 	d.hiLv = make([][]int32, d.levels)
 	d.rankLv = make([][]int32, d.levels)
-	d.posLv = make([][]int32, d.levels)
+	d.pos = make([]int32, n*d.levels)
 	// Level h groups lo-order indices into nodes of width 2^h; within a
 	// node, buffers are kept in hi order.
 	ids := make([]int32, d.size)
@@ -378,7 +340,6 @@ func newDomTree(tl *timeline, rank []int32) *domTree {
 		}
 		hv := make([]int32, d.size)
 		rt := make([]int32, 2*d.size)
-		pos := make([]int32, n)
 		for kl := 0; kl < d.size; kl += w {
 			base := 2 * kl
 			for i := 0; i < w; i++ {
@@ -390,13 +351,13 @@ func newDomTree(tl *timeline, rank []int32) *domTree {
 				}
 				hv[kl+i] = tl.hi[b]
 				rt[base+w+i] = rank[b]
-				pos[b] = int32(i)
+				d.pos[int(b)*d.levels+h] = int32(i)
 			}
 			for j := w - 1; j >= 1; j-- {
 				rt[base+j] = min(rt[base+2*j], rt[base+2*j+1])
 			}
 		}
-		d.hiLv[h], d.rankLv[h], d.posLv[h] = hv, rt, pos
+		d.hiLv[h], d.rankLv[h] = hv, rt
 	}
 	return d
 }
@@ -466,9 +427,11 @@ func (d *domTree) remove(b int) {
 		w := 1 << h
 		kl := (k >> h) << h
 		rt := d.rankLv[h][2*kl : 2*kl+2*w]
-		j := w + int(d.posLv[h][b])
+		j := w + int(d.pos[b*d.levels+h])
+		gone := rt[j]
 		rt[j] = noRank
-		for j >>= 1; j >= 1; j >>= 1 {
+		// Ancestors change only while the removed rank was their minimum.
+		for j >>= 1; j >= 1 && rt[j] == gone; j >>= 1 {
 			rt[j] = min(rt[2*j], rt[2*j+1])
 		}
 	}

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"math"
 	"slices"
 	"sort"
 )
@@ -43,6 +44,65 @@ func newTimeline(items []Interval) *timeline {
 	return tl
 }
 
+// lowerBound is the most bytes live at any position: LowerBound.
+func (tl *timeline) lowerBound() int64 {
+	var lb int64
+	for _, l := range tl.load {
+		lb = max(lb, l)
+	}
+	return lb
+}
+
+// partitions groups the items into static partitions: runs of positions
+// with no live range crossing from one run to the next, so each group can
+// be packed on its own. It returns the groups (item indices, ascending)
+// in time order and each item's group.
+func (tl *timeline) partitions() ([][]int, []int32) {
+	P := tl.positions()
+	// cross[p] counts the live ranges spanning the boundary p|p+1.
+	cross := make([]int32, P+1)
+	for i := range tl.lo {
+		if tl.hi[i]-tl.lo[i] > 1 {
+			cross[tl.lo[i]]++
+			cross[tl.hi[i]-1]--
+		}
+	}
+	group := make([]int32, P)
+	var run int32
+	k := int32(0)
+	for p := 0; p < P; p++ {
+		group[p] = k
+		run += cross[p]
+		if run == 0 {
+			k++
+		}
+	}
+	// Positions nobody covers make empty groups: renumber the others.
+	used := make([]int32, k+1)
+	for i := range tl.lo {
+		used[group[tl.lo[i]]] = 1
+	}
+	for g, next := 0, int32(0); g < len(used); g++ {
+		if used[g] == 1 {
+			used[g] = next
+			next++
+		} else {
+			used[g] = -1
+		}
+	}
+	partOf := make([]int32, len(tl.lo))
+	var parts [][]int
+	for i := range tl.lo {
+		g := used[group[tl.lo[i]]]
+		partOf[i] = g
+		for int(g) >= len(parts) {
+			parts = append(parts, nil)
+		}
+		parts[g] = append(parts[g], i)
+	}
+	return parts, partOf
+}
+
 // positions is the number of positions.
 func (tl *timeline) positions() int { return len(tl.load) }
 
@@ -81,4 +141,14 @@ func (s *sparseMax) query(l, r int) int64 {
 		k++
 	}
 	return max(s.t[k][l], s.t[k][r-(1<<k)])
+}
+
+// mulSat is a*b for non-negative a and b, saturating at MaxInt64: areas
+// (size × lifetime) only order buffers, and must not wrap around on
+// extreme inputs.
+func mulSat(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }

@@ -132,13 +132,14 @@ func Read(r io.Reader, name string) (*Instance, error) {
 	if _, ok := col["size"]; !ok {
 		return nil, errAt(line, "header has no size column")
 	}
-	offCol, hasOff := col["offset"]
+	_, hasOff := col["offset"]
 	inst.HasOffsets = hasOff
 	lowName, upName := "lower", "upper"
 	if inclusive {
 		lowName, upName = "start", "end"
 	}
 	seen := map[string]int{}
+	var sum int64
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
@@ -188,14 +189,18 @@ func Read(r io.Reader, name string) (*Instance, error) {
 		if b.Size <= 0 {
 			return nil, errAt(line, "size %d is not positive", b.Size)
 		}
+		// Offsets are sums of sizes: keep them far from overflowing.
+		if b.Size > maxBytes-sum {
+			return nil, errAt(line, "sizes add up to more than %d bytes", int64(maxBytes))
+		}
+		sum += b.Size
 		if hasOff {
 			if b.Offset, err = num("offset"); err != nil {
 				return nil, err
 			}
-			if b.Offset < 0 {
-				return nil, errAt(line, "offset %d is negative", b.Offset)
+			if b.Offset < 0 || b.Offset > maxBytes {
+				return nil, errAt(line, "offset %d is out of range", b.Offset)
 			}
-			_ = offCol
 		}
 		inst.Buffers = append(inst.Buffers, b)
 	}
@@ -208,8 +213,9 @@ func Read(r io.Reader, name string) (*Instance, error) {
 // Steps are alloc.Interval ints; keep them well inside the range so that
 // End+1 in alloc.LowerBound cannot overflow on any platform.
 const (
-	minStep = -(1 << 30)
-	maxStep = 1 << 30
+	minStep  = -(1 << 30)
+	maxStep  = 1 << 30
+	maxBytes = 1 << 62
 )
 
 func splitFields(s string) []string {

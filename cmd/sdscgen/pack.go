@@ -1,6 +1,146 @@
 package main
 
-import "io"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
 
-// runPack is replaced by the pack implementation.
-func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int { return exitUsage }
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/dsa"
+)
+
+const packUsage = `usage: sdscgen pack [flags] FILE.csv     (FILE "-" reads standard input)
+
+Packs a MiniMalloc-format instance (id,lower,upper,size; lifespans
+half-open [lower, upper)) with one of sdscgen's pool allocators, checks
+the packing, and writes id,lower,upper,size,offset rows to standard
+output or to -o. A report line goes to standard error:
+pool_end, the lower bound (most bytes live at once), their ratio, the
+allocator's time.
+
+With --capacity the run is a decision problem, as MiniMalloc's
+--capacity: it succeeds with any packing whose pool end is at most N
+(best stops at the first one it finds) and exits 1 when none is found.
+
+Exit status: 0 ok, 1 bad input or no packing within --capacity, 2 bad
+usage, 3 internal error.
+
+Flags:
+`
+
+// runPack is the pack subcommand: MiniMalloc CSV in, packed CSV out.
+func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sdscgen pack", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, packUsage)
+		fs.PrintDefaults()
+	}
+	capacity := fs.Int64("capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
+	allocator := fs.String("allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
+	searchTime := fs.Duration("search-time", alloc.DefaultSearchTime, "time limit of --allocator best")
+	out := fs.String("o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
+	// Flags may also follow the file name.
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "sdscgen pack: "+format+"\n", a...)
+		fmt.Fprintln(stderr, `run "sdscgen pack -h" for usage`)
+		return exitUsage
+	}
+	switch {
+	case len(files) == 0:
+		return usage("no input file (FILE.csv, or - for standard input)")
+	case len(files) > 1:
+		return usage("one input file expected, got %d: %s", len(files), strings.Join(files, " "))
+	case *capacity < 0:
+		return usage("--capacity %d is negative", *capacity)
+	case *searchTime <= 0:
+		return usage("--search-time must be positive, got %v", *searchTime)
+	}
+	opt := alloc.Options{SearchTime: *searchTime}
+	budget := int64(math.MaxInt64)
+	if *capacity > 0 {
+		budget = *capacity
+		opt.Goal = *capacity
+	}
+	fn, err := alloc.LookupWith(*allocator, opt)
+	if err != nil {
+		return usage("--allocator: %v", err)
+	}
+
+	name := files[0]
+	var inst *dsa.Instance
+	if name == "-" {
+		inst, err = dsa.Read(stdin, "<stdin>")
+	} else {
+		inst, err = dsa.ReadFile(name)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
+		return exitBadInput
+	}
+	p, err := dsa.Pack(inst.Buffers, budget, fn)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen pack: %s: internal error: %v\n", inst.Name, err)
+		return exitInternal
+	}
+	report := fmt.Sprintf("pool_end=%d lower_bound=%d ratio=%.4f time=%s allocator=%s buffers=%d",
+		p.PoolEnd, p.LowerBound, p.Ratio(), roundDuration(p.Duration), *allocator, len(inst.Buffers))
+	if *capacity > 0 {
+		report += fmt.Sprintf(" capacity=%d", *capacity)
+	}
+	if p.Fallbacks > 0 {
+		fmt.Fprintln(stderr, report)
+		var why string
+		switch {
+		case p.LowerBound > *capacity:
+			why = fmt.Sprintf("%d bytes are live at once, so none exists", p.LowerBound)
+		case *allocator == "best":
+			why = fmt.Sprintf("none found within --search-time %v, though one may exist", *searchTime)
+		default:
+			why = fmt.Sprintf("%s found none; --allocator best searches", *allocator)
+		}
+		fmt.Fprintf(stderr, "sdscgen pack: %s: no packing within capacity %d: %s (%d of %d buffers do not fit)\n",
+			inst.Name, *capacity, why, p.Fallbacks, len(inst.Buffers))
+		return exitBadInput
+	}
+	write := func(w io.Writer) error { return dsa.Write(w, inst.Buffers, p.Offsets) }
+	if *out != "" {
+		err = writeFileAtomic(*out, func(f *os.File) error { return write(f) })
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
+		return exitBadInput
+	}
+	fmt.Fprintln(stderr, report)
+	return exitOK
+}
+
+// roundDuration keeps a report readable: whole milliseconds from 10ms
+// up, tens of microseconds below.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= 10*time.Millisecond {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Microsecond)
+}

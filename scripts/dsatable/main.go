@@ -95,6 +95,9 @@ func main() {
 				continue
 			}
 			cell := fmt.Sprintf("%.4f (%s)", p.Ratio(), dur(p.Duration))
+			if p.PoolEnd == p.LowerBound {
+				cell = fmt.Sprintf("1 = LB (%s)", dur(p.Duration))
+			}
 			if p.Fallbacks > 0 {
 				cell = fmt.Sprintf("%d fell back (%s)", p.Fallbacks, dur(p.Duration))
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/synth"
+	"github.com/sdscgen/sdscgen/verify"
 )
 
 // sizes are the graphs benchmarked: name, leaf ops, bundles.
@@ -248,6 +249,25 @@ func BenchmarkLiveHeap(b *testing.B) {
 			b.ReportMetric(both, "ast+ir-MiB")
 			b.ReportMetric(ir, "ir-MiB")
 			b.ReportMetric(plan, "plan-MiB")
+		}
+	})
+}
+
+// BenchmarkVerify times what the CLI's default --verify adds: the
+// independent verifier on the plan, then on the plan's JSON rendering.
+func BenchmarkVerify(b *testing.B) {
+	each(b, 3, func(b *testing.B, in *input) {
+		for b.Loop() {
+			if err := verify.Plan(in.g, in.plan, verify.Options{Budget: planner.DefaultBudget}); err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := planner.WriteJSON(&buf, in.plan); err != nil {
+				b.Fatal(err)
+			}
+			if err := verify.JSON(in.g, in.plan, buf.Bytes()); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

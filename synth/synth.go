@@ -41,10 +41,11 @@
 //     op's value is LX-claimed. The graph reads `x` and outputs the last
 //     value.
 //
-// Buffer declarations come first (one buffer per line, then the alias,
-// rename, input, output and lx lines), then the nodes: the generator runs
-// its decisions twice from the same seed, printing the declarations the
-// first time and the nodes the second.
+// All declarations come first, in creation order (a buffer line, then the
+// input, alias, rename or lx line that concerns it, if any; the output line
+// last), then the nodes: the generator runs its decisions twice from the
+// same seed, printing the declarations the first time and the nodes the
+// second.
 package synth
 
 import (

@@ -1,7 +1,6 @@
 package alloc
 
 import (
-	"container/heap"
 	"math"
 )
 
@@ -48,7 +47,7 @@ func bestFit(items []Interval, budget int64, order []int, stop func() bool) (res
 		}
 		it := items[i]
 		for live.Len() > 0 && live[0].end < it.Start {
-			b := heap.Pop(&live).(liveBlock)
+			b := live.pop()
 			off, size := b.off, b.size
 			if p, ok := byOff.Floor(pair{off, math.MinInt64}); ok && p.a+p.b == off {
 				delFree(p.a, p.b)
@@ -89,7 +88,7 @@ func bestFit(items []Interval, budget int64, order []int, stop func() bool) (res
 			res.PoolEnd = off + it.Size
 		}
 		res.Offsets[i] = off
-		heap.Push(&live, liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
+		live.push(liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
 		seq++
 	}
 	return res, true

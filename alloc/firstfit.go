@@ -1,7 +1,5 @@
 package alloc
 
-import "container/heap"
-
 // FirstFit is the seed's policy (spec §2.3), the default: intervals in
 // (start, end, name) order; before each, every placed block whose end is
 // before its start returns to the free list in allocation order; the first
@@ -26,7 +24,7 @@ func FirstFit(items []Interval, budget int64) Result {
 		it := items[i]
 		expired = expired[:0]
 		for live.Len() > 0 && live[0].end < it.Start {
-			expired = append(expired, heap.Pop(&live).(liveBlock))
+			expired = append(expired, live.pop())
 		}
 		if len(expired) > 1 {
 			sortBySeq(expired)
@@ -52,7 +50,7 @@ func FirstFit(items []Interval, budget int64) Result {
 			res.PoolEnd += it.Size
 		}
 		res.Offsets[i] = off
-		heap.Push(&live, liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
+		live.push(liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
 		seq++
 	}
 	return res
@@ -65,22 +63,55 @@ type liveBlock struct {
 	off, size int64
 }
 
+// liveHeap is a binary min-heap of placed blocks by (end, seq). It is
+// typed rather than built on container/heap so that pushing and popping
+// do not box every block into an interface.
 type liveHeap []liveBlock
 
 func (h liveHeap) Len() int { return len(h) }
-func (h liveHeap) Less(i, j int) bool {
+
+func (h liveHeap) less(i, j int) bool {
 	if h[i].end != h[j].end {
 		return h[i].end < h[j].end
 	}
 	return h[i].seq < h[j].seq
 }
-func (h liveHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *liveHeap) Push(x any)   { *h = append(*h, x.(liveBlock)) }
-func (h *liveHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *liveHeap) push(b liveBlock) {
+	*h = append(*h, b)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.less(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+func (h *liveHeap) pop() liveBlock {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(s) && s.less(l, m) {
+			m = l
+		}
+		if r < len(s) && s.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 func sortBySeq(bs []liveBlock) {

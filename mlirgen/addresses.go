@@ -39,6 +39,7 @@ const AddressFunc = "sdsc_bundle_addresses"
 func emitAddresses(pr *printer, p *planner.Result, bi int) {
 	b := &p.Graph.Bundles[bi]
 	lay := newLayout(p, bi)
+	defer lay.release()
 	e := &bundleEmitter{pr: pr, p: p, b: b, lay: lay}
 	printMaps(pr, lay)
 	pr.s("module {\n  func.func @" + AddressFunc + "(%pool: index")

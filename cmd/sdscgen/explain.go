@@ -137,11 +137,6 @@ func (rc *reportConfig) writeSVGs(plan *planner.Result, outDir string, stderr io
 			return exitBadInput
 		}
 		if err := writeFileAtomic(path, func(f *os.File) error {
-			// CreateTemp makes the file 0600; a memory map is for
-			// opening in a browser, like any other output file.
-			if err := f.Chmod(0o644); err != nil {
-				return err
-			}
 			w := bufio.NewWriter(f)
 			if err := report.SVG(w, plan, bi); err != nil {
 				return err

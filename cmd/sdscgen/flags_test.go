@@ -282,3 +282,23 @@ func TestCompare(t *testing.T) {
 		t.Errorf("compare without --compare:\n%s", out)
 	}
 }
+
+// TestOutputFileModes: atomically written files are 0644 like any output,
+// not the 0600 of a temporary file.
+func TestOutputFileModes(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.json")
+	out := filepath.Join(dir, "out")
+	if code, _, errs := runCLI(t, small, "--plan", plan, "-o", out, "-"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, p := range []string{plan, filepath.Join(out, "plan.json"), filepath.Join(out, "k", "bundle.mlir")} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want 0644", p, st.Mode().Perm())
+		}
+	}
+}

@@ -16,6 +16,12 @@ func writeFileAtomic(path string, write func(f *os.File) error) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	// CreateTemp makes the file 0600; outputs are ordinary files that
+	// other tools and users read, as os.Create would have made them.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sdscgen/sdscgen/internal/filetree"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 )
 
@@ -55,7 +56,7 @@ func TestDeterminism(t *testing.T) {
 					return stdout.Bytes()
 				}
 				exe(append([]string{"-o", out}, in.args...)...)
-				tree := readTree(t, out)
+				tree := filetree.Read(t, out)
 				// The stream alternates with the tree so each run
 				// exercises one process per form.
 				var stream []byte

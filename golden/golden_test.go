@@ -6,11 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
+
+	"github.com/sdscgen/sdscgen/internal/filetree"
 )
 
 // binary is the sdscgen built once for all cases.
@@ -89,33 +90,6 @@ func Run(t testing.TB, c Case, extra ...string) []byte {
 	return stdout.Bytes()
 }
 
-// readTree returns every file under dir by relative path.
-func readTree(t testing.TB, dir string) map[string][]byte {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		files[rel] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // TestGolden checks, for every case, the plan and every bundle's module in
 // custom and generic form against the goldens, and that the stdout stream
 // is the same modules joined by "// -----" lines.
@@ -126,7 +100,7 @@ func TestGolden(t *testing.T) {
 			custom, generic := t.TempDir(), t.TempDir()
 			Run(t, c, "-o", custom)
 			Run(t, c, "--generic", "-o", generic)
-			cf, gf := readTree(t, custom), readTree(t, generic)
+			cf, gf := filetree.Read(t, custom), filetree.Read(t, generic)
 
 			gold.Assert(t, "plan.json", cf["plan.json"])
 			if !bytes.Equal(cf["plan.json"], gf["plan.json"]) {
@@ -156,7 +130,7 @@ func TestGolden(t *testing.T) {
 				n++
 			}
 			if len(cf) != n+1 {
-				t.Errorf("-o wrote %d files, want %d bundles + plan.json: %v", len(cf), n, sortedKeys(cf))
+				t.Errorf("-o wrote %d files, want %d bundles + plan.json: %v", len(cf), n, filetree.Names(cf))
 			}
 			if got := Run(t, c); !bytes.Equal(got, stream) {
 				t.Errorf("stdout stream differs from the -o modules joined by // -----")

@@ -5,41 +5,14 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sdscgen/sdscgen/internal/filetree"
 )
 
 // specInput is the contract's example, from the golden cases.
 var specInput = filepath.Join("..", "..", "golden", "testdata", "spec_example", "input.bir")
-
-// tree reads every file under dir by relative path.
-func tree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		files[rel] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func keys(m map[string][]byte) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
 
 func cleanEnv(t *testing.T) {
 	t.Setenv("HBM_POOL_PLANNING", "")
@@ -167,17 +140,17 @@ func TestSVGFlag(t *testing.T) {
 	if code != 0 || out != "" || errs != "" {
 		t.Fatalf("exit %d, %q, %q", code, out, errs)
 	}
-	p, w := tree(t, plain), tree(t, withSVG)
-	if strings.Join(keys(p), " ") != strings.Join(keys(w), " ") {
-		t.Fatalf("-o files differ with --svg: %v vs %v", keys(p), keys(w))
+	p, w := filetree.Read(t, plain), filetree.Read(t, withSVG)
+	if strings.Join(filetree.Names(p), " ") != strings.Join(filetree.Names(w), " ") {
+		t.Fatalf("-o files differ with --svg: %v vs %v", filetree.Names(p), filetree.Names(w))
 	}
 	for k := range p {
 		if !bytes.Equal(p[k], w[k]) {
 			t.Errorf("%s differs with --svg", k)
 		}
 	}
-	maps := tree(t, svgDir)
-	if got := strings.Join(keys(maps), " "); got != "k_loop/memory.svg mm_block/memory.svg relu3/memory.svg" {
+	maps := filetree.Read(t, svgDir)
+	if got := strings.Join(filetree.Names(maps), " "); got != "k_loop/memory.svg mm_block/memory.svg relu3/memory.svg" {
 		t.Fatalf("svg files: %s", got)
 	}
 	for name, data := range maps {
@@ -203,7 +176,7 @@ func TestSVGFlag(t *testing.T) {
 	if code, _, errs := runCLI(t, "", "-o", inside, "--svg", inside+"/", specInput); code != 0 {
 		t.Fatal(errs)
 	}
-	in := tree(t, inside)
+	in := filetree.Read(t, inside)
 	for k := range p {
 		if !bytes.Equal(p[k], in[k]) {
 			t.Errorf("%s differs with --svg inside -o", k)
@@ -215,7 +188,7 @@ func TestSVGFlag(t *testing.T) {
 		}
 	}
 	if len(in) != len(p)+len(maps) {
-		t.Errorf("inside -o: %v", keys(in))
+		t.Errorf("inside -o: %v", filetree.Names(in))
 	}
 	entries, _ := os.ReadDir(base)
 	for _, e := range entries {

@@ -6,12 +6,11 @@ import (
 	"io"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/cpuclock"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
@@ -96,19 +95,9 @@ func each(b *testing.B, stage int, f func(b *testing.B, in *input)) {
 			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
-			c0 := cpuTime()
-			f(b, in)
-			b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+			cpuclock.Measure(b, func() { f(b, in) })
 		})
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkParse(b *testing.B) {

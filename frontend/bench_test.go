@@ -3,28 +3,12 @@ package frontend
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/sdscgen/sdscgen/internal/cpuclock"
 )
-
-// cpuMs reports the process CPU time (user+sys, GC included) per
-// iteration of f: on a loaded machine it is steadier than wall time.
-func cpuMs(b *testing.B, f func()) {
-	c0 := cpuTime()
-	f()
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // genBundle generates one fused bundle of n leaf ops over a small rotating
 // set of buffers, half of them inside counted loops with steps, which is
@@ -55,7 +39,7 @@ func BenchmarkLex(b *testing.B) {
 	src := string(genBundle(benchOps))
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpuMs(b, func() {
+	cpuclock.Measure(b, func() {
 		for b.Loop() {
 			s := newScanner("big.bir", src)
 			var t token
@@ -72,7 +56,7 @@ func BenchmarkParse(b *testing.B) {
 	src := genBundle(benchOps)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpuMs(b, func() {
+	cpuclock.Measure(b, func() {
 		for b.Loop() {
 			if _, errs := Parse("big.bir", src); errs != nil {
 				b.Fatal(errs)
@@ -87,7 +71,7 @@ func BenchmarkParseReference(b *testing.B) {
 	src := genBundle(benchOps / 10)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpuMs(b, func() {
+	cpuclock.Measure(b, func() {
 		for b.Loop() {
 			if _, errs := parseReference("big.bir", src); errs != nil {
 				b.Fatal(errs)
@@ -103,7 +87,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Fatal(errs)
 	}
 	b.ReportAllocs()
-	cpuMs(b, func() {
+	cpuclock.Measure(b, func() {
 		for b.Loop() {
 			g, errs := Check(f)
 			if errs != nil {

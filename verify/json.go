@@ -11,7 +11,8 @@ import (
 
 // planJSON is the document of spec §4, decoded with encoding/json (not
 // the planner's writer) so that every value is read back as a consumer
-// would read it. Pointers tell null from 0.
+// would read it. Pointers tell null from 0. The buffers array, by far the
+// largest part, is not held here: JSON streams it element by element.
 type planJSON struct {
 	Graph     *string           `json:"graph"`
 	Allocator *string           `json:"allocator"`
@@ -25,15 +26,97 @@ type planJSON struct {
 		// Compare is present with --compare: every allocator's pool size.
 		Compare map[string]int64 `json:"compare"`
 	} `json:"bundles"`
-	Buffers []struct {
-		Name   *string `json:"name"`
-		Size   *int64  `json:"size"`
-		Bundle *string `json:"bundle"`
-		Start  *int    `json:"start"`
-		End    *int    `json:"end"`
-		Offset *int64  `json:"offset"`
-		Reason *string `json:"reason"`
-	} `json:"buffers"`
+}
+
+// bufferJSON is one element of the document's buffers array.
+type bufferJSON struct {
+	Name   *string `json:"name"`
+	Size   *int64  `json:"size"`
+	Bundle *string `json:"bundle"`
+	Start  *int    `json:"start"`
+	End    *int    `json:"end"`
+	Offset *int64  `json:"offset"`
+	Reason *string `json:"reason"`
+}
+
+// decodePlan reads the document of spec §4 with encoding/json: its top
+// level by Token, each key's value by Decode (unknown fields disallowed
+// throughout, as for one Decode of the whole document), and the buffers
+// array one element at a time, each handed to each with its index. It
+// returns the document without its buffers and their count.
+func decodePlan(dec *json.Decoder, each func(i int, b *bufferJSON)) (doc planJSON, n int, err error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return doc, 0, err
+	}
+	if tok == nil { // null: an empty document, as Decode would leave it
+		return doc, 0, nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return doc, 0, fmt.Errorf("json: cannot unmarshal %v into Go value of type verify.planJSON", tok)
+	}
+	var unknown error
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return doc, 0, err
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "graph":
+			err = dec.Decode(&doc.Graph)
+		case "allocator":
+			err = dec.Decode(&doc.Allocator)
+		case "budget":
+			err = dec.Decode(&doc.Budget)
+		case "pool_sizes":
+			err = dec.Decode(&doc.PoolSizes)
+		case "bundles":
+			err = dec.Decode(&doc.Bundles)
+		case "buffers":
+			n, err = decodeBuffers(dec, each)
+		default:
+			if unknown == nil {
+				unknown = fmt.Errorf("json: unknown field %q", key)
+			}
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return doc, 0, err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return doc, 0, err
+	}
+	return doc, n, unknown
+}
+
+// decodeBuffers streams the buffers array (or null, which has no
+// elements). A repeated key starts the count afresh, as the last value of
+// a repeated key is the one Decode keeps.
+func decodeBuffers(dec *json.Decoder, each func(i int, b *bufferJSON)) (int, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return 0, err
+	}
+	if tok == nil {
+		return 0, nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return 0, fmt.Errorf("json: cannot unmarshal %v into Go struct field planJSON.buffers", tok)
+	}
+	n := 0
+	for dec.More() {
+		var b bufferJSON
+		if err := dec.Decode(&b); err != nil {
+			return 0, err
+		}
+		each(n, &b)
+		n++
+	}
+	_, err = dec.Token() // the closing ']'
+	return n, err
 }
 
 // JSON checks the plan JSON data (as planner.WriteJSON writes it) against
@@ -45,31 +128,31 @@ type planJSON struct {
 // document states them.
 func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	c := &checker{g: g, p: p}
+	matches := len(p.Groups) == len(g.Groups) && len(p.Bundles) == len(g.Bundles)
+	// Buffers are checked as they stream by, into bc; their violations
+	// are reported after the document-level ones, as long as the count
+	// is right (as if the whole array had been decoded first).
+	bc := &checker{g: g, p: p}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var doc planJSON
-	if err := dec.Decode(&doc); err != nil {
+	doc, nBuffers, err := decodePlan(dec, func(i int, jb *bufferJSON) {
+		if i == 0 {
+			bc.err = Error{} // a repeated "buffers" key: the last one counts
+		}
+		if matches && i < len(g.Buffers) {
+			bc.checkBuffer(i, jb)
+		}
+	})
+	if err != nil {
 		c.fail("plan JSON: %v", err)
 		return c.result()
 	}
 	if dec.More() {
 		c.fail("plan JSON: data after the document")
 	}
-	if len(p.Groups) != len(g.Groups) || len(p.Bundles) != len(g.Bundles) {
+	if !matches {
 		c.fail("the plan does not match the graph")
 		return c.result()
-	}
-	str := func(s *string) string {
-		if s == nil {
-			return "null"
-		}
-		return fmt.Sprintf("%q", *s)
-	}
-	num := func(v *int64) string {
-		if v == nil {
-			return "null"
-		}
-		return fmt.Sprint(*v)
 	}
 	if doc.Graph == nil || *doc.Graph != g.Name {
 		c.fail("plan JSON: graph %s, want %q", str(doc.Graph), g.Name)
@@ -123,42 +206,66 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 		}
 	}
 
-	if len(doc.Buffers) != len(g.Buffers) {
-		c.fail("plan JSON: %d buffers, the graph declares %d", len(doc.Buffers), len(g.Buffers))
+	if nBuffers != len(g.Buffers) {
+		c.fail("plan JSON: %d buffers, the graph declares %d", nBuffers, len(g.Buffers))
 		return c.result()
 	}
-	for i, jb := range doc.Buffers {
-		buf := g.Buffers[i]
-		pg := p.Groups[buf.Group]
-		if jb.Name == nil || *jb.Name != buf.Name {
-			c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, str(jb.Name), buf.Name)
-			continue
-		}
-		if jb.Size == nil || *jb.Size != buf.Size {
-			c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, num(jb.Size), buf.Size)
-		}
-		if pg.Bundle >= 0 {
-			bn := g.Bundles[pg.Bundle].Name
-			if jb.Bundle == nil || *jb.Bundle != bn || jb.Start == nil || *jb.Start != pg.Start || jb.End == nil || *jb.End != pg.End {
-				c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", buf.Name, bn, pg.Start, pg.End)
-			}
-		} else if jb.Bundle != nil || jb.Start != nil || jb.End != nil {
-			c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", buf.Name)
-		}
-		if pg.Offset >= 0 {
-			if jb.Offset == nil || *jb.Offset != pg.Offset {
-				c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, num(jb.Offset), pg.Offset)
-			}
-		} else if jb.Offset != nil {
-			c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, *jb.Offset)
-		}
-		if pg.Reason == planner.Pooled {
-			if jb.Reason != nil {
-				c.fail("plan JSON: buffer %q: reason %q for a pooled group", buf.Name, *jb.Reason)
-			}
-		} else if jb.Reason == nil || *jb.Reason != string(pg.Reason) {
-			c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, str(jb.Reason), pg.Reason)
+	c.err.Total += bc.err.Total
+	for _, v := range bc.err.Violations {
+		if len(c.err.Violations) < maxReported {
+			c.err.Violations = append(c.err.Violations, v)
 		}
 	}
 	return c.result()
+}
+
+func str(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *s)
+}
+
+func num(v *int64) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(*v)
+}
+
+// checkBuffer checks element i of the buffers array: it must carry its
+// group's decision.
+func (c *checker) checkBuffer(i int, jb *bufferJSON) {
+	g, p := c.g, c.p
+	buf := g.Buffers[i]
+	pg := p.Groups[buf.Group]
+	if jb.Name == nil || *jb.Name != buf.Name {
+		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, str(jb.Name), buf.Name)
+		return
+	}
+	if jb.Size == nil || *jb.Size != buf.Size {
+		c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, num(jb.Size), buf.Size)
+	}
+	if pg.Bundle >= 0 {
+		bn := g.Bundles[pg.Bundle].Name
+		if jb.Bundle == nil || *jb.Bundle != bn || jb.Start == nil || *jb.Start != pg.Start || jb.End == nil || *jb.End != pg.End {
+			c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", buf.Name, bn, pg.Start, pg.End)
+		}
+	} else if jb.Bundle != nil || jb.Start != nil || jb.End != nil {
+		c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", buf.Name)
+	}
+	if pg.Offset >= 0 {
+		if jb.Offset == nil || *jb.Offset != pg.Offset {
+			c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, num(jb.Offset), pg.Offset)
+		}
+	} else if jb.Offset != nil {
+		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, *jb.Offset)
+	}
+	if pg.Reason == planner.Pooled {
+		if jb.Reason != nil {
+			c.fail("plan JSON: buffer %q: reason %q for a pooled group", buf.Name, *jb.Reason)
+		}
+	} else if jb.Reason == nil || *jb.Reason != string(pg.Reason) {
+		c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, str(jb.Reason), pg.Reason)
+	}
 }

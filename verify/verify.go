@@ -30,9 +30,10 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/sdscgen/sdscgen/ir"
@@ -87,6 +88,11 @@ type checker struct {
 	p   *planner.Result
 	opt Options
 	err Error
+	// candStart and candList index the candidate groups by bundle
+	// (see candOf); expected fills them in.
+	candStart, candList []int
+	// candPos[gi] is the position of candidate gi in candOf(its bundle).
+	candPos []int
 }
 
 func (c *checker) fail(format string, args ...any) {
@@ -110,11 +116,11 @@ type usage struct {
 	cpuRead, cpuWritten       bool
 }
 
+// addDistinct appends bi unless it is already there. Bundles are visited
+// in ascending order, so only the last entry can equal bi.
 func addDistinct(list []int, bi int) []int {
-	for _, x := range list {
-		if x == bi {
-			return list
-		}
+	if n := len(list); n > 0 && list[n-1] == bi {
+		return list
 	}
 	return append(list, bi)
 }
@@ -167,6 +173,15 @@ func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
 func (c *checker) checkGraph() bool {
 	g := c.g
 	ok := true
+	// listed[bi]: buffer bi appears among the members of its own group.
+	listed := make([]bool, len(g.Buffers))
+	for gi, gr := range g.Groups {
+		for _, m := range gr.Members {
+			if m >= 0 && m < len(g.Buffers) && g.Buffers[m].Group == gi {
+				listed[m] = true
+			}
+		}
+	}
 	for bi, b := range g.Buffers {
 		if b.Group < 0 || b.Group >= len(g.Groups) {
 			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
@@ -176,11 +191,7 @@ func (c *checker) checkGraph() bool {
 		if b.Size < 0 || b.Size%stick != 0 {
 			c.fail("buffer %q: size %d is not a whole number of %d-byte sticks", b.Name, b.Size, stick)
 		}
-		found := false
-		for _, m := range g.Groups[b.Group].Members {
-			found = found || m == bi
-		}
-		if !found {
+		if !listed[bi] {
 			c.fail("buffer %q: not a member of its group %q", b.Name, g.Groups[b.Group].Name)
 		}
 	}
@@ -308,10 +319,36 @@ func (c *checker) expected() []want {
 			w.bundle = u.writeBundles[0]
 		}
 	}
+	// Index the candidates by bundle once, ascending group order within
+	// each bundle: candOf(bi) = candList[candStart[bi]:candStart[bi+1]].
+	c.candStart = make([]int, len(g.Bundles)+1)
+	for _, w := range ws {
+		if w.bundle >= 0 {
+			c.candStart[w.bundle+1]++
+		}
+	}
+	for bi := range g.Bundles {
+		c.candStart[bi+1] += c.candStart[bi]
+	}
+	c.candList = make([]int, c.candStart[len(g.Bundles)])
+	c.candPos = make([]int, len(g.Groups))
+	fill := slices.Clone(c.candStart[:len(g.Bundles)])
+	for gi, w := range ws {
+		if w.bundle >= 0 {
+			c.candList[fill[w.bundle]] = gi
+			c.candPos[gi] = fill[w.bundle] - c.candStart[w.bundle]
+			fill[w.bundle]++
+		}
+	}
 	for bi := range g.Bundles {
 		c.liveRanges(bi, ws)
 	}
 	return ws
+}
+
+// candOf lists the candidate groups of bundle bi, ascending.
+func (c *checker) candOf(bi int) []int {
+	return c.candList[c.candStart[bi]:c.candStart[bi+1]]
 }
 
 // span is the inclusive step range of a loop; first > last when empty.
@@ -381,51 +418,86 @@ func (c *checker) loopsOf(b *ir.Bundle) ([][]int, []span) {
 // liveRanges fills in start and end for the candidates of bundle bi.
 func (c *checker) liveRanges(bi int, ws []want) {
 	b := &c.g.Bundles[bi]
+	cands := c.candOf(bi)
 	enclosing, spans := c.loopsOf(b)
-	type touch struct {
-		step int
-		read bool
+	if len(cands) == 0 {
+		return
 	}
-	touches := map[int][]touch{}
-	for s, op := range b.Ops {
+	// The steps at which each candidate is read, and written: per
+	// candidate (by its position k in cands), ascending, as CSR lists
+	// reads[rAt[k]:rAt[k+1]] and writes[wAt[k]:wAt[k+1]].
+	rAt, wAt := make([]int, len(cands)+1), make([]int, len(cands)+1)
+	for _, op := range b.Ops {
 		for _, a := range op.Reads {
 			if gi := c.groupOf(a); ws[gi].bundle == bi {
-				touches[gi] = append(touches[gi], touch{s, true})
+				rAt[c.candPos[gi]+1]++
 			}
 		}
 		for _, a := range op.Writes {
 			if gi := c.groupOf(a); ws[gi].bundle == bi {
-				touches[gi] = append(touches[gi], touch{s, false})
+				wAt[c.candPos[gi]+1]++
 			}
 		}
 	}
-	for gi, ts := range touches {
+	for k := range cands {
+		rAt[k+1] += rAt[k]
+		wAt[k+1] += wAt[k]
+	}
+	reads, writes := make([]int, rAt[len(cands)]), make([]int, wAt[len(cands)])
+	rNext, wNext := slices.Clone(rAt[:len(cands)]), slices.Clone(wAt[:len(cands)])
+	for s, op := range b.Ops {
+		for _, a := range op.Reads {
+			if gi := c.groupOf(a); ws[gi].bundle == bi {
+				k := c.candPos[gi]
+				reads[rNext[k]] = s
+				rNext[k]++
+			}
+		}
+		for _, a := range op.Writes {
+			if gi := c.groupOf(a); ws[gi].bundle == bi {
+				k := c.candPos[gi]
+				writes[wNext[k]] = s
+				wNext[k]++
+			}
+		}
+	}
+
+	// firstIn is the first of the ascending steps inside sp, or -1.
+	firstIn := func(steps []int, sp span) int {
+		k, _ := slices.BinarySearch(steps, sp.first)
+		if k < len(steps) && steps[k] <= sp.last {
+			return steps[k]
+		}
+		return -1
+	}
+	seenLoop := make([]int, len(spans)) // the last candidate (k+1) that saw loop l
+	var loops []int
+	for k, gi := range cands {
+		rs, wr := reads[rAt[k]:rAt[k+1]], writes[wAt[k]:wAt[k+1]]
+		if len(rs) == 0 && len(wr) == 0 {
+			c.fail("group %q: candidate of bundle %q but never touched there", c.g.Groups[gi].Name, b.Name)
+			continue
+		}
 		w := &ws[gi]
-		w.start, w.end = ts[0].step, ts[0].step
-		for _, t := range ts {
-			w.start = min(w.start, t.step)
-			w.end = max(w.end, t.step)
+		w.start, w.end = math.MaxInt, math.MinInt
+		loops = loops[:0]
+		for _, steps := range [][]int{rs, wr} {
+			if len(steps) > 0 {
+				w.start = min(w.start, steps[0])
+				w.end = max(w.end, steps[len(steps)-1])
+			}
+			for _, st := range steps {
+				for _, l := range enclosing[st] {
+					if seenLoop[l] != k+1 {
+						seenLoop[l] = k + 1
+						loops = append(loops, l)
+					}
+				}
+			}
 		}
 		// Loop by loop: its first read and first write inside it.
-		loops := map[int]bool{}
-		for _, t := range ts {
-			for _, l := range enclosing[t.step] {
-				loops[l] = true
-			}
-		}
-		for l := range loops {
-			firstRead, firstWrite := -1, -1
-			for _, t := range ts {
-				if t.step < spans[l].first || t.step > spans[l].last {
-					continue
-				}
-				if t.read && (firstRead < 0 || t.step < firstRead) {
-					firstRead = t.step
-				}
-				if !t.read && (firstWrite < 0 || t.step < firstWrite) {
-					firstWrite = t.step
-				}
-			}
+		for _, l := range loops {
+			firstRead, firstWrite := firstIn(rs, spans[l]), firstIn(wr, spans[l])
 			if firstRead < 0 || (firstWrite >= 0 && firstRead > firstWrite) {
 				continue // not read in L, or written before read: no carry
 			}
@@ -433,13 +505,6 @@ func (c *checker) liveRanges(bi int, ws []want) {
 				w.start = min(w.start, spans[l].first)
 			}
 			w.end = max(w.end, spans[l].last)
-		}
-	}
-	for gi := range ws {
-		if ws[gi].bundle == bi {
-			if _, ok := touches[gi]; !ok {
-				c.fail("group %q: candidate of bundle %q but never touched there", c.g.Groups[gi].Name, b.Name)
-			}
 		}
 	}
 }
@@ -499,23 +564,34 @@ func (c *checker) checkBundle(bi int, ws []want) {
 	g, p := c.g, c.p
 	b := &g.Bundles[bi]
 	pb := p.Bundles[bi]
-	var items []item
-	for gi, w := range ws {
-		if w.bundle == bi {
-			items = append(items, item{group: gi, name: g.Groups[gi].Name, size: g.Groups[gi].Size,
-				start: w.start, end: w.end, offset: p.Groups[gi].Offset})
-		}
+	// Sort the candidates by (start, end, name): by start with a counting
+	// sort over the bundle's steps, then each run of one start by the
+	// rest. (Group names are unique; the index only makes ties total.)
+	cands := c.candOf(bi)
+	at := make([]int, len(b.Ops)+1)
+	for _, gi := range cands {
+		at[ws[gi].start+1]++
 	}
-	sort.Slice(items, func(i, j int) bool {
-		a, b := items[i], items[j]
-		if a.start != b.start {
-			return a.start < b.start
+	for s := range b.Ops {
+		at[s+1] += at[s]
+	}
+	items := make([]item, len(cands))
+	for _, gi := range cands {
+		w := ws[gi]
+		items[at[w.start]] = item{group: gi, name: g.Groups[gi].Name, size: g.Groups[gi].Size,
+			start: w.start, end: w.end, offset: p.Groups[gi].Offset}
+		at[w.start]++
+	}
+	for lo := 0; lo < len(items); {
+		hi := lo + 1
+		for hi < len(items) && items[hi].start == items[lo].start {
+			hi++
 		}
-		if a.end != b.end {
-			return a.end < b.end
-		}
-		return a.name < b.name
-	})
+		slices.SortFunc(items[lo:hi], func(a, b item) int {
+			return cmp.Or(cmp.Compare(a.end, b.end), strings.Compare(a.name, b.name), cmp.Compare(a.group, b.group))
+		})
+		lo = hi
+	}
 
 	// The pool-size table and the candidate order.
 	if pb.HasPool() != (len(items) > 0) {
@@ -611,21 +687,25 @@ func (c *checker) checkOverlap(b *ir.Bundle, items []item) {
 	for _, it := range placed {
 		offs = append(offs, it.offset)
 	}
-	sort.Slice(offs, func(i, j int) bool { return offs[i] < offs[j] })
-	uniq := offs[:1]
-	for _, o := range offs[1:] {
-		if o != uniq[len(uniq)-1] {
-			uniq = append(uniq, o)
-		}
-	}
-	slotOf := func(off int64) int { return sort.Search(len(uniq), func(i int) bool { return uniq[i] >= off }) }
+	slices.Sort(offs)
+	uniq := slices.Compact(offs)
+	// slotOf is the index of the first distinct offset >= off.
+	slotOf := func(off int64) int { k, _ := slices.BinarySearch(uniq, off); return k }
 
 	// placed is in start order already; byEnd orders removals.
-	byEnd := make([]int, len(placed))
-	for i := range byEnd {
-		byEnd[i] = i
+	// (A counting sort over the steps: ends are steps of the bundle.)
+	at := make([]int, len(b.Ops)+1)
+	for _, it := range placed {
+		at[it.end+1]++
 	}
-	sort.Slice(byEnd, func(i, j int) bool { return placed[byEnd[i]].end < placed[byEnd[j]].end })
+	for s := range b.Ops {
+		at[s+1] += at[s]
+	}
+	byEnd := make([]int, len(placed))
+	for i, it := range placed {
+		byEnd[at[it.end]] = i
+		at[it.end]++
+	}
 	fw := newFenwick(len(uniq))
 	occupant := make([]int, len(uniq))
 	inserted := make([]bool, len(placed))
@@ -639,7 +719,7 @@ func (c *checker) checkOverlap(b *ir.Bundle, items []item) {
 			next++
 		}
 		// Live blocks with offset < it.offset+size: slots [0, k).
-		k := sort.Search(len(uniq), func(s int) bool { return uniq[s] >= it.offset+it.size })
+		k := slotOf(it.offset + it.size)
 		if n := fw.prefix(k); n > 0 {
 			j := occupant[fw.find(n)]
 			o := placed[j]
@@ -694,29 +774,42 @@ func (f *fenwick) find(n int) int {
 }
 
 // replayFirstFit runs spec §2.3 as worded, on items in (start, end, name)
-// order, and compares with the plan.
+// order, and compares with the plan. Both lists are plain slices kept in
+// the spec's order and edited in place (no copies): each step is linear in
+// the list lengths, so a bundle costs O(candidates × list length) at worst.
+// Hence Options.ReplayLimit.
 func (c *checker) replayFirstFit(b *ir.Bundle, items []item, poolSize int64) {
 	type block struct {
 		off, size int64
 		end       int
 	}
-	var free, live []block
+	var free, live []block // free in list order, live in allocation order
+	minEnd := math.MaxInt  // least end in live: nothing to free before it
 	var poolEnd int64
 	for _, it := range items {
-		var still []block
-		for _, bl := range live { // allocation order
-			if bl.end < it.start {
-				free = append(free, bl)
-			} else {
-				still = append(still, bl)
+		// Rule 2: move every allocated block whose end < start to the
+		// free list, in allocation order.
+		if minEnd < it.start {
+			kept := live[:0]
+			minEnd = math.MaxInt
+			for _, bl := range live {
+				if bl.end < it.start {
+					free = append(free, bl)
+				} else {
+					kept = append(kept, bl)
+					minEnd = min(minEnd, bl.end)
+				}
 			}
+			live = kept
 		}
-		live = still
+		// Rule 3: the first free block that is big enough; the remainder
+		// goes to the end of the list. Else bump, if the budget allows
+		// (rule 4).
 		off := int64(-1)
 		for k, bl := range free {
 			if bl.size >= it.size {
 				off = bl.off
-				free = append(free[:k:k], free[k+1:]...)
+				free = slices.Delete(free, k, k+1)
 				if bl.size > it.size {
 					free = append(free, block{off: bl.off + it.size, size: bl.size - it.size})
 				}
@@ -729,6 +822,7 @@ func (c *checker) replayFirstFit(b *ir.Bundle, items []item, poolSize int64) {
 		}
 		if off >= 0 {
 			live = append(live, block{off: off, size: it.size, end: it.end})
+			minEnd = min(minEnd, it.end)
 		}
 		if off != it.offset {
 			c.fail("bundle %q: buffer %q at offset %s, first-fit places it at %s",

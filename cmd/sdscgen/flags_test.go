@@ -292,6 +292,11 @@ func TestOutputFileModes(t *testing.T) {
 	if code, _, errs := runCLI(t, small, "--plan", plan, "-o", out, "-"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	// A new -o DIR is the staging folder renamed: it must not keep
+	// MkdirTemp's 0700.
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o755 {
+		t.Errorf("-o DIR: %v mode %v, want 0755", err, st.Mode().Perm())
+	}
 	for _, p := range []string{plan, filepath.Join(out, "plan.json"), filepath.Join(out, "k", "bundle.mlir")} {
 		st, err := os.Stat(p)
 		if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -71,9 +73,17 @@ func (o *outputDir) create(rel string, write func(f *os.File) error) error {
 	return nil
 }
 
-// commit moves every staged file into dir, replacing older versions.
+// commit moves every staged file into dir, replacing older versions. A
+// dir that does not exist yet is the whole stage renamed in one step.
 func (o *outputDir) commit() error {
 	defer o.discard()
+	if _, err := os.Lstat(o.dir); errors.Is(err, fs.ErrNotExist) {
+		// MkdirTemp made the stage 0700; dir is an ordinary folder.
+		if err := os.Chmod(o.stage, 0o755); err != nil {
+			return err
+		}
+		return os.Rename(o.stage, o.dir)
+	}
 	for _, rel := range o.files {
 		dst := filepath.Join(o.dir, rel)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
-	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -205,12 +204,6 @@ func envBool(name string, def bool) (bool, error) {
 		return true, nil
 	}
 	return false, usageError{fmt.Sprintf("%s=%s: want 0/false/no or 1/true/yes", name, strconv.Quote(v))}
-}
-
-// load reads, parses and checks the input, printing every diagnostic.
-func load(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, bool) {
-	g, _, ok := loadWithSource(path, stdin, stderr)
-	return g, ok
 }
 
 func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -150,8 +150,9 @@ func (rc *reportConfig) writeSVGs(plan *planner.Result, outDir string, stderr io
 	return exitOK
 }
 
-// loadWithSource is load that also returns the source facts the checked
-// model drops (the rename declarations), for --explain.
+// loadWithSource reads, parses and checks the input ("-": stdin), printing
+// every diagnostic; besides the checked graph it returns the source facts
+// the checked model drops (the rename declarations), for --explain.
 func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, *report.Source, bool) {
 	name := path
 	var src []byte

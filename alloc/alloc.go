@@ -8,8 +8,11 @@
 package alloc
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Interval is one buffer to place. Start and End are inclusive steps.
@@ -59,28 +62,110 @@ func register(name string, f Func) {
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):
-// the processing order of spec §2.3 step 1.
+// the processing order of spec §2.3 step 1. Ties on all three keep input
+// order.
 func StartOrder(items []Interval) []int {
+	if lo, span, ok := denseSpan(items); ok {
+		return startOrderDense(items, lo, span)
+	}
+	return startOrderSorted(items)
+}
+
+// byEndName orders intervals that start at the same step.
+func byEndName(a, b *Interval) int {
+	if c := cmp.Compare(a.End, b.End); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+func startOrderSorted(items []Interval) []int {
 	idx := make([]int, len(items))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(x, y int) bool {
-		a, b := items[idx[x]], items[idx[y]]
-		if a.Start != b.Start {
-			return a.Start < b.Start
+	slices.SortStableFunc(idx, func(x, y int) int {
+		a, b := &items[x], &items[y]
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
 		}
-		if a.End != b.End {
-			return a.End < b.End
-		}
-		return a.Name < b.Name
+		return byEndName(a, b)
 	})
 	return idx
+}
+
+// startOrderDense is a counting sort by start over the span [lo, lo+span),
+// then a stable sort of each run of equal starts by (end, name): O(n + span)
+// for the usual handful of buffers starting at one step of a bundle.
+func startOrderDense(items []Interval, lo, span int) []int {
+	pos := make([]int, span+1)
+	for i := range items {
+		pos[items[i].Start-lo+1]++
+	}
+	for s := 1; s <= span; s++ {
+		pos[s] += pos[s-1]
+	}
+	idx := make([]int, len(items))
+	next := pos[:span] // next[s]: the next slot for start lo+s
+	for i := range items {
+		s := items[i].Start - lo
+		idx[next[s]] = i
+		next[s]++
+	}
+	// next[s] is now the end of run s, which is where run s+1 starts.
+	start := 0
+	for s := 0; s < span; s++ {
+		if run := idx[start:next[s]]; len(run) > 1 {
+			slices.SortStableFunc(run, func(x, y int) int { return byEndName(&items[x], &items[y]) })
+		}
+		start = next[s]
+	}
+	return idx
+}
+
+// denseSpan returns the steps items cover, [lo, lo+span), and whether that
+// span is small enough next to their number (as in a bundle, where every
+// interval lies within the bundle's steps) to count over steps instead of
+// sorting. Traces with sparse time stamps take the sorting paths.
+func denseSpan(items []Interval) (lo, span int, ok bool) {
+	if len(items) == 0 {
+		return 0, 0, false
+	}
+	lo, hi := items[0].Start, items[0].End
+	for i := range items {
+		lo, hi = min(lo, items[i].Start), max(hi, items[i].End)
+	}
+	if hi-lo >= 4*len(items)+64 {
+		return 0, 0, false
+	}
+	return lo, hi - lo + 1, true
 }
 
 // LowerBound is the most bytes live at any one step: no placement can use
 // a smaller pool.
 func LowerBound(items []Interval) int64 {
+	if lo, span, ok := denseSpan(items); ok {
+		return lowerBoundDense(items, lo, span)
+	}
+	return lowerBoundSorted(items)
+}
+
+// lowerBoundDense sums a difference array over the span.
+func lowerBoundDense(items []Interval, lo, span int) int64 {
+	delta := make([]int64, span+1)
+	for _, it := range items {
+		delta[it.Start-lo] += it.Size
+		delta[it.End-lo+1] -= it.Size
+	}
+	var cur, best int64
+	for _, d := range delta {
+		cur += d
+		best = max(best, cur)
+	}
+	return best
+}
+
+func lowerBoundSorted(items []Interval) int64 {
 	type ev struct {
 		at    int
 		delta int64
@@ -91,18 +176,16 @@ func LowerBound(items []Interval) int64 {
 	}
 	// Frees at a step happen before allocations at the same step: an
 	// interval ending at s-1 is not live at s.
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].at != evs[j].at {
-			return evs[i].at < evs[j].at
+	slices.SortFunc(evs, func(a, b ev) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
 		}
-		return evs[i].delta < evs[j].delta
+		return cmp.Compare(a.delta, b.delta)
 	})
 	var cur, best int64
 	for _, e := range evs {
 		cur += e.delta
-		if cur > best {
-			best = cur
-		}
+		best = max(best, cur)
 	}
 	return best
 }

@@ -1,10 +1,6 @@
 package planner
 
 import (
-	"cmp"
-	"slices"
-	"strings"
-
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -135,9 +131,9 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 	res := place(items, budget)
 	pb := &p.Bundles[bi]
 	pb.PoolSize = res.PoolEnd
-	pb.LowerBound = lowerBound(items, len(b.Ops))
+	pb.LowerBound = alloc.LowerBound(items)
 	pb.Candidates = make([]int, 0, len(cands))
-	for _, k := range startOrder(items, len(b.Ops)) {
+	for _, k := range alloc.StartOrder(items) {
 		gi := cands[k]
 		pb.Candidates = append(pb.Candidates, gi)
 		if off := res.Offsets[k]; off >= 0 {
@@ -146,58 +142,4 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 			p.Groups[gi].Reason = OverBudget
 		}
 	}
-}
-
-// lowerBound is alloc.LowerBound for intervals inside steps [0, steps):
-// the same peak, from a difference array instead of a sort of events.
-func lowerBound(items []alloc.Interval, steps int) int64 {
-	delta := make([]int64, steps+1)
-	for _, it := range items {
-		delta[it.Start] += it.Size
-		delta[it.End+1] -= it.Size
-	}
-	var cur, best int64
-	for _, d := range delta {
-		cur += d
-		best = max(best, cur)
-	}
-	return best
-}
-
-// startOrder is alloc.StartOrder: indices by (start, end, name), for
-// intervals inside steps [0, steps). A counting sort by start, then each
-// run of equal starts sorted by (end, name): O(n + steps) for the usual
-// handful of buffers starting at a step. Names are distinct (they are group
-// names), so this is alloc's stable order.
-func startOrder(items []alloc.Interval, steps int) []int32 {
-	pos := make([]int32, steps+1)
-	for i := range items {
-		pos[items[i].Start+1]++
-	}
-	for s := 1; s <= steps; s++ {
-		pos[s] += pos[s-1]
-	}
-	idx := make([]int32, len(items))
-	next := pos[:steps] // next[s]: the next slot for start s
-	for i := range items {
-		s := items[i].Start
-		idx[next[s]] = int32(i)
-		next[s]++
-	}
-	// next[s] is now the end of run s, which is where run s+1 starts.
-	lo := int32(0)
-	for s := 0; s < steps; s++ {
-		hi := next[s]
-		if run := idx[lo:hi]; len(run) > 1 {
-			slices.SortFunc(run, func(x, y int32) int {
-				a, b := &items[x], &items[y]
-				if c := cmp.Compare(a.End, b.End); c != 0 {
-					return c
-				}
-				return strings.Compare(a.Name, b.Name)
-			})
-		}
-		lo = hi
-	}
-	return idx
 }

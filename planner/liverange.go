@@ -22,28 +22,32 @@ type access struct {
 // compares): two passes over the bundle's accesses, no per-group slices.
 func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, bundleOf, count []int32) {
 	b := &g.Bundles[bi]
-	var cands []int
-	ntouch := 0
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for pass := 0; pass < 2; pass++ {
-			accs := op.Reads
-			if pass == 1 {
-				accs = op.Writes
+	// eachTouch visits the accesses of the bundle's candidates in step
+	// order, reads before writes within an op.
+	eachTouch := func(visit func(gi, op int, read bool)) {
+		for oi := range b.Ops {
+			op := &b.Ops[oi]
+			for _, a := range op.Reads {
+				if int(bundleOf[a.Group]) == bi {
+					visit(a.Group, oi, true)
+				}
 			}
-			for _, a := range accs {
-				gi := a.Group
-				if int(bundleOf[gi]) != bi {
-					continue
+			for _, a := range op.Writes {
+				if int(bundleOf[a.Group]) == bi {
+					visit(a.Group, oi, false)
 				}
-				if count[gi] == 0 {
-					cands = append(cands, gi)
-				}
-				count[gi]++
-				ntouch++
 			}
 		}
 	}
+	var cands []int
+	ntouch := 0
+	eachTouch(func(gi, _ int, _ bool) {
+		if count[gi] == 0 {
+			cands = append(cands, gi)
+		}
+		count[gi]++
+		ntouch++
+	})
 	if len(cands) == 0 {
 		return
 	}
@@ -56,23 +60,10 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 		first[k+1] = first[k] + n
 	}
 	touches := make([]access, ntouch)
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for pass := 0; pass < 2; pass++ {
-			accs := op.Reads
-			if pass == 1 {
-				accs = op.Writes
-			}
-			for _, a := range accs {
-				gi := a.Group
-				if int(bundleOf[gi]) != bi {
-					continue
-				}
-				touches[count[gi]] = access{int32(oi), pass == 0}
-				count[gi]++
-			}
-		}
-	}
+	eachTouch(func(gi, op int, read bool) {
+		touches[count[gi]] = access{int32(op), read}
+		count[gi]++
+	})
 
 	// Per-loop scratch, stamped with the group being processed so it
 	// needs no clearing between groups.

@@ -35,7 +35,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		for _, m := range gr.Members {
 			members = append(members, g.Buffers[m].Name)
 		}
-		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", gr.Name, gr.Size, strings.Join(members, ","), groupFlags(gr))
+		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", gr.Name, gr.Size, strings.Join(members, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
 	}
 	for _, b := range g.Bundles {
 		fmt.Fprintf(bw, "bundle %s %s steps=%d loops=%d  # %s\n", b.Name, b.Kind, len(b.Ops), len(b.Loops), lc(b.Pos))
@@ -103,18 +103,21 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 
 func lc(p ir.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-func groupFlags(gr ir.Group) string {
+// groupFlags names the declarations a group's members carry, in the
+// words given for input, output and LX (dumps and explain word them
+// differently).
+func groupFlags(gr ir.Group, input, output, lx string) []string {
 	var f []string
 	if gr.Input {
-		f = append(f, "input")
+		f = append(f, input)
 	}
 	if gr.Output {
-		f = append(f, "output")
+		f = append(f, output)
 	}
 	if gr.LX {
-		f = append(f, "lx")
+		f = append(f, lx)
 	}
-	return orDash(strings.Join(f, ","))
+	return f
 }
 
 func ints(a []int) string {

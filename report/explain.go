@@ -106,16 +106,7 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 	for _, m := range gr.Members {
 		members = append(members, g.Buffers[m].Name)
 	}
-	var flags []string
-	if gr.Input {
-		flags = append(flags, "graph input")
-	}
-	if gr.Output {
-		flags = append(flags, "graph output")
-	}
-	if gr.LX {
-		flags = append(flags, "LX")
-	}
+	flags := groupFlags(*gr, "graph input", "graph output", "LX")
 	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", gr.Name, strings.Join(members, ", "), HumanSize(gr.Size), gr.Size)
 	if len(flags) > 0 {
 		fmt.Fprintf(bw, "; %s", strings.Join(flags, ", "))

@@ -78,22 +78,12 @@ func emitAddresses(pr *printer, p *planner.Result, bi int) {
 	}
 	if len(ops) > 0 {
 		e.pr.s(" : ")
-		for k := range ops {
-			if k > 0 {
-				e.pr.s(", ")
-			}
-			e.pr.s("index")
-		}
+		e.pr.indexTypes(len(ops))
 	}
 	e.pr.end()
 	if len(ops) > 0 {
 		pr.s(" -> (")
-		for k := range ops {
-			if k > 0 {
-				pr.s(", ")
-			}
-			pr.s("index")
-		}
+		pr.indexTypes(len(ops))
 		pr.s(")")
 	}
 	pr.s(" {\n")

@@ -466,12 +466,7 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	pr.s("]}")
 	if e.opt.Generic {
 		pr.s(" : (")
-		for k := range ops {
-			if k > 0 {
-				pr.s(", ")
-			}
-			pr.s("index")
-		}
+		pr.indexTypes(len(ops))
 		pr.s(") -> ()")
 	}
 	pr.end()

@@ -63,3 +63,14 @@ func (p *printer) flush() error {
 	}
 	return p.err
 }
+
+// indexTypes prints n comma-separated `index` types: the type list of n
+// operands or results, every value sdscgen emits being an index.
+func (p *printer) indexTypes(n int) {
+	for k := 0; k < n; k++ {
+		if k > 0 {
+			p.s(", ")
+		}
+		p.s("index")
+	}
+}

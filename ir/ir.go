@@ -49,17 +49,25 @@ type Buffer struct {
 	Size int64
 	// Group indexes Graph.Groups: the storage this buffer is a name of.
 	Group int
+	// ViewOffset is where this name starts inside its group's storage:
+	// the sum of the `alias v = t + OFF` offsets on its chain to the
+	// group's root (0 for the root itself).
+	ViewOffset int64
 }
 
-// Group is one storage: a buffer and all its aliases. Every planning rule
-// applies to a group as a whole.
+// Group is one storage: a buffer and all its aliases (views). Every
+// planning rule applies to a group as a whole.
 type Group struct {
 	// Name is the smallest member name in byte order; it breaks ties
-	// wherever groups are sorted.
+	// wherever groups are sorted (the planning sort key).
 	Name string
+	// Root indexes Graph.Buffers: the one member that is not the left
+	// side of an `alias`. Reports call the group by this name.
+	Root int
 	// Members indexes Graph.Buffers, in declaration order.
 	Members []int
-	// Size is the largest member size.
+	// Size is the largest ViewOffset+Size over the members: the bytes
+	// the one allocation of the group must hold.
 	Size int64
 	// Input, Output and LX record whether any member is declared a graph
 	// input, a graph output or LX-claimed.
@@ -130,10 +138,29 @@ type Op struct {
 	Pos  Pos
 	Step int
 	// Loops indexes Bundle.Loops: the enclosing loops, outermost first.
-	Loops  []int
+	Loops []int
+	// Cores is the `cores` list, one entry per split dimension, each
+	// >= 1; nil when the op has no `cores` clause (one core).
+	Cores  []int64
 	Reads  []Access
 	Writes []Access
 }
+
+// NumCores is the number of cores the op runs on: the product of its
+// Cores entries (1 without a `cores` clause). The frontend bounds it by
+// MaxCores.
+func (o *Op) NumCores() int {
+	n := 1
+	for _, s := range o.Cores {
+		n *= int(s)
+	}
+	return n
+}
+
+// MaxCores bounds the product of an op's `cores` entries. Spyre cards have
+// 32 cores; the bound keeps the per-core symbols of one op finite on
+// hostile input.
+const MaxCores = 4096
 
 // Access is one read or write operand.
 type Access struct {
@@ -146,6 +173,27 @@ type Access struct {
 	// enclosing loop, outermost first (len == len(Op.Loops)). It is nil
 	// when the access has no `step`.
 	Strides []int64
+	// Split holds the `split` bytes, one per entry of the op's Cores; nil
+	// for a broadcast access (every core uses the same address).
+	Split []int64
+}
+
+// CoreOffset is the byte offset of core c's part of the access on an op
+// with the given cores list: sum over split dimensions d of i_d*Split[d],
+// where i_d = (c / (cores[0]*...*cores[d-1])) mod cores[d] (the first
+// dimension varies fastest). It is 0 for a broadcast access and for core
+// 0. The frontend has checked that no core offset overflows.
+func (a *Access) CoreOffset(cores []int64, c int) int64 {
+	if a.Split == nil {
+		return 0
+	}
+	var off int64
+	rest := int64(c)
+	for d, s := range cores {
+		off += (rest % s) * a.Split[d]
+		rest /= s
+	}
+	return off
 }
 
 // HasStride reports whether any stride of the access is nonzero.

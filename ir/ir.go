@@ -53,6 +53,14 @@ type Buffer struct {
 	// the sum of the `alias v = t + OFF` offsets on its chain to the
 	// group's root (0 for the root itself).
 	ViewOffset int64
+	// Alias indexes Graph.Buffers: the right side of this name's
+	// `alias NAME = BASE + OFF` line, or -1 when the name is not the left
+	// side of an alias (it is its group's root). AliasOffset is that
+	// line's OFF (0 without `+`). These are the declarations as written;
+	// ViewOffset and Group.Size are derived from them (and re-derived by
+	// the verifier).
+	Alias       int
+	AliasOffset int64
 }
 
 // Group is one storage: a buffer and all its aliases (views). Every

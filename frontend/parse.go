@@ -50,13 +50,13 @@ type parser struct {
 	// The AST is carved out of chunks instead of being allocated object
 	// by object: a million-op graph would otherwise make millions of
 	// small allocations.
-	leaves chunks[Leaf]
-	loops  chunks[Loop]
-	fuseds chunks[Fused]
+	leaves   chunks[Leaf]
+	loops    chunks[Loop]
+	fuseds   chunks[Fused]
 	intLists chunks[IntList]
-	accs   chunks[Access]
-	names  chunks[Name]
-	nodes  chunks[Node]
+	accs     chunks[Access]
+	names    chunks[Name]
+	nodes    chunks[Node]
 
 	// The nodes of the open bodies, innermost last; a body is copied
 	// out when it closes.

@@ -107,6 +107,9 @@ func Generate(w io.Writer, cfg Config) error {
 type ref struct {
 	p  byte
 	id int32
+	// size is the declared byte size rounded up to whole sticks: the
+	// bound that the farthest start of a stepped access must stay below.
+	size int64
 }
 
 var none = ref{}
@@ -136,10 +139,11 @@ type gen struct {
 	resid                  ref
 	long                   ref // the bundle's first value
 	opInBundle             int
-	maxDepth               int  // loop nesting allowed in this bundle
-	pending                ref  // a CPU node's value the next op reads
-	carry                  ref  // a loop's last value the next op reads
-	accUsed                bool // the current loop's accumulator was updated
+	maxDepth               int     // loop nesting allowed in this bundle
+	pending                ref     // a CPU node's value the next op reads
+	carry                  ref     // a loop's last value the next op reads
+	accUsed                bool    // the current loop's accumulator was updated
+	counts                 []int64 // the enclosing loops' counts, outermost first
 }
 
 func (g *gen) next() uint64 {
@@ -208,7 +212,7 @@ func (g *gen) run(decl bool) {
 	g.nbuf, g.nop, g.nloop, g.ncpu = 0, 0, 0, 0
 	g.nring, g.nweights = 0, 0
 	g.resid, g.pending, g.carry, g.long = none, none, none, none
-	g.cur = ref{'x', 0}
+	g.cur = ref{'x', 0, 64 * 4096 * 2}
 	g.ds("  buffer x0 : f16[64, 4096]\n  input x0\n")
 
 	nb := g.cfg.Bundles
@@ -238,17 +242,23 @@ func (g *gen) run(decl bool) {
 
 // newBuf declares a fresh buffer with prefix p.
 func (g *gen) newBuf(p byte) ref {
-	r := ref{p, g.nbuf}
+	r := ref{p: p, id: g.nbuf}
 	g.nbuf++
-	g.declare(r)
+	r.size = g.declare(r)
 	return r
 }
 
-func (g *gen) declare(r ref) {
+// declare draws a declaration and returns the size the tool rounds it to.
+func (g *gen) declare(r ref) int64 {
 	size := g.size()
 	shape := g.intn(4) == 0
+	stick := func(n int64) int64 { return (n + 127) &^ 127 }
 	if !g.decl {
-		return
+		if shape {
+			cols := int64(64) << (size % 4 * 2)
+			return max(1, size/(2*cols)) * stick(2*cols)
+		}
+		return stick(size)
 	}
 	g.s("  buffer ")
 	g.name(r)
@@ -262,10 +272,11 @@ func (g *gen) declare(r ref) {
 		g.s(", ")
 		g.i(cols)
 		g.s("]\n")
-		return
+		return rows * stick(2*cols)
 	}
 	g.i(size)
 	g.s("\n")
+	return stick(size)
 }
 
 // size draws a byte size, log-uniform in bands, from 128 B to 64 MiB.
@@ -303,10 +314,13 @@ func (g *gen) bundle(k, n int) {
 		g.maxDepth = 3
 		g.ns("  loop lb")
 		g.ni(int64(k))
+		count := int64(2 + g.intn(7))
 		g.ns(" count ")
-		g.ni(int64(2 + g.intn(7)))
+		g.ni(count)
 		g.ns(" {\n")
+		g.counts = append(g.counts[:0], count)
 		g.body(n, 1, "    ", none, n)
+		g.counts = g.counts[:0]
 		g.ns("  }\n")
 	default:
 		g.maxDepth = 2
@@ -347,9 +361,11 @@ func (g *gen) loop(n, depth int, ind string, total int) {
 	g.ns(" count ")
 	g.ni(int64(count))
 	g.ns(" {\n")
+	g.counts = append(g.counts, int64(count))
 	outerUsed := g.accUsed
 	g.accUsed = false
 	g.body(n, depth+1, ind+"  ", acc, total)
+	g.counts = g.counts[:len(g.counts)-1]
 	used := g.accUsed
 	g.accUsed = outerUsed
 	g.ns(ind)
@@ -376,7 +392,7 @@ func (g *gen) access(r ref, depth int, first *bool) {
 	}
 	if depth == 1 || g.intn(2) == 0 {
 		g.ns(" step ")
-		g.ni(g.stride())
+		g.ni(g.fit(g.stride(), r, depth-1, 1))
 		return
 	}
 	g.ns(" step [")
@@ -388,9 +404,21 @@ func (g *gen) access(r ref, depth int, first *bool) {
 		if g.intn(3) != 0 {
 			s = g.stride()
 		}
-		g.ni(s)
+		g.ni(g.fit(s, r, d, depth))
 	}
 	g.ns("]")
+}
+
+// fit bounds stride s of loop d (of n strided loops) so that the access
+// to r stays inside r (the contract's bounds rule): each of the n strides
+// moves at most (size-1)/n bytes over its loop's count, so the farthest
+// start is below r's size. The result stays a multiple of 128 (maybe 0).
+func (g *gen) fit(s int64, r ref, d, n int) int64 {
+	if s == 0 || d >= len(g.counts) {
+		return s
+	}
+	lim := (r.size - 1) / int64(n) / (g.counts[d] - 1)
+	return min(s, lim&^127)
 }
 
 func (g *gen) stride() int64 { return 128 << g.intn(10) }
@@ -468,7 +496,7 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	g.ns(" writes ")
 	first = true
 	if id%2000 == 1999 {
-		g.access(ref{'n', out.id}, depth, &first)
+		g.access(ref{'n', out.id, out.size}, depth, &first)
 	} else {
 		g.access(out, depth, &first)
 	}

@@ -9,10 +9,13 @@
 #   * the same with --verify=false, for reference (its output must be
 #     byte-identical to the judged run's);
 #   * mlir-opt-16 --allow-unregistered-dialect --split-input-file
-#     --mlir-disable-threading FILE.mlir -o /dev/null: merely parsing,
+#     --mlir-disable-threading FILE.mlir > /dev/null: merely parsing,
 #     verifying and printing what sdscgen wrote (the divisor of the ratios;
 #     threading only adds pool overhead to a parse-and-print run, see
 #     BENCHMARKS.md; --threads also times it with threading on).
+#
+# (Never `-o /dev/null`: LLVM tools delete their -o file when killed by a
+# signal, and that removes /dev/null for the whole machine.)
 #
 # each under /usr/bin/time (CPU = user + sys, wall, peak RSS), and prints
 # Markdown tables (command, date, machine and load included) for pasting
@@ -122,7 +125,7 @@ for spec in $runs; do
   cmp -s "$mlir" "$mlir.nv" || { echo "bench.sh: --verify=false changed the output of $name" >&2; exit 1; }
   rm -f "$mlir.nv"
   timed "$dir/$name.mlir-opt" mlir-opt-16 --allow-unregistered-dialect --split-input-file \
-    --mlir-disable-threading "$mlir" -o /dev/null
+    --mlir-disable-threading "$mlir" > /dev/null
   read -r sw sc sr < "$dir/$name.sdsc"
   read -r nw nc nr < "$dir/$name.sdsc-nv"
   read -r mw mc mr < "$dir/$name.mlir-opt"
@@ -132,7 +135,7 @@ for spec in $runs; do
     "$(stat -c %s "$bir" | awk '{print $1/1e6}')" "$(stat -c %s "$mlir" | awk '{print $1/1e6}')" \
     "$sc" "$sw" "$(mib "$sr")" "$nc" "$nw" "$(mib "$nr")" "$mc" "$mw" "$(mib "$mr")" "$rc" "$rw" >> "$dir/table"
   if [ "$threads" = 1 ]; then
-    timed "$dir/$name.mlir-opt-mt" mlir-opt-16 --allow-unregistered-dialect --split-input-file "$mlir" -o /dev/null
+    timed "$dir/$name.mlir-opt-mt" mlir-opt-16 --allow-unregistered-dialect --split-input-file "$mlir" > /dev/null
     read -r tw tc tr < "$dir/$name.mlir-opt-mt"
     echo "$name: mlir-opt with threading: cpu $tc s, wall $tw s, $(mib "$tr") MiB" >> "$dir/threads"
   fi

@@ -55,7 +55,7 @@ func Check(f *File) (*ir.Graph, ErrorList) {
 		nodes:    make(map[string]Pos, countNodes(f.Graph.Nodes)),
 		renameOf: map[string]int{},
 	}
-	c.g = &ir.Graph{Name: f.Graph.Name.Value, Pos: c.pos(f.Graph.Name.Pos)}
+	c.g = &ir.Graph{Name: f.Graph.Name.Value, File: f.Filename, Pos: c.pos(f.Graph.Name.Pos)}
 	c.g.Buffers = make([]ir.Buffer, 0, nbuf)
 	c.keyword(f.Graph.Name)
 	c.declareBuffers(f.Graph.Buffers)
@@ -97,17 +97,18 @@ type checker struct {
 	renameTo []int
 }
 
-func (c *checker) pos(p Pos) ir.Pos { return irPos(c.file, p) }
+// pos is p as the graph stores it (its file is Graph.File).
+func (c *checker) pos(p Pos) ir.Pos { return ir.Pos{Line: p.Line, Col: p.Column} }
 
 func (c *checker) errorf(p Pos, format string, args ...any) {
-	c.errs.add(c.pos(p), format, args...)
+	c.errs.add(irPos(c.file, p), format, args...)
 }
 
 // keyword reports a keyword in a declaring name position; the parser lets
 // it through there (see ast.go) so that it is reported with the rest.
 func (c *checker) keyword(t Name) {
 	if isKeyword(t.Value) {
-		c.errs = append(c.errs, &Error{Pos: c.pos(t.Pos), Msg: keywordMsg(t.Value)})
+		c.errs = append(c.errs, &Error{Pos: irPos(c.file, t.Pos), Msg: keywordMsg(t.Value)})
 	}
 }
 

@@ -151,7 +151,7 @@ bundle relu3 op body=[op0]
 cpu sin4 reads=[t0] writes=[v]
 `)
 	// Positions are those of the names, 1-based, in bytes.
-	want := map[string]ir.Pos{
+	want := map[string]ir.Position{
 		"graph":  {File: "t.bir", Line: 2, Col: 7},
 		"x":      {File: "t.bir", Line: 3, Col: 10},
 		"bundle": {File: "t.bir", Line: 19, Col: 9},
@@ -161,15 +161,15 @@ cpu sin4 reads=[t0] writes=[v]
 		"split":  {File: "t.bir", Line: 24, Col: 38},
 		"cpu":    {File: "t.bir", Line: 30, Col: 7},
 	}
-	got := map[string]ir.Pos{
-		"graph":  g.Pos,
-		"x":      g.Buffers[0].Pos,
-		"bundle": g.Bundles[0].Pos,
-		"loop":   g.Bundles[0].Loops[0].Pos,
-		"op":     g.Bundles[0].Ops[1].Pos,
-		"access": g.Bundles[0].Ops[1].Reads[0].Pos,
-		"split":  g.Bundles[0].Ops[2].Writes[0].Pos,
-		"cpu":    g.CPU[0].Pos,
+	got := map[string]ir.Position{
+		"graph":  g.Position(g.Pos),
+		"x":      g.Position(g.Buffers[0].Pos),
+		"bundle": g.Position(g.Bundles[0].Pos),
+		"loop":   g.Position(g.Bundles[0].Loops[0].Pos),
+		"op":     g.Position(g.Bundles[0].Ops[1].Pos),
+		"access": g.Position(g.Bundles[0].Ops[1].Reads[0].Pos),
+		"split":  g.Position(g.Bundles[0].Ops[2].Writes[0].Pos),
+		"cpu":    g.Position(g.CPU[0].Pos),
 	}
 	for k, w := range want {
 		if got[k] != w {
@@ -370,11 +370,11 @@ func TestErrorFormat(t *testing.T) {
 	if l.Err() != nil {
 		t.Error("empty list is an error")
 	}
-	l.add(ir.Pos{File: "b.bir", Line: 1, Col: 1}, "z")
-	l.add(ir.Pos{File: "a.bir", Line: 2, Col: 5}, "y")
-	l.add(ir.Pos{File: "a.bir", Line: 2, Col: 3}, "x")
-	l.add(ir.Pos{File: "a.bir", Line: 2, Col: 3}, "w")
-	l.add(ir.Pos{File: "a.bir", Line: 1, Col: 9}, "v %d", 1)
+	l.add(ir.Position{File: "b.bir", Line: 1, Col: 1}, "z")
+	l.add(ir.Position{File: "a.bir", Line: 2, Col: 5}, "y")
+	l.add(ir.Position{File: "a.bir", Line: 2, Col: 3}, "x")
+	l.add(ir.Position{File: "a.bir", Line: 2, Col: 3}, "w")
+	l.add(ir.Position{File: "a.bir", Line: 1, Col: 9}, "v %d", 1)
 	l.Sort()
 	want := "a.bir:1:9: error: v 1\na.bir:2:3: error: w\na.bir:2:3: error: x\na.bir:2:5: error: y\nb.bir:1:1: error: z"
 	if l.Err() == nil || l.Err().Error() != want {

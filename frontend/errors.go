@@ -10,7 +10,7 @@ import (
 
 // Error is one positioned diagnostic.
 type Error struct {
-	Pos ir.Pos
+	Pos ir.Position
 	Msg string
 }
 
@@ -22,7 +22,7 @@ func (e *Error) Error() string {
 // empty list means success; call Err to turn it into an ordinary error.
 type ErrorList []*Error
 
-func (l *ErrorList) add(pos ir.Pos, format string, args ...any) {
+func (l *ErrorList) add(pos ir.Position, format string, args ...any) {
 	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 

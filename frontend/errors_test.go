@@ -95,7 +95,7 @@ func expectations(t *testing.T, file string, src []byte) []string {
 			ln, _ = strconv.Atoi(string(m[1]))
 		}
 		col, _ := strconv.Atoi(string(m[2]))
-		list = append(list, &Error{Pos: ir.Pos{Line: ln, Col: col}, Msg: string(m[3])})
+		list = append(list, &Error{Pos: ir.Position{Line: ln, Col: col}, Msg: string(m[3])})
 	}
 	if side, err := os.ReadFile(file + ".errors"); err == nil {
 		sc := bufio.NewScanner(bytes.NewReader(side))
@@ -106,7 +106,7 @@ func expectations(t *testing.T, file string, src []byte) []string {
 				t.Fatalf("bad line in %s.errors: %q", file, sc.Text())
 			}
 			msg = sc.Text()[strings.Index(sc.Text(), ": ")+2:]
-			list = append(list, &Error{Pos: ir.Pos{Line: ln, Col: col}, Msg: msg})
+			list = append(list, &Error{Pos: ir.Position{Line: ln, Col: col}, Msg: msg})
 		}
 	}
 	list.Sort()

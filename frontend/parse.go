@@ -16,7 +16,7 @@ import (
 // reports: the differential test and FuzzParseCheck hold the two equal.
 func Parse(filename string, src []byte) (*File, ErrorList) {
 	if len(src) >= math.MaxInt32 {
-		return nil, ErrorList{{Pos: ir.Pos{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
+		return nil, ErrorList{{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
 	}
 	// One copy of the source: every name in the AST, and from there in
 	// the ir.Graph, is a substring of it, and the caller keeps src.

@@ -8,12 +8,12 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-func irPos(filename string, p Pos) ir.Pos {
-	return ir.Pos{File: filename, Line: int(p.Line), Col: int(p.Column)}
+func irPos(filename string, p Pos) ir.Position {
+	return ir.Position{File: filename, Line: int(p.Line), Col: int(p.Column)}
 }
 
-func lexPos(p lexer.Position) ir.Pos {
-	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+func lexPos(p lexer.Position) ir.Position {
+	return ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}
 }
 
 // describe words the token a syntax error is at.
@@ -38,7 +38,7 @@ func keywordMsg(name string) string {
 func syntaxError(err error, src string, filename string) *Error {
 	pe, ok := err.(participle.Error)
 	if !ok {
-		return &Error{Pos: ir.Pos{File: filename, Line: 1, Col: 1}, Msg: err.Error()}
+		return &Error{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: err.Error()}
 	}
 	ue, ok := err.(*participle.UnexpectedTokenError)
 	if !ok {

@@ -12,14 +12,31 @@ package ir
 
 import "fmt"
 
-// Pos is a source position, 1-based line and column (column counts bytes).
+// Pos is a compact source position in the graph's file: 1-based line and
+// byte column. Every op, access, buffer and loop carries one, so it is 8
+// bytes; the file name is stored once, in Graph.File, and Graph.Position
+// makes the printable FILE:LINE:COL. (The frontend rejects inputs of 2 GiB
+// or more, so both numbers fit in 32 bits.) Pos deliberately has no String
+// method: printing one without its file is a `go vet` printf error rather
+// than a silently incomplete position.
 type Pos struct {
+	Line, Col int32
+}
+
+// In returns p as a self-contained position in file.
+func (p Pos) In(file string) Position {
+	return Position{File: file, Line: int(p.Line), Col: int(p.Col)}
+}
+
+// Position is a self-contained source position, FILE:LINE:COL, as
+// diagnostics and reports print it.
+type Position struct {
 	File string
 	Line int
 	Col  int
 }
 
-func (p Pos) String() string {
+func (p Position) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
@@ -29,6 +46,8 @@ const StickBytes = 128
 // Graph is one checked `graph` block.
 type Graph struct {
 	Name string
+	// File is the source file name every Pos of the graph refers to.
+	File string
 	Pos  Pos
 	// Buffers holds every declared buffer in declaration order.
 	Buffers []Buffer
@@ -40,6 +59,9 @@ type Graph struct {
 	// CPU holds the top-level cpu fallback nodes in text order.
 	CPU []CPUNode
 }
+
+// Position returns p, a position in the graph's file, as FILE:LINE:COL.
+func (g *Graph) Position(p Pos) Position { return p.In(g.File) }
 
 // Buffer is one declared buffer.
 type Buffer struct {

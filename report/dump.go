@@ -30,7 +30,7 @@ import (
 //	cpu sin4 reads=t0 writes=v  # 33:7
 func DumpCheck(w io.Writer, g *ir.Graph) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Pos)
+	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Position(g.Pos))
 	for _, b := range g.Buffers {
 		view := ""
 		if b.Alias >= 0 {

@@ -92,7 +92,7 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 		fmt.Fprintf(bw, "%s is renamed to %s (rename at %s): every reference to %s is %s.\n\n",
 			name, buf.Name, via.Pos, name, buf.Name)
 	}
-	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", buf.Name, HumanSize(buf.Size), buf.Size, buf.Pos)
+	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", buf.Name, HumanSize(buf.Size), buf.Size, g.Position(buf.Pos))
 	var from []string
 	for _, r := range renames {
 		if r.To == buf.Name {
@@ -259,7 +259,7 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 			ext = fmt.Sprintf("start = min(start, %d), end = max(end, %d)", l.First, l.Last)
 		}
 		fmt.Fprintf(w, "  loop %s (steps %d..%d, at %s): %s; its value crosses the back-edge, so %s\n",
-			l.Name, l.First, l.Last, l.Pos, why, ext)
+			l.Name, l.First, l.Last, g.Position(l.Pos), why, ext)
 	}
 }
 

@@ -38,7 +38,7 @@ type Rename struct {
 	// target when renames chain).
 	To string
 	// Pos is the position of FROM in the declaration.
-	Pos ir.Pos
+	Pos ir.Position
 }
 
 // HumanSize formats a byte count with binary units and one decimal:
@@ -75,7 +75,7 @@ func reasonName(r planner.Reason) string {
 type touch struct {
 	bundle, step int
 	read         bool
-	pos          ir.Pos
+	pos          ir.Position
 	// buffer is the name accessed (a group may be reached through any of
 	// its names); split is the access's split (nil: broadcast).
 	buffer int
@@ -139,7 +139,7 @@ type index struct {
 type cpuTouch struct {
 	node   int
 	read   bool
-	pos    ir.Pos
+	pos    ir.Position
 	buffer int // the name accessed
 }
 
@@ -150,12 +150,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range op.Reads {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, a.Pos, a.Buffer, a.Split})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, g.Position(a.Pos), a.Buffer, a.Split})
 				}
 			}
 			for _, a := range op.Writes {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, a.Pos, a.Buffer, a.Split})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, g.Position(a.Pos), a.Buffer, a.Split})
 				}
 			}
 		}
@@ -163,12 +163,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 	for ci, c := range g.CPU {
 		for _, a := range c.Reads {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, a.Pos, a.Buffer})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, g.Position(a.Pos), a.Buffer})
 			}
 		}
 		for _, a := range c.Writes {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, a.Pos, a.Buffer})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, g.Position(a.Pos), a.Buffer})
 			}
 		}
 	}

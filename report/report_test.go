@@ -52,7 +52,7 @@ func check(t testing.TB, file string, src []byte) (*ir.Graph, *report.Source) {
 				to = n
 			}
 			src2.Renames = append(src2.Renames, report.Rename{From: r.From.Value, To: to,
-				Pos: ir.Pos{File: r.From.Pos.Filename, Line: r.From.Pos.Line, Col: r.From.Pos.Column}})
+				Pos: ir.Position{File: r.From.Pos.Filename, Line: r.From.Pos.Line, Col: r.From.Pos.Column}})
 		}
 	}
 	return g, src2
@@ -306,7 +306,7 @@ func TestRemarks(t *testing.T) {
 			t.Fatalf("%s: %d remarks, want %d:\n%s", mode, len(lines), len(want), b.String())
 		}
 		for k, buf := range want {
-			prefix := fmt.Sprintf("%s: remark: %s ", buf.Pos, buf.Name)
+			prefix := fmt.Sprintf("%s: remark: %s ", p.Graph.Position(buf.Pos), buf.Name)
 			if !strings.HasPrefix(lines[k], prefix) {
 				t.Errorf("%s: line %d = %q, want prefix %q", mode, k, lines[k], prefix)
 			}

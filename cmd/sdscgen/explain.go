@@ -210,7 +210,7 @@ func sourceOf(f *frontend.File) *report.Source {
 		}
 		p := r.From.Pos
 		src.Renames = append(src.Renames, report.Rename{From: r.From.Value, To: to,
-			Pos: ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}})
+			Pos: ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}})
 	}
 	return src
 }

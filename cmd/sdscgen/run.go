@@ -246,7 +246,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		// The -o layout puts bundle folders beside plan.json.
 		for _, b := range plan.Graph.Bundles {
 			if b.Name == "plan.json" {
-				fmt.Fprintf(stderr, "%s: error: bundle %q would collide with %s in -o DIR\n", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json"))
+				fmt.Fprintf(stderr, "%s: error: bundle %q would collide with %s in -o DIR\n", plan.Graph.Position(b.Pos), b.Name, filepath.Join(cfg.outDir, "plan.json"))
 				return exitBadInput
 			}
 		}

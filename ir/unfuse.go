@@ -6,7 +6,7 @@ package ir
 // enclose it so that its strides keep their meaning. Buffers, groups and CPU
 // nodes are shared with g, which is not modified.
 func (g *Graph) Unfused() *Graph {
-	out := &Graph{Name: g.Name, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU}
+	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU}
 	for _, b := range g.Bundles {
 		for _, op := range b.Ops {
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}

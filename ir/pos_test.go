@@ -1,0 +1,37 @@
+package ir_test
+
+import (
+	"testing"
+
+	"github.com/sdscgen/sdscgen/frontend"
+)
+
+// TestPosition: a graph's compact positions print with the graph's file,
+// and the fusion-off graph keeps that file (its bundles are the ops).
+func TestPosition(t *testing.T) {
+	src := "graph g {\n  buffer a : 256\n  input a\n  fused f {\n    op o1 reads a writes b\n  }\n  buffer b : 128\n  output b\n}\n"
+	f, errs := frontend.Parse("dir/x.bir", []byte(src))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op := g.Bundles[0].Ops[0]
+	// "    op o1": the name starts at column 8 of line 5; the read of a at
+	// column 17.
+	if got := g.Position(op.Pos).String(); got != "dir/x.bir:5:8" {
+		t.Errorf("op at %s, want dir/x.bir:5:8", got)
+	}
+	if got := g.Position(op.Reads[0].Pos).String(); got != "dir/x.bir:5:17" {
+		t.Errorf("read at %s, want dir/x.bir:5:17", got)
+	}
+	u := g.Unfused()
+	if got := u.Position(u.Bundles[0].Pos).String(); got != "dir/x.bir:5:8" {
+		t.Errorf("unfused bundle at %s, want dir/x.bir:5:8", got)
+	}
+	if got := g.Position(g.Buffers[1].Pos).String(); got != "dir/x.bir:7:10" {
+		t.Errorf("buffer b at %s, want dir/x.bir:7:10", got)
+	}
+}

@@ -1,130 +1,139 @@
 package verify
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
-// planJSON is the document of spec §4, decoded with encoding/json (not
-// the planner's writer) so that every value is read back as a consumer
-// would read it. Pointers tell null from 0. The buffers array, by far the
-// largest part, is not held here: JSON streams it element by element.
+// planJSON is the document of spec §4 without its two long arrays
+// (bundles and buffers), which JSON checks element by element as they
+// stream by. A field is !ok when it is null or missing.
 type planJSON struct {
-	Graph     *string           `json:"graph"`
-	Allocator *string           `json:"allocator"`
-	Budget    *int64            `json:"budget"`
-	PoolSizes map[string]*int64 `json:"pool_sizes"`
-	Bundles   []struct {
-		Name       *string `json:"name"`
-		Steps      *int    `json:"steps"`
-		PoolSize   *int64  `json:"pool_size"`
-		LowerBound *int64  `json:"lower_bound"`
-		// Compare is present with --compare: every allocator's pool size.
-		Compare map[string]int64 `json:"compare"`
-	} `json:"bundles"`
+	Graph, Allocator jstr
+	Budget           jint
+	// PoolSizes holds the pool_sizes members in document order (a key
+	// may repeat; the last one counts, as in any JSON library's map);
+	// PoolSizesOK is false when the key is missing or null.
+	PoolSizes   []poolSize
+	PoolSizesOK bool
+}
+
+type poolSize struct {
+	name []byte
+	size jint
+}
+
+// bundleJSON is one element of the document's bundles array.
+type bundleJSON struct {
+	Name                        jstr
+	Steps, PoolSize, LowerBound jint
+	// Own is compare[the plan's allocator], present with --compare.
+	Own jint
 }
 
 // bufferJSON is one element of the document's buffers array.
 type bufferJSON struct {
-	Name   *string `json:"name"`
-	Size   *int64  `json:"size"`
-	Bundle *string `json:"bundle"`
-	Start  *int    `json:"start"`
-	End    *int    `json:"end"`
-	Offset *int64  `json:"offset"`
+	Name, Bundle, Reason jstr
+	Size, Offset         jint
+	Start, End           jint
 	// ViewOffset is the name's own view offset (0 for a group's root).
-	ViewOffset *int64  `json:"view_offset"`
-	Reason     *string `json:"reason"`
+	ViewOffset jint
 }
 
-// decodePlan reads the document of spec §4 with encoding/json: its top
-// level by Token, each key's value by Decode (unknown fields disallowed
-// throughout, as for one Decode of the whole document), and the buffers
-// array one element at a time, each handed to each with its index. It
-// returns the document without its buffers and their count.
-func decodePlan(dec *json.Decoder, each func(i int, b *bufferJSON)) (doc planJSON, n int, err error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return doc, 0, err
-	}
-	if tok == nil { // null: an empty document, as Decode would leave it
-		return doc, 0, nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return doc, 0, fmt.Errorf("json: cannot unmarshal %v into Go value of type verify.planJSON", tok)
-	}
-	var unknown error
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return doc, 0, err
-		}
-		key, _ := tok.(string)
-		switch key {
+// decodePlan reads the document of spec §4 (keys in any order, exactly
+// the spec's keys), handing each bundles element and each buffers
+// element, with its index, to bundle and buffer as it is read. A
+// repeated array key starts its indices afresh (the last value of a key
+// is the one that counts). It returns the rest of the document and the
+// two arrays' lengths.
+func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
+	r.object(func(key []byte) {
+		switch string(key) {
 		case "graph":
-			err = dec.Decode(&doc.Graph)
+			doc.Graph = r.optStr()
 		case "allocator":
-			err = dec.Decode(&doc.Allocator)
+			doc.Allocator = r.optStr()
 		case "budget":
-			err = dec.Decode(&doc.Budget)
+			doc.Budget = r.optInt()
 		case "pool_sizes":
-			err = dec.Decode(&doc.PoolSizes)
+			doc.PoolSizes = doc.PoolSizes[:0]
+			doc.PoolSizesOK = r.object(func(name []byte) {
+				doc.PoolSizes = append(doc.PoolSizes, poolSize{name, r.optInt()})
+			})
 		case "bundles":
-			err = dec.Decode(&doc.Bundles)
+			nBundles = 0
+			r.array(func(i int) {
+				var b bundleJSON
+				r.object(func(key []byte) {
+					switch string(key) {
+					case "name":
+						b.Name = r.optStr()
+					case "steps":
+						b.Steps = r.optInt()
+					case "pool_size":
+						b.PoolSize = r.optInt()
+					case "lower_bound":
+						b.LowerBound = r.optInt()
+					case "compare":
+						b.Own = jint{}
+						r.object(func(name []byte) {
+							v := r.optInt()
+							if string(name) == allocator {
+								b.Own = jint{v: v.v, ok: true}
+							}
+						})
+					default:
+						r.unknown(key)
+					}
+				})
+				if r.err == nil {
+					bundle(i, &b)
+					nBundles = i + 1
+				}
+			})
 		case "buffers":
-			n, err = decodeBuffers(dec, each)
+			nBuffers = 0
+			r.array(func(i int) {
+				var b bufferJSON
+				r.object(func(key []byte) {
+					switch string(key) {
+					case "name":
+						b.Name = r.optStr()
+					case "size":
+						b.Size = r.optInt()
+					case "bundle":
+						b.Bundle = r.optStr()
+					case "start":
+						b.Start = r.optInt()
+					case "end":
+						b.End = r.optInt()
+					case "offset":
+						b.Offset = r.optInt()
+					case "view_offset":
+						b.ViewOffset = r.optInt()
+					case "reason":
+						b.Reason = r.optStr()
+					default:
+						r.unknown(key)
+					}
+				})
+				if r.err == nil {
+					buffer(i, &b)
+					nBuffers = i + 1
+				}
+			})
 		default:
-			if unknown == nil {
-				unknown = fmt.Errorf("json: unknown field %q", key)
-			}
-			var skip json.RawMessage
-			err = dec.Decode(&skip)
+			r.unknown(key)
 		}
-		if err != nil {
-			return doc, 0, err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return doc, 0, err
-	}
-	return doc, n, unknown
-}
-
-// decodeBuffers streams the buffers array (or null, which has no
-// elements). A repeated key starts the count afresh, as the last value of
-// a repeated key is the one Decode keeps.
-func decodeBuffers(dec *json.Decoder, each func(i int, b *bufferJSON)) (int, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return 0, err
-	}
-	if tok == nil {
-		return 0, nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return 0, fmt.Errorf("json: cannot unmarshal %v into Go struct field planJSON.buffers", tok)
-	}
-	n := 0
-	for dec.More() {
-		var b bufferJSON
-		if err := dec.Decode(&b); err != nil {
-			return 0, err
-		}
-		each(n, &b)
-		n++
-	}
-	_, err = dec.Token() // the closing ']'
-	return n, err
+	})
+	return doc, nBundles, nBuffers
 }
 
 // JSON checks the plan JSON data (as planner.WriteJSON writes it) against
 // the plan p of graph g: it must be strict JSON with exactly the keys of
 // spec §4, the pool-size table must hold exactly the bundles with
-// candidates, and every buffer, in declaration order, must carry its
+// candidates, every bundle must state its name, steps, pool size and
+// lower bound, and every buffer, in declaration order, must carry its
 // group's decision, so alias members share one bundle, range and offset,
 // and its own view offset, re-derived from its alias chain.
 // Call Plan first: JSON trusts p's decisions and checks only that the
@@ -132,16 +141,24 @@ func decodeBuffers(dec *json.Decoder, each func(i int, b *bufferJSON)) (int, err
 func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	c := &checker{g: g, p: p}
 	matches := len(p.Groups) == len(g.Groups) && len(p.Bundles) == len(g.Bundles)
-	// Buffers are checked as they stream by, into bc; their violations
-	// are reported after the document-level ones, as long as the count
-	// is right (as if the whole array had been decoded first).
+	// Bundles and buffers are checked as they stream by, into kc and bc;
+	// their violations are reported after the document-level ones, as
+	// long as the counts are right (as if the whole arrays had been read
+	// first).
+	kc := &checker{g: g, p: p}
 	bc := &checker{g: g, p: p}
 	if matches {
 		bc.views = deriveViews(g)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	doc, nBuffers, err := decodePlan(dec, func(i int, jb *bufferJSON) {
+	r := &reader{data: data}
+	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, func(i int, jb *bundleJSON) {
+		if i == 0 {
+			kc.err = Error{} // a repeated "bundles" key: the last one counts
+		}
+		if matches && i < len(g.Bundles) {
+			kc.checkBundleJSON(i, jb)
+		}
+	}, func(i int, jb *bufferJSON) {
 		if i == 0 {
 			bc.err = Error{} // a repeated "buffers" key: the last one counts
 		}
@@ -149,94 +166,123 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 			bc.checkBuffer(i, jb)
 		}
 	})
-	if err != nil {
-		c.fail("plan JSON: %v", err)
-		return c.result()
+	if r.err == nil && r.ws() != 0 {
+		r.fail("data after the document")
 	}
-	if dec.More() {
-		c.fail("plan JSON: data after the document")
+	if r.err != nil {
+		c.fail("plan JSON: %v", r.err)
+		return c.result()
 	}
 	if !matches {
 		c.fail("the plan does not match the graph")
 		return c.result()
 	}
-	if doc.Graph == nil || *doc.Graph != g.Name {
-		c.fail("plan JSON: graph %s, want %q", str(doc.Graph), g.Name)
+	if !doc.Graph.is(g.Name) {
+		c.fail("plan JSON: graph %s, want %q", doc.Graph, g.Name)
 	}
-	if doc.Allocator == nil || *doc.Allocator != p.Allocator {
-		c.fail("plan JSON: allocator %s, want %q", str(doc.Allocator), p.Allocator)
+	if !doc.Allocator.is(p.Allocator) {
+		c.fail("plan JSON: allocator %s, want %q", doc.Allocator, p.Allocator)
 	}
-	if doc.Budget == nil || *doc.Budget != p.Budget {
-		c.fail("plan JSON: budget %s, want %d", num(doc.Budget), p.Budget)
+	if !doc.Budget.is(p.Budget) {
+		c.fail("plan JSON: budget %s, want %d", doc.Budget, p.Budget)
 	}
-	if doc.PoolSizes == nil {
+	c.checkPoolSizes(&doc)
+
+	if nBundles != len(g.Bundles) {
+		c.fail("plan JSON: %d bundles, the graph has %d", nBundles, len(g.Bundles))
+	} else {
+		c.merge(kc)
+	}
+	if nBuffers != len(g.Buffers) {
+		c.fail("plan JSON: %d buffers, the graph declares %d", nBuffers, len(g.Buffers))
+		return c.result()
+	}
+	c.merge(bc)
+	return c.result()
+}
+
+// merge appends the violations of o after c's.
+func (c *checker) merge(o *checker) {
+	c.err.Total += o.err.Total
+	for _, v := range o.err.Violations {
+		if len(c.err.Violations) < maxReported {
+			c.err.Violations = append(c.err.Violations, v)
+		}
+	}
+}
+
+// checkPoolSizes: pool_sizes maps exactly the bundles with candidates to
+// their pool sizes. The members are usually the bundles with a pool, in
+// order, each once; anything else goes through a map (last key wins).
+func (c *checker) checkPoolSizes(doc *planJSON) {
+	g, p := c.g, c.p
+	if !doc.PoolSizesOK {
 		c.fail("plan JSON: pool_sizes missing or null")
+	}
+	k := 0
+	inOrder := true
+	for bi, b := range g.Bundles {
+		if !p.Bundles[bi].HasPool() {
+			continue
+		}
+		if k >= len(doc.PoolSizes) || string(doc.PoolSizes[k].name) != b.Name {
+			inOrder = false
+			break
+		}
+		k++
+	}
+	if inOrder && k == len(doc.PoolSizes) {
+		k = 0
+		for bi, b := range g.Bundles {
+			if pb := p.Bundles[bi]; pb.HasPool() {
+				if v := doc.PoolSizes[k].size; !v.is(pb.PoolSize) {
+					c.fail("plan JSON: pool_sizes[%q] = %s, want %d", b.Name, v, pb.PoolSize)
+				}
+				k++
+			}
+		}
+		return
+	}
+	sizes := make(map[string]jint, len(doc.PoolSizes))
+	for _, e := range doc.PoolSizes {
+		sizes[string(e.name)] = e.size
 	}
 	entries := 0
 	for bi, b := range g.Bundles {
 		pb := p.Bundles[bi]
-		v, ok := doc.PoolSizes[b.Name]
+		v, ok := sizes[b.Name]
 		if pb.HasPool() {
 			entries++
-			if !ok || v == nil || *v != pb.PoolSize {
-				c.fail("plan JSON: pool_sizes[%q] = %s, want %d", b.Name, num(v), pb.PoolSize)
+			if !ok || !v.is(pb.PoolSize) {
+				c.fail("plan JSON: pool_sizes[%q] = %s, want %d", b.Name, v, pb.PoolSize)
 			}
 		} else if ok {
 			c.fail("plan JSON: pool_sizes has %q, which has no candidate", b.Name)
 		}
 	}
-	if len(doc.PoolSizes) != entries {
-		c.fail("plan JSON: pool_sizes has %d entries, %d bundles have candidates", len(doc.PoolSizes), entries)
+	if len(sizes) != entries {
+		c.fail("plan JSON: pool_sizes has %d entries, %d bundles have candidates", len(sizes), entries)
 	}
-
-	if len(doc.Bundles) != len(g.Bundles) {
-		c.fail("plan JSON: %d bundles, the graph has %d", len(doc.Bundles), len(g.Bundles))
-	} else {
-		for bi, jb := range doc.Bundles {
-			b, pb := g.Bundles[bi], p.Bundles[bi]
-			if jb.Name == nil || *jb.Name != b.Name {
-				c.fail("plan JSON: bundle %d is %s, want %q", bi, str(jb.Name), b.Name)
-			}
-			if jb.Steps == nil || *jb.Steps != len(b.Ops) {
-				c.fail("plan JSON: bundle %q: steps wrong, want %d", b.Name, len(b.Ops))
-			}
-			if pb.HasPool() != (jb.PoolSize != nil) || (jb.PoolSize != nil && *jb.PoolSize != pb.PoolSize) {
-				c.fail("plan JSON: bundle %q: pool_size %s, want %d (entry %v)", b.Name, num(jb.PoolSize), pb.PoolSize, pb.HasPool())
-			}
-			if jb.LowerBound == nil || *jb.LowerBound != pb.LowerBound {
-				c.fail("plan JSON: bundle %q: lower_bound %s, want %d", b.Name, num(jb.LowerBound), pb.LowerBound)
-			}
-			if own, ok := jb.Compare[p.Allocator]; ok && pb.HasPool() && own != pb.PoolSize {
-				c.fail("plan JSON: bundle %q: compare[%s] = %d, but the plan's pool_size is %d", b.Name, p.Allocator, own, pb.PoolSize)
-			}
-		}
-	}
-
-	if nBuffers != len(g.Buffers) {
-		c.fail("plan JSON: %d buffers, the graph declares %d", nBuffers, len(g.Buffers))
-		return c.result()
-	}
-	c.err.Total += bc.err.Total
-	for _, v := range bc.err.Violations {
-		if len(c.err.Violations) < maxReported {
-			c.err.Violations = append(c.err.Violations, v)
-		}
-	}
-	return c.result()
 }
 
-func str(s *string) string {
-	if s == nil {
-		return "null"
+// checkBundleJSON checks element bi of the bundles array.
+func (c *checker) checkBundleJSON(bi int, jb *bundleJSON) {
+	b, pb := c.g.Bundles[bi], c.p.Bundles[bi]
+	if !jb.Name.is(b.Name) {
+		c.fail("plan JSON: bundle %d is %s, want %q", bi, jb.Name, b.Name)
 	}
-	return fmt.Sprintf("%q", *s)
-}
-
-func num(v *int64) string {
-	if v == nil {
-		return "null"
+	if !jb.Steps.is(int64(len(b.Ops))) {
+		c.fail("plan JSON: bundle %q: steps wrong, want %d", b.Name, len(b.Ops))
 	}
-	return fmt.Sprint(*v)
+	if pb.HasPool() != jb.PoolSize.ok || (jb.PoolSize.ok && jb.PoolSize.v != pb.PoolSize) {
+		c.fail("plan JSON: bundle %q: pool_size %s, want %d (entry %v)", b.Name, jb.PoolSize, pb.PoolSize, pb.HasPool())
+	}
+	if !jb.LowerBound.is(pb.LowerBound) {
+		c.fail("plan JSON: bundle %q: lower_bound %s, want %d", b.Name, jb.LowerBound, pb.LowerBound)
+	}
+	if jb.Own.ok && pb.HasPool() && jb.Own.v != pb.PoolSize {
+		c.fail("plan JSON: bundle %q: compare[%s] = %d, but the plan's pool_size is %d", b.Name, c.p.Allocator, jb.Own.v, pb.PoolSize)
+	}
 }
 
 // checkBuffer checks element i of the buffers array: it must carry its
@@ -245,40 +291,40 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 	g, p := c.g, c.p
 	buf := g.Buffers[i]
 	pg := p.Groups[buf.Group]
-	if jb.Name == nil || *jb.Name != buf.Name {
-		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, str(jb.Name), buf.Name)
+	if !jb.Name.is(buf.Name) {
+		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, jb.Name, buf.Name)
 		return
 	}
-	if jb.Size == nil || *jb.Size != buf.Size {
-		c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, num(jb.Size), buf.Size)
+	if !jb.Size.is(buf.Size) {
+		c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, jb.Size, buf.Size)
 	}
 	if pg.Bundle >= 0 {
 		bn := g.Bundles[pg.Bundle].Name
-		if jb.Bundle == nil || *jb.Bundle != bn || jb.Start == nil || *jb.Start != pg.Start || jb.End == nil || *jb.End != pg.End {
+		if !jb.Bundle.is(bn) || !jb.Start.is(int64(pg.Start)) || !jb.End.is(int64(pg.End)) {
 			c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", buf.Name, bn, pg.Start, pg.End)
 		}
-	} else if jb.Bundle != nil || jb.Start != nil || jb.End != nil {
+	} else if jb.Bundle.ok || jb.Start.ok || jb.End.ok {
 		c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", buf.Name)
 	}
 	if pg.Offset >= 0 {
-		if jb.Offset == nil || *jb.Offset != pg.Offset {
-			c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, num(jb.Offset), pg.Offset)
+		if !jb.Offset.is(pg.Offset) {
+			c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, jb.Offset, pg.Offset)
 		}
-	} else if jb.Offset != nil {
-		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, *jb.Offset)
+	} else if jb.Offset.ok {
+		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, jb.Offset.v)
 	}
 	want := buf.ViewOffset // where the chain is broken, Plan reports it
 	if c.views != nil && c.views.root[i] >= 0 {
 		want = c.views.view[i]
 	}
-	if jb.ViewOffset == nil || *jb.ViewOffset != want {
-		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", buf.Name, num(jb.ViewOffset), want)
+	if !jb.ViewOffset.is(want) {
+		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", buf.Name, jb.ViewOffset, want)
 	}
 	if pg.Reason == planner.Pooled {
-		if jb.Reason != nil {
-			c.fail("plan JSON: buffer %q: reason %q for a pooled group", buf.Name, *jb.Reason)
+		if jb.Reason.ok {
+			c.fail("plan JSON: buffer %q: reason %s for a pooled group", buf.Name, jb.Reason)
 		}
-	} else if jb.Reason == nil || *jb.Reason != string(pg.Reason) {
-		c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, str(jb.Reason), pg.Reason)
+	} else if !jb.Reason.is(string(pg.Reason)) {
+		c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, jb.Reason, pg.Reason)
 	}
 }

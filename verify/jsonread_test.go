@@ -1,0 +1,181 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// specPlan plans the spec example and returns the plan and its JSON.
+func specPlan(t *testing.T) (*planner.Result, []byte) {
+	t.Helper()
+	src, err := os.ReadFile("../golden/testdata/spec_example/input.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, errs := frontend.Parse("spec.bir", src)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	var buf bytes.Buffer
+	if err := planner.WriteJSON(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(g, p, buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	return p, buf.Bytes()
+}
+
+// TestJSONAsAConsumerReadsIt: the same document in another layout (keys
+// sorted, no whitespace; then indented with tabs), with a name spelled
+// with \u escapes and a key repeated (the last value counts), is still
+// the plan.
+func TestJSONAsAConsumerReadsIt(t *testing.T) {
+	p, good := specPlan(t)
+	dec := json.NewDecoder(bytes.NewReader(good))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	compact, err := json.Marshal(v) // map keys sorted
+	if err != nil {
+		t.Fatal(err)
+	}
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, compact, "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	name := p.Graph.Name // "decoder_block"
+	escaped := strings.Replace(string(good), `"graph": "`+name+`"`,
+		`"graph": "wrong", "graph": "\u0064ecoder\u005fblock"`, 1)
+	if escaped == string(good) {
+		t.Fatalf("plan JSON lacks the graph name %q", name)
+	}
+	for _, doc := range []string{string(compact), indented.String(), escaped} {
+		if err := JSON(p.Graph, p, []byte(doc)); err != nil {
+			t.Errorf("%v\n%s", err, doc)
+		}
+	}
+	// Keys match exactly, as in a consumer's dictionary.
+	upper := strings.Replace(string(good), `"graph":`, `"Graph":`, 1)
+	if err := JSON(p.Graph, p, []byte(upper)); err == nil || !strings.Contains(err.Error(), `unknown field "Graph"`) {
+		t.Errorf("key Graph: got %v, want an unknown field", err)
+	}
+}
+
+// TestJSONRejectsInvalid: every byte-level mutation of the document that
+// is not valid JSON (by encoding/json.Valid) fails the check.
+func TestJSONRejectsInvalid(t *testing.T) {
+	p, good := specPlan(t)
+	r := rand.New(rand.NewSource(7))
+	alphabet := []byte(`{}[]:,"\ -.0123456789eEnultrfa` + "\x00\x1f\x7f\xff")
+	invalid := 0
+	for k := 0; k < 4000; k++ {
+		b := append([]byte(nil), good...)
+		for e := 0; e < 1+r.Intn(3); e++ {
+			i := r.Intn(len(b))
+			switch r.Intn(3) {
+			case 0:
+				b = append(b[:i], b[i+1:]...)
+			case 1:
+				b = append(b[:i], append([]byte{alphabet[r.Intn(len(alphabet))]}, b[i:]...)...)
+			default:
+				b[i] = alphabet[r.Intn(len(alphabet))]
+			}
+		}
+		if json.Valid(b) {
+			continue
+		}
+		invalid++
+		if err := JSON(p.Graph, p, b); err == nil {
+			t.Fatalf("invalid JSON accepted:\n%s", b)
+		}
+	}
+	if invalid < 1000 {
+		t.Errorf("only %d invalid mutants", invalid)
+	}
+}
+
+func TestReaderStrings(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"abc"`, "abc"},
+		{`"a\u0062c"`, "abc"},
+		{`"a\/b\\c\"d"`, `a/b\c"d`},
+		{`"\b\f\n\r\t"`, "\b\f\n\r\t"},
+		{`"\ud83d\ude00"`, "\U0001F600"}, // a surrogate pair
+		{`"\ud83dx"`, "\uFFFDx"},         // a lone high surrogate
+		{`"\ude00\u0041"`, "\uFFFDA"},    // a lone low surrogate
+		{`"\ud83d\u0041"`, "\uFFFDA"},    // a high surrogate, then no low one
+		{"\"\xff\"", "\uFFFD"},           // an invalid UTF-8 byte
+		{"\"h\xc3\xa9\"", "h\u00e9"},     // valid UTF-8 passes through
+	} {
+		r := &reader{data: []byte(c.in)}
+		got := r.str()
+		if r.err != nil || string(got) != c.want || r.i != len(c.in) {
+			t.Errorf("%s: got %q, %v, at %d", c.in, got, r.err, r.i)
+		}
+	}
+	for _, in := range []string{`"abc`, `"a\x"`, "\"a\nb\"", `"\u12"`, `"\u12g4"`, `abc`, `"a\`} {
+		r := &reader{data: []byte(in)}
+		if r.str(); r.err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+}
+
+func TestReaderInts(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"0", 0}, {"-0", 0}, {"7", 7}, {"-12", -12}, {" 128 ", 128},
+		{"999999999999999999", 999999999999999999},
+		{"9223372036854775807", 9223372036854775807},
+		{"-9223372036854775808", -9223372036854775808},
+	} {
+		r := &reader{data: []byte(c.in)}
+		if got := r.int(); r.err != nil || got != c.want {
+			t.Errorf("%q: got %d, %v", c.in, got, r.err)
+		}
+	}
+	for _, in := range []string{"9223372036854775808", "1.0", "1e3", "-", "+1", "", "null", `"1"`, "1.", "1e", "--1", "0x10"} {
+		r := &reader{data: []byte(in)}
+		got := r.int()
+		if r.err == nil && r.ws() == 0 {
+			t.Errorf("%q: read %d without error", in, got)
+		}
+	}
+}
+
+func TestReaderNesting(t *testing.T) {
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
+	r := &reader{data: []byte(deep)}
+	if r.skip(); r.err == nil || !strings.Contains(r.err.Error(), "nested too deeply") {
+		t.Errorf("depth %d: %v", maxDepth+1, r.err)
+	}
+	ok := strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth)
+	r = &reader{data: []byte(ok)}
+	if r.skip(); r.err != nil || r.i != len(ok) {
+		t.Errorf("depth %d: %v", maxDepth, r.err)
+	}
+	for _, in := range []string{`[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `[1 2]`, `nul`, `tru`, `{"a":1}}`} {
+		r := &reader{data: []byte(in)}
+		r.skip()
+		if r.err == nil && r.ws() == 0 {
+			t.Errorf("%s: accepted", in)
+		}
+	}
+}

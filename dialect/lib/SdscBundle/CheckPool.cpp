@@ -166,10 +166,11 @@ private:
     return it->second;
   }
 
-  bool outside(Operation *op, const Twine &what, int64_t offset) {
+  /// Reports "<what> lies outside the S-byte pool allocation"; what names
+  /// the offending offset.
+  bool outside(Operation *op, const Twine &what) {
     InFlightDiagnostic diag = op->emitError()
-                              << what << " " << offset
-                              << " lies outside the " << size
+                              << what << " lies outside the " << size
                               << "-byte pool allocation (valid offsets 0.."
                               << size - 1 << ")";
     diag.attachNote(alloc.getLoc()) << "the allocation is here";
@@ -193,7 +194,7 @@ private:
     }
     offsets[add.getResult()] = offset;
     if (offset < 0 || offset >= size)
-      return outside(add, "pool offset", offset);
+      return outside(add, "pool offset " + Twine(offset));
     return true;
   }
 
@@ -250,16 +251,13 @@ private:
     }
     int64_t base = ranges[pool].lo;
     if (hi >= size)
-      return outside(apply,
-                     "the last tile (base pool offset " + Twine(base) +
-                         ", every loop at its last iteration) starts at "
-                         "pool offset",
-                     hi);
+      return outside(apply, "last tile start: pool offset " + Twine(hi) +
+                                " (base offset " + Twine(base) +
+                                ", every loop at its last iteration)");
     if (lo < 0)
-      return outside(apply,
-                     "the first tile (base pool offset " + Twine(base) +
-                         ") starts at pool offset",
-                     lo);
+      return outside(apply, "first tile start: pool offset " + Twine(lo) +
+                                " (base offset " + Twine(base) +
+                                ", every loop at its first iteration)");
     return true;
   }
 };

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/internal/randgraph"
@@ -135,35 +136,50 @@ func customGoldens(t *testing.T) []string {
 // a fixpoint; and the generic golden of the same bundle is the same IR
 // (sdsc-opt prints both identically).
 func TestSdscOptGoldens(t *testing.T) {
-	modules := 0
-	for _, f := range customGoldens(t) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	sdscOptPath(t)
+	var modules atomic.Int64
+	t.Run("each", func(t *testing.T) {
+		for _, f := range customGoldens(t) {
+			t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
+				modules.Add(int64(checkGolden(t, f)))
+			})
 		}
-		modules += verifyStream(t, f, src)
-		out := mustSdscOpt(t, f, src)
-		if want, got := normalize(src), normalize(out); strings.Join(want, "\n") != strings.Join(got, "\n") {
-			t.Errorf("%s: sdsc-opt does not re-print the module line for line (up to SSA/map names):\n--- in:\n%s\n--- out:\n%s",
-				f, strings.Join(want, "\n"), strings.Join(got, "\n"))
-		}
-		if again := mustSdscOpt(t, f+" (re-read)", out); !bytes.Equal(again, out) {
-			t.Errorf("%s: printing is not a fixpoint:\n%s\n--- then:\n%s", f, out, again)
-		}
-		generic := strings.TrimSuffix(f, ".mlir.golden") + ".generic.mlir.golden"
-		gsrc, err := os.ReadFile(generic)
-		if err != nil {
-			t.Errorf("%s: no generic golden: %v", f, err)
-			continue
-		}
-		if gout := mustSdscOpt(t, generic, gsrc); !bytes.Equal(gout, out) {
-			t.Errorf("%s and %s are different IR:\n%s\n--- generic:\n%s", f, generic, out, gout)
-		}
+	})
+	if t.Failed() {
+		return
 	}
-	if modules == 0 {
+	if modules.Load() == 0 {
 		t.Fatal("no bundle functions verified")
 	}
-	t.Logf("sdsc-opt verified %d golden modules", modules)
+	t.Logf("sdsc-opt verified %d golden modules", modules.Load())
+}
+
+// checkGolden runs the checks of TestSdscOptGoldens on one custom golden
+// and returns its number of bundle functions.
+func checkGolden(t *testing.T, f string) int {
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := verifyStream(t, f, src)
+	out := mustSdscOpt(t, f, src)
+	if want, got := normalize(src), normalize(out); strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("%s: sdsc-opt does not re-print the module line for line (up to SSA/map names):\n--- in:\n%s\n--- out:\n%s",
+			f, strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+	if again := mustSdscOpt(t, f+" (re-read)", out); !bytes.Equal(again, out) {
+		t.Errorf("%s: printing is not a fixpoint:\n%s\n--- then:\n%s", f, out, again)
+	}
+	generic := strings.TrimSuffix(f, ".mlir.golden") + ".generic.mlir.golden"
+	gsrc, err := os.ReadFile(generic)
+	if err != nil {
+		t.Fatalf("%s: no generic golden: %v", f, err)
+	}
+	if gout := mustSdscOpt(t, generic, gsrc); !bytes.Equal(gout, out) {
+		t.Errorf("%s and %s are different IR:\n%s\n--- generic:\n%s", f, generic, out, gout)
+	}
+	return n
 }
 
 // sdscgenStream runs the built sdscgen on stdin (FILE "-") with args and

@@ -636,6 +636,19 @@ def _relu(x):
 def zoo(name, batch, resolution, seq):
     """(model, inputs, input names) for a zoo model name."""
     torch = _torch()
+    if ":" in name:  # FILE.py:FUNCTION
+        path, fn = name.rsplit(":", 1)
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("torch2bir_user_model", path)
+        if spec is None or not os.path.exists(path):
+            raise ExportError(name, "no such model file %s" % path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        got = getattr(mod, fn)(batch)
+        model, inputs = got[0], list(got[1])
+        names = list(got[2]) if len(got) > 2 else (["x"] if len(inputs) == 1 else ["x%d" % i for i in range(len(inputs))])
+        return model, inputs, names
     if name == "gpt2":
         m = gpt2_small(seq=seq)
         return m, [torch.randint(0, 50257, (batch, seq))], ["idx"]
@@ -657,7 +670,8 @@ def zoo(name, batch, resolution, seq):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="torch2bir.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="torchvision.models name (resnet50, vit_b_16, ...), gpt2 or transformer")
+    p.add_argument("model", help="torchvision.models name (resnet50, vit_b_16, ...), gpt2, transformer, "
+                   "or FILE.py:FUNCTION where FUNCTION(batch) returns (model, inputs[, input names])")
     p.add_argument("-o", "--output", default="-", help="output .bir file (default: stdout)")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--resolution", type=int, default=224, help="image side for vision models (default 224)")
@@ -707,10 +721,17 @@ def main(argv=None):
         model.eval()
         _, fdesc = functionalize_fn()
         prog = os.path.basename(argv[0]) if argv and argv[0] else "torch2bir.py"
-        text = ex.export(model, inputs, names, sanitize(a.graph_name or a.model),
+        gname = a.graph_name or os.path.basename(a.model.rsplit(":", 1)[0]).replace(".py", "")
+        text = ex.export(model, inputs, names, sanitize(gname),
                          header=header_lines([prog] + list(argv[1:]), fdesc))
     except ExportError as e:
         print("torch2bir: error: %s" % e, file=sys.stderr)
+        return 1
+    except Exception as e:  # building the model, or a bug here
+        if os.environ.get("TORCH2BIR_DEBUG"):
+            raise
+        print("torch2bir: error: model %s: %s (TORCH2BIR_DEBUG=1 shows the traceback)" % (a.model, first_line(e)),
+              file=sys.stderr)
         return 1
     if a.output == "-":
         sys.stdout.write(text)

@@ -26,6 +26,24 @@ if ! command -v FileCheck-16 >/dev/null 2>&1 && [ -x /usr/lib/llvm-16/bin/FileCh
   export PATH="$PWD/.bin:$PATH"
 fi
 
+# The PyTorch exporter (scripts/torch2bir.py) runs on Debian's torch under
+# /usr/bin/python3 (the python3 on PATH may be another interpreter).
+if ! /usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1; then
+  echo "test.sh: installing python3-torch python3-torchvision"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test.sh: not root; cannot apt-get install. Install python3-torch and python3-torchvision." >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends python3-torch python3-torchvision >/dev/null
+fi
+echo "== exporter unit tests (scripts/test_torch2bir.py)"
+/usr/bin/python3 -m unittest discover -s scripts -p 'test_torch2bir.py'
+# examples/ regenerates the model zoo with the exporter and compares it
+# byte for byte; with torch present, a skip there would hide a failure.
+export SDSCGEN_REQUIRE_TORCH=1
+
 echo "== gofmt -l"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then

@@ -5,7 +5,7 @@
 # no weights are downloaded (every model is built with weights=None).
 #   scripts/models.sh            regenerate all into examples/models/
 #   scripts/models.sh DIR        write into DIR instead (the byte-identity test)
-# Prints each model's export wall time to stderr.
+# Prints each model's export wall and CPU (user+sys) time to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-examples/models}
@@ -23,14 +23,17 @@ models=(
   "gpt2|gpt2"
   "resnet50_b8|resnet50 --batch 8 --graph-name resnet50_b8"
 )
+TIMEFORMAT="%R %U %S"
 for m in "${models[@]}"; do
   name=${m%%|*}
   args=${m#*|}
-  start=$(date +%s.%N)
   # stdout, so that the command in the header does not depend on DIR
   # shellcheck disable=SC2086
-  "$py" scripts/torch2bir.py $args >"$out/$name.bir.tmp"
+  if ! t=$( { time "$py" scripts/torch2bir.py $args >"$out/$name.bir.tmp"; } 2>&1 ); then
+    echo "$t" >&2
+    exit 1
+  fi
   mv "$out/$name.bir.tmp" "$out/$name.bir"
-  end=$(date +%s.%N)
-  printf 'models.sh: %-16s %6.1fs\n' "$name" "$(echo "$end - $start" | bc)" >&2
+  read -r real user sys <<<"${t##*$'\n'}"
+  printf 'models.sh: %-16s wall %6.1fs  cpu %5.1fs\n' "$name" "$real" "$(echo "$user + $sys" | bc)" >&2
 done

@@ -28,7 +28,7 @@ KEYWORDS = frozenset(
 
 # Overload packets (aten.NAME) that run on the CPU by default: Spyre has no
 # device kernel for them in this model of the backend.
-DEFAULT_CPU_OPS = ("argmax", "argmin", "sort", "topk", "nonzero", "_local_scalar_dense")
+DEFAULT_CPU_OPS = ("argmax", "argmin", "sort", "topk")
 
 # Overload packets treated as reductions by --isolate-reductions.
 REDUCTION_OPS = frozenset(

@@ -85,7 +85,8 @@
 // each; on 1 M ops (67 MB) it took 38 s and 4.7 GB of peak RSS. The
 // hand-written parser does the 100k-op bundle in 65-90 ms of CPU on a
 // shared machine (about 35 ms of it outside the garbage collector) with
-// 44 MB, the AST included, in a few hundred allocations; the 1 M-op bundle
+// 44 MB (47 MB since contract v2 added a split to every access and cores
+// to every leaf), the AST included, in a few hundred allocations; the 1 M-op bundle
 // parses in about a second with an AST of 284 MB besides the 67 MB copy of
 // the source.
 package frontend

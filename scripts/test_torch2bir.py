@@ -222,6 +222,22 @@ class TestFusion(unittest.TestCase):
         self.assertEqual(b.top[2][1], "fused_mul")
         self.assertEqual(b.leaves["argmax"], ("cpu", ["relu"], ["argmax"]))
 
+    def test_op_returning_no_tensor_is_a_cpu_boundary(self):
+        # torch._assert_async returns nothing: it becomes a top-level cpu node
+        # that reads its argument (a detached view of the lifted constant) and
+        # writes nothing, and it cuts the device run in two.
+        def f(x):
+            y = x * 2
+            torch._assert_async(torch.tensor(True))
+            return y + 1
+
+        b = export(Lambda(f), [torch.randn(4)])
+        self.assertEqual(b.shape(), [("fused", ["mul", "lift_fresh_copy"]), ("cpu", ["_assert_async"]), ("op", ["add"])])
+        kind, reads, writes = b.leaves["_assert_async"]
+        self.assertEqual((kind, writes), ("cpu", []))
+        self.assertEqual(b.aliases[reads[0]], ("lift_fresh_copy", 0))
+        self.assertIn("_tensor_constant0", b.inputs)  # a tensor constant is a graph input
+
     def test_cpu_ops_flag(self):
         # with relu declared a CPU op too, the device run is only mul+add
         def f(x):

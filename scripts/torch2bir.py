@@ -516,9 +516,11 @@ def fmt_t(t):
     return "%s[%s]" % (str(t.dtype).replace("torch.", ""), ", ".join(str(d) for d in t.shape))
 
 
-def first_line(e):
+def first_line(e, limit=240):
     s = str(e).strip().splitlines()
     msg = s[0] if s else ""
+    if len(msg) > limit:
+        msg = msg[:limit].rstrip() + " ..."
     return "%s: %s" % (type(e).__name__, msg) if msg else type(e).__name__
 
 

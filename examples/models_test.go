@@ -22,6 +22,9 @@ var zoo = []string{
 	"resnet50_b8", "swin_t", "transformer", "vit_b_16",
 }
 
+// attention marks the zoo models with a fused qkv projection.
+var attention = map[string]bool{"gpt2": true, "swin_t": true, "transformer": true, "vit_b_16": true}
+
 // sdscgen builds the command once per test binary.
 func sdscgen(t *testing.T) string {
 	t.Helper()
@@ -220,6 +223,12 @@ func TestModelZoo(t *testing.T) {
 				if !strings.Contains(mlir, want) {
 					t.Errorf("view %s (%s + %d): no %q in the MLIR", b.Name, a.root, a.off, want)
 				}
+			}
+			// The attention models split one qkv projection into q, k and v,
+			// so they must have views at offsets that ops read; the CNNs
+			// only view at offset 0 (flatten, weight transposes).
+			if attention[name] && offsets == 0 {
+				t.Errorf("no view at a nonzero offset is read or written by an op")
 			}
 			t.Logf("%d bundles, %d views at nonzero offsets touched by ops", m.bundles, offsets)
 		})

@@ -243,8 +243,9 @@ class TestFusion(unittest.TestCase):
         def f(x):
             return torch.relu(x) * 2 + 1
 
-        b = export(Lambda(f), [torch.randn(4)], cpu_ops=["relu"])
-        self.assertEqual(b.shape(), [("cpu", ["relu"]), ("fused", ["mul", "add"])])
+        for spelling in ("relu", "aten.relu", "aten.relu.default"):
+            b = export(Lambda(f), [torch.randn(4)], cpu_ops=[spelling])
+            self.assertEqual(b.shape(), [("cpu", ["relu"]), ("fused", ["mul", "add"])], spelling)
 
     def chain(self):
         # five pointwise ops in a row

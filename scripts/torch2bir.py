@@ -217,7 +217,8 @@ class Exporter:
             raise ValueError("unknown --dtype %r (one of %s)" % (dtype, ", ".join(FLOAT_DTYPES)))
         self.dtype = dtype
         self.stick = stick
-        self.cpu_ops = frozenset(cpu_ops)
+        # "argmax", "aten.argmax" and "aten.argmax.default" all name the packet
+        self.cpu_ops = frozenset(c[5:].split(".")[0] if c.startswith("aten.") else c.split(".")[0] for c in cpu_ops)
         self.max_fused_ops = max_fused_ops
         self.isolate_reductions = isolate_reductions
 

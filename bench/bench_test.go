@@ -27,6 +27,7 @@ var sizes = []struct {
 	{"100k", 100_000, 1},
 	{"1M", 1_000_000, 1},
 	{"1Mx1000", 1_000_000, 1000},
+	{"100kx100", 100_000, 100},
 }
 
 // input is one graph at every stage, built once per process and size.
@@ -162,24 +163,32 @@ type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
+// BenchmarkEmit times mlirgen.EmitAll in both forms, on one goroutine and
+// on as many as the CLI uses (GOMAXPROCS).
 func BenchmarkEmit(b *testing.B) {
 	for _, generic := range []bool{false, true} {
-		b.Run(fmt.Sprintf("generic=%v", generic), func(b *testing.B) {
-			each(b, 3, func(b *testing.B, in *input) {
-				var cw countWriter
-				if err := mlirgen.EmitAll(&cw, in.plan, mlirgen.Options{Generic: generic}); err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(cw.n)
-				b.ResetTimer()
-				for b.Loop() {
-					if err := mlirgen.EmitAll(io.Discard, in.plan, mlirgen.Options{Generic: generic}); err != nil {
-						b.Fatal(err)
-					}
-				}
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("generic=%v/workers=%d", generic, workers), func(b *testing.B) {
+				benchEmit(b, mlirgen.Options{Generic: generic, Workers: workers})
 			})
-		})
+		}
 	}
+}
+
+func benchEmit(b *testing.B, opt mlirgen.Options) {
+	each(b, 3, func(b *testing.B, in *input) {
+		var cw countWriter
+		if err := mlirgen.EmitAll(&cw, in.plan, opt); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(cw.n)
+		b.ResetTimer()
+		for b.Loop() {
+			if err := mlirgen.EmitAll(io.Discard, in.plan, opt); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkPipeline is the CLI's work without the file system: parse,

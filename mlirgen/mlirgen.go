@@ -31,6 +31,11 @@ type Options struct {
 	// addresses.go): builtin dialects only, computing every sdsc_execute
 	// operand address with the same code as the bundle.
 	Addresses bool
+	// Workers is how many goroutines EmitAll may print bundles on (the
+	// caller passes the cores it may use); 0 or 1 prints them one after
+	// another on the calling goroutine. The output is the same bytes
+	// either way.
+	Workers int
 }
 
 // Separator goes between modules on a stream, as mlir-opt
@@ -39,6 +44,9 @@ const Separator = "// -----\n"
 
 // EmitAll writes every bundle's module to w, separated by Separator.
 func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
+	if opt.Workers > 1 && len(p.Graph.Bundles) > 1 {
+		return emitParallel(w, p, opt)
+	}
 	pr := newPrinter(w)
 	for bi := range p.Graph.Bundles {
 		if bi > 0 {

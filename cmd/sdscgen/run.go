@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -240,7 +241,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 
-	mopt := mlirgen.Options{Generic: cfg.generic}
+	mopt := mlirgen.Options{Generic: cfg.generic, Workers: runtime.GOMAXPROCS(0)}
 	cfg.emit.apply(&mopt)
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.

@@ -45,7 +45,18 @@ func dtypeList() string {
 // that Parse returned without errors. It reports every violation it finds, sorted by position, and builds
 // the graph only when there is none: the later stages rely on the graph
 // being fully valid.
-func Check(f *File) (*ir.Graph, ErrorList) {
+func Check(f *File) (*ir.Graph, ErrorList) { return check(f, false) }
+
+// CheckAndRelease is Check for a caller that has no further use for the
+// file's buffer declarations and nodes: it drops each part of the AST as
+// soon as the graph holds what it says (f.Graph.Buffers and f.Graph.Nodes
+// are nil afterwards; Name and Decls, the renames and aliases, stay), so
+// that the garbage collector can reclaim the AST while the graph grows
+// instead of both being alive at their full size. The result is the same
+// as Check's.
+func CheckAndRelease(f *File) (*ir.Graph, ErrorList) { return check(f, true) }
+
+func check(f *File, release bool) (*ir.Graph, ErrorList) {
 	// Sizing the name tables up front avoids rehashing them over and
 	// over on a generated graph with a million names.
 	nbuf := len(f.Graph.Buffers)
@@ -54,14 +65,22 @@ func Check(f *File) (*ir.Graph, ErrorList) {
 		buffers:  make(map[string]int, nbuf),
 		nodes:    make(map[string]Pos, countNodes(f.Graph.Nodes)),
 		renameOf: map[string]int{},
+		release:  release,
 	}
 	c.g = &ir.Graph{Name: f.Graph.Name.Value, File: f.Filename, Pos: c.pos(f.Graph.Name.Pos)}
 	c.g.Buffers = make([]ir.Buffer, 0, nbuf)
 	c.keyword(f.Graph.Name)
 	c.declareBuffers(f.Graph.Buffers)
+	if release {
+		f.Graph.Buffers = nil
+	}
 	c.resolveRenames(f.Graph.Decls)
 	c.buildGroups(f.Graph.Decls)
-	c.buildNodes(f.Graph.Nodes)
+	nodes := f.Graph.Nodes
+	if release {
+		f.Graph.Nodes = nil
+	}
+	c.buildNodes(nodes)
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
@@ -86,6 +105,9 @@ type checker struct {
 	file string
 	g    *ir.Graph
 	errs ErrorList
+	// release: drop each node from the AST once it is built (see
+	// CheckAndRelease).
+	release bool
 
 	buffers map[string]int // name -> index in g.Buffers
 	nodes   map[string]Pos // node name -> first declaration
@@ -618,6 +640,9 @@ func (c *checker) buildNodes(nodes []Node) {
 		}
 		bb := &bundle{b: b, accs: make([]ir.Access, 0, z.accs), strides: make([]int64, 0, z.strides)}
 		b.Body = c.walk(bb, body, itemBuf(body))
+		if c.release {
+			nodes[i] = Node{}
+		}
 	}
 }
 
@@ -673,11 +698,20 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 				Writes: c.accesses(bb, lf, l.Writes, len(bb.loops)),
 			})
 			body = append(body, ir.Item{Op: step, Loop: -1})
+			if c.release {
+				// The op is built: let its AST (leaf, accesses, step
+				// lists) go, so that a bundle of a million ops does not
+				// keep its whole AST alive until its last op.
+				n.Leaf = nil
+			}
 		case n.Fused != nil:
 			// A fused block nested in a bundle only groups nodes; its
 			// contents belong to the enclosing body.
 			c.node(n.Fused.Name)
 			body = c.walk(bb, n.Fused.Body, body)
+			if c.release {
+				n.Fused = nil
+			}
 		case n.Loop != nil:
 			l := n.Loop
 			c.node(l.Name)
@@ -705,6 +739,9 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			bb.loops = outer
 			b.Loops[k].Body = inner
 			b.Loops[k].Last = len(b.Ops) - 1
+			if c.release {
+				n.Loop = nil
+			}
 		}
 	}
 	return body

@@ -170,7 +170,7 @@ func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, 
 	f, errs := frontend.Parse(name, src)
 	if len(errs) == 0 {
 		var g *ir.Graph
-		g, errs = frontend.Check(f)
+		g, errs = frontend.CheckAndRelease(f)
 		if len(errs) == 0 {
 			return g, sourceOf(f), true
 		}

@@ -265,17 +265,26 @@ func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
 func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, collect bool) {
 	gi := a.Group
 	v := lay.g.Buffers[a.Buffer].ViewOffset
-	// reg registers a key; with collect it only declares the key's value
+	// reg registers a key. With collect it declares the key's value
 	// instead (uses are then meaningless): the values come in the order
-	// the keys would be registered, and declare drops the repeats.
+	// the keys would be registered, and declare drops the repeats. Only a
+	// derived key is still registered there, as its name is not its key:
+	// two accesses of one op may reach one derived key by different
+	// names (a view's slice + O, or the root + O'), and only the first
+	// names the op's symbol.
 	reg := func(kind symKind, x, y int64, name value) int32 {
-		if collect {
-			if kind != symKernel {
+		if !collect {
+			return st.register(kind, x, y, name)
+		}
+		switch kind {
+		case symPool, symSlice:
+			lay.declare(gi, name)
+		case symDerived:
+			if n := len(st.syms); int(st.register(kind, x, y, name)) == n {
 				lay.declare(gi, name)
 			}
-			return 0
 		}
-		return st.register(kind, x, y, name)
+		return 0
 	}
 	switch lay.kind[gi] {
 	case omitted:

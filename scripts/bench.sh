@@ -40,12 +40,16 @@
 #   --threads      also time mlir-opt with its default threading
 #   --keep DIR     keep graphs and outputs in DIR (default: a temp dir); a
 #                  FILE.bir already in DIR is reused (synth is deterministic)
+#   --base BIN     also time BIN (e.g. a build of main) on the same default
+#                  command, check that its output is the same bytes, and
+#                  print its figures beside this tree's (before/after in
+#                  one run)
 #   --plan-scaling also run the first-fit Go benchmarks at 100k and 1M
 #                  buffers (issue 4: Plan 1M <= 12 x Plan 100k)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-report_only=0 quick=0 threads=0 keep="" planscaling=0
+report_only=0 quick=0 threads=0 keep="" planscaling=0 base=""
 args="$*"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=1 ;;
     --plan-scaling) planscaling=1 ;;
     --keep) keep="$2"; shift ;;
+    --base) base="$2"; shift ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -99,21 +104,34 @@ synth() { # NAME OPS BUNDLES
 }
 
 # name:ops:bundles:flags (flags: "-" for none, "," separates words)
+# The fusion-off run goes last: mlir-opt needs far longer on a million
+# one-op modules than on anything else here. Rows print as they complete.
 if [ "$quick" = 1 ]; then
   runs="10k:10000:1:- 100k:100000:1:-"
+  late=""
 else
-  runs="10k:10000:1:- 1M:1000000:1:- 1Mx1000:1000000:1000:- 1M-unfused:1000000:1:--bundle-symbolic-args=false"
+  runs="10k:10000:1:- 1M:1000000:1:- 1Mx1000:1000000:1000:-"
+  late="1M-unfused:1000000:1:--bundle-symbolic-args=false"
 fi
 
 fail=0
 missed() { echo "MISSED: $*" >> "$dir/missed"; fail=1; }
-: > "$dir/missed"
-{
+: > "$dir/missed"; : > "$dir/basetable"
+basetable() {
+  [ -s "$dir/basetable" ] || return 0
+  echo
+  echo "Before/after, default command, same run: \`--base\` binary vs this tree"
+  echo
+  echo "| graph | base CPU | wall | peak RSS | this CPU | wall | peak RSS | output |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|"
+  cat "$dir/basetable"
+  : > "$dir/basetable"
+}
 echo
 echo "| graph | flags | .bir | .mlir | sdscgen CPU | wall | peak RSS | --verify=false CPU | wall | peak RSS | mlir-opt CPU | wall | peak RSS | CPU ratio | wall ratio |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-} > "$dir/table"
-for spec in $runs; do
+row() { # SPEC: one table row
+  local spec=$1
   IFS=: read -r name ops bundles flags <<<"$spec"
   src=${name%-unfused}
   synth "$src" "$ops" "$bundles"
@@ -124,6 +142,14 @@ for spec in $runs; do
   timed "$dir/$name.sdsc-nv" "$dir/sdscgen" "${fl[@]}" --verify=false --generic "$bir" > "$mlir.nv"
   cmp -s "$mlir" "$mlir.nv" || { echo "bench.sh: --verify=false changed the output of $name" >&2; exit 1; }
   rm -f "$mlir.nv"
+  if [ -n "$base" ]; then
+    timed "$dir/$name.base" "$base" "${fl[@]}" --generic "$bir" > "$mlir.b"
+    same=same; cmp -s "$mlir" "$mlir.b" || same=DIFFERENT
+    rm -f "$mlir.b"
+    read -r bw bc br < "$dir/$name.base"
+    read -r sw sc sr < "$dir/$name.sdsc"
+    printf '| %s | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s |\n' "$name" "$bc" "$bw" "$(mib "$br")" "$sc" "$sw" "$(mib "$sr")" "$same" >> "$dir/basetable"
+  fi
   timed "$dir/$name.mlir-opt" mlir-opt-16 --allow-unregistered-dialect --split-input-file \
     --mlir-disable-threading "$mlir" > /dev/null
   read -r sw sc sr < "$dir/$name.sdsc"
@@ -133,7 +159,7 @@ for spec in $runs; do
   printf '| %s | %s | %.1f MB | %.1f MB | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s | %s |\n' \
     "$name" "$( [ "$flags" = - ] && echo default || echo "\`${flags//,/ }\`")" \
     "$(stat -c %s "$bir" | awk '{print $1/1e6}')" "$(stat -c %s "$mlir" | awk '{print $1/1e6}')" \
-    "$sc" "$sw" "$(mib "$sr")" "$nc" "$nw" "$(mib "$nr")" "$mc" "$mw" "$(mib "$mr")" "$rc" "$rw" >> "$dir/table"
+    "$sc" "$sw" "$(mib "$sr")" "$nc" "$nw" "$(mib "$nr")" "$mc" "$mw" "$(mib "$mr")" "$rc" "$rw"
   if [ "$threads" = 1 ]; then
     timed "$dir/$name.mlir-opt-mt" mlir-opt-16 --allow-unregistered-dialect --split-input-file "$mlir" > /dev/null
     read -r tw tc tr < "$dir/$name.mlir-opt-mt"
@@ -148,9 +174,10 @@ for spec in $runs; do
     1M-unfused)
       awk -v r="$rc" 'BEGIN{exit !(r > 0.3)}' && missed "$name CPU ratio $rc > 0.3" ;;
   esac
-done
-cat "$dir/table"
-[ "$threads" = 0 ] || { echo; cat "$dir/threads"; }
+  return 0
+}
+for spec in $runs; do row "$spec"; done
+basetable
 
 # 10k end to end, process start included: median wall of 7 runs, in ms.
 synth 10k 10000 1
@@ -179,6 +206,15 @@ if [ "$quick" = 0 ]; then
   echo "100k ops, 1 bundle ($nbuf buffer lines), default command: \`--allocator best-fit\` wall $fw s (CPU $fc s, $(mib "$fr") MiB); \`--allocator best\` wall $bw s (CPU $bc s, $(mib "$br") MiB), $(ratio "$bw" "$fw") x best-fit; --search-time default ${bound:-?}"
   awk -v r="$(ratio "$bw" "$fw")" 'BEGIN{exit !(r > 3)}' && missed "--allocator best $(ratio "$bw" "$fw") x best-fit > 3"
 fi
+
+if [ -n "$late" ]; then
+  echo
+  echo "| graph | flags | .bir | .mlir | sdscgen CPU | wall | peak RSS | --verify=false CPU | wall | peak RSS | mlir-opt CPU | wall | peak RSS | CPU ratio | wall ratio |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for spec in $late; do row "$spec"; done
+  basetable
+fi
+[ "$threads" = 0 ] || { echo; cat "$dir/threads"; }
 
 if [ "$planscaling" = 1 ]; then
   pat='^Benchmark(Plan|FirstFit)/(100k|1M)$'

@@ -166,7 +166,7 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 			bc.checkBuffer(i, jb)
 		}
 	})
-	if r.err == nil && r.ws() != 0 {
+	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
 	}
 	if r.err != nil {

@@ -35,7 +35,8 @@ func (r *reader) fail(format string, args ...any) {
 	r.i = len(r.data)
 }
 
-// ws skips whitespace and returns the next byte, or 0 at the end.
+// ws skips whitespace and returns the next byte, or 0 at the end (a NUL
+// byte in the data also reads as 0: use atEnd to tell).
 func (r *reader) ws() byte {
 	for r.i < len(r.data) {
 		switch c := r.data[r.i]; c {
@@ -46,6 +47,12 @@ func (r *reader) ws() byte {
 		}
 	}
 	return 0
+}
+
+// atEnd skips whitespace and reports whether nothing follows.
+func (r *reader) atEnd() bool {
+	r.ws()
+	return r.i >= len(r.data)
 }
 
 func (r *reader) what() string {

@@ -80,6 +80,11 @@ func TestJSONAsAConsumerReadsIt(t *testing.T) {
 // is not valid JSON (by encoding/json.Valid) fails the check.
 func TestJSONRejectsInvalid(t *testing.T) {
 	p, good := specPlan(t)
+	for _, tail := range []string{"\x00", "x", "{}", "\n]"} {
+		if err := JSON(p.Graph, p, append(append([]byte(nil), good...), tail...)); err == nil {
+			t.Errorf("data after the document (%q) accepted", tail)
+		}
+	}
 	r := rand.New(rand.NewSource(7))
 	alphabet := []byte(`{}[]:,"\ -.0123456789eEnultrfa` + "\x00\x1f\x7f\xff")
 	invalid := 0
@@ -154,7 +159,7 @@ func TestReaderInts(t *testing.T) {
 	for _, in := range []string{"9223372036854775808", "1.0", "1e3", "-", "+1", "", "null", `"1"`, "1.", "1e", "--1", "0x10"} {
 		r := &reader{data: []byte(in)}
 		got := r.int()
-		if r.err == nil && r.ws() == 0 {
+		if r.err == nil && r.atEnd() {
 			t.Errorf("%q: read %d without error", in, got)
 		}
 	}
@@ -174,8 +179,24 @@ func TestReaderNesting(t *testing.T) {
 	for _, in := range []string{`[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `[1 2]`, `nul`, `tru`, `{"a":1}}`} {
 		r := &reader{data: []byte(in)}
 		r.skip()
-		if r.err == nil && r.ws() == 0 {
+		if r.err == nil && r.atEnd() {
 			t.Errorf("%s: accepted", in)
 		}
 	}
+}
+
+// FuzzReader: the reader accepts exactly the documents encoding/json
+// calls valid.
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{`{"a": [1, -2, 3.5e-1, "x\u00e9\ud83d\ude00"], "b": null}`, `[true, false, {}]`, `"\x"`, `[1,]`, `01`, `{"a" 1}`, " 7 ", `-`, `1e+`, "0\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &reader{data: data}
+		r.skip()
+		ok := r.err == nil && r.atEnd()
+		if ok != json.Valid(data) {
+			t.Fatalf("reader says %v (%v), encoding/json says %v: %q", ok, r.err, !ok, data)
+		}
+	})
 }

@@ -94,11 +94,13 @@ type ListDecl struct {
 	Names []Name
 }
 
-// AliasDecl is `alias VIEW = TARGET`.
+// AliasDecl is `alias VIEW = TARGET` or `alias VIEW = TARGET + OFFSET`;
+// Offset is the zero Name without `+`.
 type AliasDecl struct {
 	Pos    Pos
 	View   Name
 	Target Name
+	Offset Name
 }
 
 // RenameDecl is `rename FROM -> TO`.
@@ -115,11 +117,14 @@ type Node struct {
 	Loop  *Loop
 }
 
-// Leaf is an `op` or a `cpu` node (Kind tells which).
+// Leaf is an `op` or a `cpu` node (Kind tells which). Cores is its
+// `cores` clause, nil without one. The parser accepts `cores` on a cpu
+// node too, so that Check reports it with the other semantic errors.
 type Leaf struct {
 	Pos    Pos    // of the keyword
 	Kind   string // "op" or "cpu"
 	Name   Name
+	Cores  *IntList
 	Reads  []Access
 	Writes []Access
 }
@@ -137,15 +142,18 @@ type Loop struct {
 	Body  []Node
 }
 
-// Access is one operand of a leaf node; it starts at Name.Pos.
+// Access is one operand of a leaf node; it starts at Name.Pos. Step and
+// Split are its `step` and `split` clauses, nil when absent.
 type Access struct {
-	Name Name
-	Step *Step
+	Name  Name
+	Step  *IntList
+	Split *IntList
 }
 
-// Step is `step N` (one integer in Ints) or `step [N, ...]` (List, the
-// integers in Ints). Pos is that of the `step` keyword.
-type Step struct {
+// IntList is the Ints of the grammar after a `step`, `split` or `cores`
+// keyword: one integer (in Ints, List false) or a bracketed list (List,
+// the integers in Ints). Pos is that of the keyword.
+type IntList struct {
 	Pos  Pos
 	List bool
 	Ints []Name
@@ -199,6 +207,7 @@ type refAliasDecl struct {
 	Pos    lexer.Position
 	View   lexer.Token `parser:"'alias' ( @Ident | (?= Keyword '=') @Keyword ) '='"`
 	Target lexer.Token `parser:"@Ident"`
+	Offset lexer.Token `parser:"( '+' @Int )?"`
 }
 
 type refRenameDecl struct {
@@ -213,12 +222,20 @@ type refNode struct {
 	Loop  *refLoop  `parser:"| @@"`
 }
 
+// The contract's grammar has no `cores` on a cpu node; this one accepts
+// it there, for Check to report (see Leaf).
 type refLeaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`
-	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('reads' | 'writes')) @Keyword )"`
+	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('cores' | 'reads' | 'writes')) @Keyword )"`
+	Cores  *refCores   `parser:"@@?"`
 	Reads  []refAccess `parser:"( 'reads' @@ ( ',' @@ )* )?"`
 	Writes []refAccess `parser:"( 'writes' @@ ( ',' @@ )* )?"`
+}
+
+type refCores struct {
+	Pos  lexer.Position
+	Ints refInts `parser:"'cores' @@"`
 }
 
 type refFused struct {
@@ -235,15 +252,26 @@ type refLoop struct {
 }
 
 type refAccess struct {
-	Pos  lexer.Position
-	Name lexer.Token `parser:"@Ident"`
-	Step *refStep    `parser:"@@?"`
+	Pos   lexer.Position
+	Name  lexer.Token `parser:"@Ident"`
+	Step  *refStep    `parser:"@@?"`
+	Split *refSplit   `parser:"@@?"`
 }
 
 type refStep struct {
-	Pos    lexer.Position
-	Single lexer.Token   `parser:"'step' ( @Int"`
-	List   []lexer.Token `parser:"| '[' @(Int (',' Int)*) ']' )"`
+	Pos  lexer.Position
+	Ints refInts `parser:"'step' @@"`
+}
+
+type refSplit struct {
+	Pos  lexer.Position
+	Ints refInts `parser:"'split' @@"`
+}
+
+// refInts is the grammar's Ints.
+type refInts struct {
+	Single lexer.Token   `parser:"  @Int"`
+	List   []lexer.Token `parser:"| '[' @(Int (',' Int)*) ']'"`
 }
 
 // The grammar is LL(1) apart from the keyword-as-name alternatives, which
@@ -290,7 +318,11 @@ func parseReference(filename string, src []byte) (*File, ErrorList) {
 	}
 	// The parser saw the token stream only up to the lexical error, where
 	// it ended with EOF; a syntax error before that point is genuine and
-	// comes first, one at that point is an artefact of the cut.
+	// comes first, one at that point is an artefact of the cut, even when
+	// it is reported at an earlier token (a dtype without its shape).
+	if ue, ok := err.(*participle.UnexpectedTokenError); ok && ue.Unexpected.EOF() {
+		return nil, ErrorList{lex}
+	}
 	if syn.Pos.Line < lex.Pos.Line || syn.Pos.Line == lex.Pos.Line && syn.Pos.Col < lex.Pos.Col {
 		return nil, ErrorList{syn}
 	}
@@ -314,7 +346,7 @@ func (f *refFile) convert(filename string) *File {
 			b := d.Buffer
 			c := BufferDecl{Name: refName(b.Name), Size: refName(b.Bytes)}
 			if b.DType.Type != 0 {
-				c.Size, c.Shape = refName(b.DType), refInts(b.Shape)
+				c.Size, c.Shape = refName(b.DType), intTokens(b.Shape)
 			}
 			out.Graph.Buffers = append(out.Graph.Buffers, c)
 			continue
@@ -327,7 +359,8 @@ func (f *refFile) convert(filename string) *File {
 			}
 			c.List = l
 		case d.Alias != nil:
-			c.Alias = &AliasDecl{Pos: refPos(d.Alias.Pos), View: refName(d.Alias.View), Target: refName(d.Alias.Target)}
+			c.Alias = &AliasDecl{Pos: refPos(d.Alias.Pos), View: refName(d.Alias.View), Target: refName(d.Alias.Target),
+				Offset: refName(d.Alias.Offset)}
 		case d.Rename != nil:
 			c.Rename = &RenameDecl{Pos: refPos(d.Rename.Pos), From: refToken(d.Rename.From), To: refToken(d.Rename.To)}
 		}
@@ -345,6 +378,9 @@ func refNodes(nodes []refNode) []Node {
 			l := n.Leaf
 			c.Leaf = &Leaf{Pos: refPos(l.Pos), Kind: l.Kind, Name: refName(l.Name),
 				Reads: refAccesses(l.Reads), Writes: refAccesses(l.Writes)}
+			if l.Cores != nil {
+				c.Leaf.Cores = l.Cores.Ints.convert(l.Cores.Pos)
+			}
 		case n.Fused != nil:
 			c.Fused = &Fused{Name: refName(n.Fused.Name), Body: refNodes(n.Fused.Body)}
 		case n.Loop != nil:
@@ -364,18 +400,26 @@ func refAccesses(as []refAccess) []Access {
 		}
 		c := Access{Name: refName(a.Name)}
 		if s := a.Step; s != nil {
-			c.Step = &Step{Pos: refPos(s.Pos), List: s.Single.Type == 0, Ints: refInts(s.List)}
-			if !c.Step.List {
-				c.Step.Ints = []Name{refName(s.Single)}
-			}
+			c.Step = s.Ints.convert(s.Pos)
+		}
+		if s := a.Split; s != nil {
+			c.Split = s.Ints.convert(s.Pos)
 		}
 		out = append(out, c)
 	}
 	return out
 }
 
-// refInts keeps the integers of a list captured with its commas.
-func refInts(ts []lexer.Token) []Name {
+// convert turns Ints after a keyword at pos into an IntList.
+func (r *refInts) convert(pos lexer.Position) *IntList {
+	if r.Single.Type != 0 {
+		return &IntList{Pos: refPos(pos), Ints: []Name{refName(r.Single)}}
+	}
+	return &IntList{Pos: refPos(pos), List: true, Ints: intTokens(r.List)}
+}
+
+// intTokens keeps the integers of a list captured with its commas.
+func intTokens(ts []lexer.Token) []Name {
 	var out []Name
 	for _, t := range ts {
 		if t.Type == tokInt {

@@ -15,19 +15,30 @@ import (
 // directory names, and 255 bytes is the common file-name limit.
 const maxNodeName = 255
 
-// elemBytes is the element size of each dtype; 0 means unknown.
+// dtypes are the dtypes of contract section 1.1, in its order, with their
+// element sizes.
+var dtypes = [...]struct {
+	name  string
+	bytes int64
+}{{"f32", 4}, {"f16", 2}, {"bf16", 2}, {"f8", 1}, {"i64", 8}, {"i32", 4}, {"i16", 2}, {"i8", 1}, {"u8", 1}, {"bool", 1}}
+
+// elemBytes is the element size of a dtype; 0 means unknown.
 func elemBytes(dtype string) int64 {
-	switch dtype {
-	case "i64":
-		return 8
-	case "f32", "i32":
-		return 4
-	case "f16", "bf16", "i16":
-		return 2
-	case "f8", "i8", "u8", "bool":
-		return 1
+	for _, d := range dtypes {
+		if d.name == dtype {
+			return d.bytes
+		}
 	}
 	return 0
+}
+
+// dtypeList names the dtypes for the unknown-dtype error.
+func dtypeList() string {
+	var names []string
+	for _, d := range dtypes {
+		names = append(names, d.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // Check applies the meaning rules of the contract (section 1.2) to a file
@@ -138,7 +149,7 @@ func (c *checker) size(b *BufferDecl) int64 {
 	}
 	eb := elemBytes(b.Size.Value)
 	if eb == 0 {
-		c.errorf(b.Size.Pos, "unknown dtype %s", quoteText(b.Size.Value))
+		c.errorf(b.Size.Pos, "unknown dtype %s (the dtypes are %s)", quoteText(b.Size.Value), dtypeList())
 		return 0
 	}
 	var buf [8]int64 // real shapes are short: no allocation per buffer
@@ -179,6 +190,14 @@ func mul(a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return int64(lo), true
+}
+
+// add adds two non-negative int64s, reporting overflow.
+func add(a, b int64) (int64, bool) {
+	if s := a + b; s >= a {
+		return s, true
+	}
+	return 0, false
 }
 
 // resolveRenames records the renames and follows every chain once, so
@@ -283,31 +302,41 @@ func (c *checker) resolve(t Name) int {
 	return -1
 }
 
-// buildGroups closes the alias relation into storage groups and applies
-// the input/output/lx lists to them.
+// buildGroups records the aliases (directed views), finds every name's
+// group root and view offset, and applies the input/output/lx lists.
 func (c *checker) buildGroups(decls []Decl) {
 	n := len(c.g.Buffers)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
+	bufs := c.g.Buffers
+	for i := range bufs {
+		bufs[i].Alias = -1
 	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	// lineOf[v] is the alias line whose left side is v; allocated with
+	// the first alias.
+	var lineOf []*AliasDecl
 	in, out, lx := make([]bool, n), make([]bool, n), make([]bool, n)
 	for _, d := range decls {
 		switch {
 		case d.Alias != nil:
-			c.keyword(d.Alias.View)
-			v, t := c.resolve(d.Alias.View), c.resolve(d.Alias.Target)
-			if v >= 0 && t >= 0 {
-				parent[find(v)] = find(t)
+			a := d.Alias
+			c.keyword(a.View)
+			v, t := c.resolve(a.View), c.resolve(a.Target)
+			var off int64
+			if a.Offset.Value != "" {
+				off, _ = c.integer(a.Offset)
 			}
+			if v < 0 || t < 0 {
+				continue
+			}
+			if lineOf == nil {
+				lineOf = make([]*AliasDecl, n)
+			}
+			if first := lineOf[v]; first != nil {
+				c.errorf(a.View.Pos, "%s is already a view of %s (alias at %s)",
+					quoteText(a.View.Value), quoteText(bufs[bufs[v].Alias].Name), at(first.View.Pos))
+				continue
+			}
+			lineOf[v] = a
+			bufs[v].Alias, bufs[v].AliasOffset = t, off
 		case d.List != nil:
 			flags := in
 			switch d.List.Kind {
@@ -323,12 +352,14 @@ func (c *checker) buildGroups(decls []Decl) {
 			}
 		}
 	}
+	rootOf := c.viewOffsets(lineOf)
+	find := func(i int) int { return rootOf[i] }
 	// Number the groups in order of their first member, then give every
 	// group its slice of one shared member array: a graph may have a
 	// million single-buffer groups.
 	groupOf := make([]int, n) // root -> group index + 1
 	ngroups := 0
-	for i := range parent {
+	for i := range rootOf {
 		if find(i) == i {
 			ngroups++
 		}
@@ -357,7 +388,13 @@ func (c *checker) buildGroups(decls []Decl) {
 			g.Name = b.Name
 		}
 		g.Members = append(g.Members, i)
-		g.Size = max(g.Size, b.Size)
+		if find(i) == i {
+			g.Root = i
+		}
+		// Overflow was reported by viewOffsets (and then there is no
+		// graph to build).
+		end, _ := add(b.ViewOffset, b.Size)
+		g.Size = max(g.Size, end)
 		g.Input = g.Input || in[i]
 		g.Output = g.Output || out[i]
 		g.LX = g.LX || lx[i]
@@ -376,6 +413,111 @@ func (c *checker) buildGroups(decls []Decl) {
 	for i := range c.g.Buffers {
 		c.g.Buffers[i].Group = rank[groupOf[find(i)]-1]
 	}
+}
+
+// viewOffsets follows every name's alias chain to its root, once per
+// name, setting the names' ViewOffset and returning each name's root. It
+// reports alias cycles and offset sums that overflow int64; the names of
+// a cycle take its first member in the walk as their root, and a name
+// whose offset cannot be computed keeps ViewOffset 0 (there is no graph
+// then anyway).
+func (c *checker) viewOffsets(lineOf []*AliasDecl) []int {
+	bufs := c.g.Buffers
+	rootOf := make([]int, len(bufs))
+	if lineOf == nil {
+		for i := range rootOf {
+			rootOf[i] = i
+		}
+		return rootOf
+	}
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make([]int8, len(bufs))
+	broken := make([]bool, len(bufs)) // no offset: in or behind a cycle or overflow
+	var path []int
+	for i := range bufs {
+		if state[i] != unvisited {
+			continue
+		}
+		path = path[:0]
+		j := i
+		for j >= 0 && state[j] == unvisited {
+			state[j] = onPath
+			path = append(path, j)
+			j = bufs[j].Alias
+		}
+		// The chain ended at a root (j < 0: the last of path), at a name
+		// already done, or closed a cycle at j.
+		end := len(path)
+		var root int
+		var base int64
+		ok := true
+		switch {
+		case j < 0:
+			root = path[end-1]
+		case state[j] == done:
+			root, base, ok = rootOf[j], bufs[j].ViewOffset, !broken[j]
+		default:
+			k := slices.Index(path, j)
+			c.aliasCycle(path[k:], lineOf)
+			for _, m := range path[k:] {
+				state[m], broken[m], rootOf[m] = done, true, j
+			}
+			end, root, ok = k, j, false
+		}
+		for k := end - 1; k >= 0; k-- {
+			m := path[k]
+			state[m], rootOf[m] = done, root
+			switch {
+			case !ok:
+				broken[m] = true
+			case bufs[m].Alias < 0:
+				base = 0
+			default:
+				a := lineOf[m]
+				pos := a.View.Pos
+				if a.Offset.Value != "" {
+					pos = a.Offset.Pos
+				}
+				name := quoteText(bufs[m].Name)
+				sum, fits := add(base, bufs[m].AliasOffset)
+				if !fits {
+					c.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, bufs[m].AliasOffset)
+				} else if _, fits = add(sum, bufs[m].Size); !fits {
+					c.errorf(pos, "end of view %s overflows int64 (view offset %d + size %d)", name, sum, bufs[m].Size)
+				}
+				if !fits {
+					broken[m], ok = true, false
+					continue
+				}
+				bufs[m].ViewOffset, base = sum, sum
+			}
+		}
+	}
+	return rootOf
+}
+
+// aliasCycle reports the alias cycle of the names in loop (each the left
+// side of an alias whose right side is the next, the last's the first),
+// once, at the alias line of the cycle that comes first in the source.
+func (c *checker) aliasCycle(loop []int, lineOf []*AliasDecl) {
+	first := 0
+	for k, m := range loop {
+		p, q := lineOf[m].Pos, lineOf[loop[first]].Pos
+		if p.Line < q.Line || p.Line == q.Line && p.Column < q.Column {
+			first = k
+		}
+	}
+	var b strings.Builder
+	for k := range loop {
+		b.WriteString(c.g.Buffers[loop[(first+k)%len(loop)]].Name)
+		b.WriteString(" -> ")
+	}
+	b.WriteString(c.g.Buffers[loop[first]].Name)
+	c.errorf(lineOf[loop[first]].View.Pos, "alias cycle: %s", b.String())
 }
 
 // node declares a node name in the node namespace.
@@ -445,11 +587,12 @@ func (c *checker) buildNodes(nodes []Node) {
 		case n.Leaf != nil && n.Leaf.Kind == "cpu":
 			l := n.Leaf
 			c.node(l.Name)
+			lf := c.leaf(l)
 			c.g.CPU = append(c.g.CPU, ir.CPUNode{
 				Name:   l.Name.Value,
 				Pos:    c.pos(l.Name.Pos),
-				Reads:  c.accesses(nil, l.Reads, 0),
-				Writes: c.accesses(nil, l.Writes, 0),
+				Reads:  c.accesses(nil, lf, l.Reads, 0),
+				Writes: c.accesses(nil, lf, l.Writes, 0),
 			})
 			continue
 		case n.Leaf != nil:
@@ -511,19 +654,22 @@ func (c *checker) walk(bb *bundle, nodes []Node, body []ir.Item) []ir.Item {
 			l := n.Leaf
 			c.node(l.Name)
 			c.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
-			c.accesses(nil, l.Reads, 0)
-			c.accesses(nil, l.Writes, 0)
+			lf := c.leaf(l)
+			c.accesses(nil, lf, l.Reads, 0)
+			c.accesses(nil, lf, l.Writes, 0)
 		case n.Leaf != nil:
 			l := n.Leaf
 			c.node(l.Name)
 			step := len(b.Ops)
+			lf := c.leaf(l)
 			b.Ops = append(b.Ops, ir.Op{
 				Name:   l.Name.Value,
 				Pos:    c.pos(l.Name.Pos),
 				Step:   step,
 				Loops:  bb.loops,
-				Reads:  c.accesses(bb, l.Reads, len(bb.loops)),
-				Writes: c.accesses(bb, l.Writes, len(bb.loops)),
+				Cores:  lf.cores,
+				Reads:  c.accesses(bb, lf, l.Reads, len(bb.loops)),
+				Writes: c.accesses(bb, lf, l.Writes, len(bb.loops)),
 			})
 			body = append(body, ir.Item{Op: step, Loop: -1})
 		case n.Fused != nil:
@@ -573,9 +719,60 @@ func (c *checker) integer(t Name) (int64, bool) {
 	return n, true
 }
 
+// leafInfo is what the accesses of a leaf node need to know about it.
+type leafInfo struct {
+	l *Leaf
+	// cores is the op's cores list (nil without one); coresOK is false
+	// when it has an error, so that no bound is computed from it.
+	cores   []int64
+	coresOK bool
+}
+
+// leaf checks a leaf node's cores clause.
+func (c *checker) leaf(l *Leaf) leafInfo {
+	lf := leafInfo{l: l, coresOK: true}
+	if l.Cores == nil {
+		return lf
+	}
+	if l.Kind == "cpu" {
+		c.errorf(l.Cores.Pos, "cores on cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
+		lf.coresOK = false
+		return lf
+	}
+	lf.cores = make([]int64, len(l.Cores.Ints))
+	prod, fits := int64(1), true
+	for k, t := range l.Cores.Ints {
+		n, ok := c.integer(t)
+		if !ok {
+			lf.coresOK = false
+			continue
+		}
+		if n < 1 {
+			c.errorf(t.Pos, "cores entry is 0; every entry must be at least 1")
+			lf.coresOK = false
+		}
+		lf.cores[k] = n
+		if fits {
+			prod, fits = mul(prod, n)
+		}
+	}
+	if !lf.coresOK {
+		return lf
+	}
+	switch {
+	case !fits:
+		c.errorf(l.Cores.Pos, "op %s runs on more cores than int64 counts; at most %d are allowed", quoteText(l.Name.Value), ir.MaxCores)
+		lf.coresOK = false
+	case prod > ir.MaxCores:
+		c.errorf(l.Cores.Pos, "op %s runs on %d cores; at most %d are allowed", quoteText(l.Name.Value), prod, ir.MaxCores)
+		lf.coresOK = false
+	}
+	return lf
+}
+
 // accesses resolves the operands of a leaf node that sits inside depth
 // counted loops, taking storage from bb when there is one.
-func (c *checker) accesses(bb *bundle, as []Access, depth int) []ir.Access {
+func (c *checker) accesses(bb *bundle, lf leafInfo, as []Access, depth int) []ir.Access {
 	if len(as) == 0 {
 		return nil
 	}
@@ -594,26 +791,98 @@ func (c *checker) accesses(bb *bundle, as []Access, depth int) []ir.Access {
 		if b >= 0 {
 			out[i].Group = c.g.Buffers[b].Group
 		}
+		ok := true
 		if a.Step != nil {
-			out[i].Strides = c.strides(bb, a.Step, depth)
+			out[i].Strides, ok = c.strides(bb, a.Step, depth)
+		}
+		if a.Split != nil {
+			var splitOK bool
+			out[i].Split, splitOK = c.split(lf, a.Split)
+			ok = ok && splitOK
+		}
+		if (a.Step != nil || a.Split != nil) && ok && b >= 0 && lf.coresOK {
+			c.bounds(bb, lf, a, &out[i])
 		}
 	}
 	return out
 }
 
-func (c *checker) strides(bb *bundle, s *Step, depth int) []int64 {
+// split checks an access's split clause against its leaf's cores.
+func (c *checker) split(lf leafInfo, s *IntList) ([]int64, bool) {
+	l := lf.l
+	switch {
+	case l.Kind == "cpu":
+		c.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
+		return nil, false
+	case l.Cores == nil:
+		c.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
+		return nil, false
+	case len(s.Ints) != len(l.Cores.Ints):
+		c.errorf(s.Pos, "split has %s but the op's cores list has %s",
+			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
+		return nil, false
+	}
+	split := make([]int64, len(s.Ints))
+	ok := true
+	for k, t := range s.Ints {
+		var good bool
+		split[k], good = c.integer(t)
+		ok = ok && good
+	}
+	return split, ok
+}
+
+// bounds checks that the farthest start of an access with a step or a
+// split, its largest core offset plus the sum over its enclosing loops of
+// stride * (count - 1), is 0 or inside the accessed name's own size.
+func (c *checker) bounds(bb *bundle, lf leafInfo, a *Access, acc *ir.Access) {
+	far, fits := int64(0), true
+	for d, s := range acc.Split {
+		term, ok := mul(lf.cores[d]-1, s)
+		if fits = ok; fits {
+			far, fits = add(far, term)
+		}
+		if !fits {
+			break
+		}
+	}
+	for k, st := range acc.Strides {
+		if !fits {
+			break
+		}
+		count := bb.b.Loops[bb.loops[k]].Count
+		if count < 1 { // count 0 or too large: reported
+			return
+		}
+		term, ok := mul(st, count-1)
+		if fits = ok; fits {
+			far, fits = add(far, term)
+		}
+	}
+	buf := &c.g.Buffers[acc.Buffer]
+	switch {
+	case !fits:
+		c.errorf(a.Name.Pos, "the farthest start of the access to %s overflows int64", quoteText(a.Name.Value))
+	case far != 0 && far >= buf.Size:
+		c.errorf(a.Name.Pos, "access to %s reaches byte offset %d but %s is %d bytes",
+			quoteText(a.Name.Value), far, quoteText(buf.Name), buf.Size)
+	}
+}
+
+// strides checks a step clause inside depth loops; ok is false when it
+// has an error.
+func (c *checker) strides(bb *bundle, s *IntList, depth int) (strides []int64, ok bool) {
 	if depth == 0 {
 		c.errorf(s.Pos, "step outside any loop")
-		return nil
+		return nil, false
 	}
 	ints := s.Ints
 	if s.List {
 		if len(ints) != depth {
 			c.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
-			return nil
+			return nil, false
 		}
 	}
-	var strides []int64
 	if bb != nil && cap(bb.strides)-len(bb.strides) >= depth {
 		n := len(bb.strides)
 		bb.strides = bb.strides[:n+depth]
@@ -622,13 +891,16 @@ func (c *checker) strides(bb *bundle, s *Step, depth int) []int64 {
 		strides = make([]int64, depth)
 	}
 	if !s.List {
-		strides[depth-1], _ = c.integer(ints[0])
-		return strides
+		strides[depth-1], ok = c.integer(ints[0])
+		return strides, ok
 	}
+	ok = true
 	for k, t := range ints {
-		strides[k], _ = c.integer(t)
+		var good bool
+		strides[k], good = c.integer(t)
+		ok = ok && good
 	}
-	return strides
+	return strides, ok
 }
 
 func plural(n int, one, many string) string {

@@ -58,7 +58,10 @@ func FuzzParseCheck(f *testing.F) {
 
 func checkPositions(t *testing.T, src []byte, name string, errs ErrorList) {
 	t.Helper()
-	lines := bytes.Split(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), []byte("\n"))
+	// Lines end at LF, CR LF or a lone CR, as the scanner counts them.
+	text := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	lines := bytes.Split(bytes.ReplaceAll(text, []byte("\r"), []byte("\n")), []byte("\n"))
 	if !sort.IsSorted(errs) {
 		t.Errorf("errors not sorted:\n%v", errs)
 	}

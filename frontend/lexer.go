@@ -53,20 +53,25 @@ const (
 	kwReads
 	kwWrites
 	kwStep
+	kwCores
+	kwSplit
+
+	kwLast = kwSplit
 )
 
-// kwByShape maps the length and first letter of a word to the only
-// keyword that has them (no two keywords share both), so that an ordinary
-// name is told apart with a table load and, at worst, one comparison.
-var kwByShape [7][26]kw
+// kwByShape maps the length, first and last letter of a word to the only
+// keyword that has them (no two keywords share all three: "count" and
+// "cores" share the first two), so that an ordinary name is told apart
+// with a table load and, at worst, one comparison.
+var kwByShape [7][26][26]kw
 
 func init() {
-	for k := kwGraph; k <= kwStep; k++ {
+	for k := kwGraph; k <= kwLast; k++ {
 		w := kwText(k)
-		if kwByShape[len(w)][w[0]-'a'] != kwNone {
+		if kwByShape[len(w)][w[0]-'a'][w[len(w)-1]-'a'] != kwNone {
 			panic("frontend: two keywords of one shape: " + w)
 		}
-		kwByShape[len(w)][w[0]-'a'] = k
+		kwByShape[len(w)][w[0]-'a'][w[len(w)-1]-'a'] = k
 	}
 }
 
@@ -74,10 +79,10 @@ func init() {
 // of contract section 1.1; dtype names are deliberately absent: they may be
 // used as names.
 func keyword(s string) kw {
-	if len(s) >= len(kwByShape) || s[0] < 'a' || s[0] > 'z' {
+	if len(s) >= len(kwByShape) || s[0] < 'a' || s[0] > 'z' || s[len(s)-1] < 'a' || s[len(s)-1] > 'z' {
 		return kwNone
 	}
-	if k := kwByShape[len(s)][s[0]-'a']; k != kwNone && kwText(k) == s {
+	if k := kwByShape[len(s)][s[0]-'a'][s[len(s)-1]-'a']; k != kwNone && kwText(k) == s {
 		return k
 	}
 	return kwNone
@@ -117,6 +122,10 @@ func kwText(k kw) string {
 		return "writes"
 	case kwStep:
 		return "step"
+	case kwCores:
+		return "cores"
+	case kwSplit:
+		return "split"
 	}
 	return ""
 }
@@ -156,6 +165,10 @@ func keywordSlow(s string) kw {
 		return kwWrites
 	case "step":
 		return kwStep
+	case "cores":
+		return kwCores
+	case "split":
+		return kwSplit
 	}
 	return kwNone
 }
@@ -191,7 +204,7 @@ func init() {
 	class['#'] = cHash
 	class['/'] = cSlash
 	class['-'] = cDash
-	for _, c := range "{}:,=[]" {
+	for _, c := range "{}:,=[]+" {
 		class[c] = cPunct
 	}
 	for c := 0; c < 256; c++ {
@@ -272,7 +285,31 @@ func newScanner(filename, src string) *scanner {
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.off, s.lineStart = 3, 3
 	}
+	if isUTF16(src) {
+		// Every byte of it would be a puzzling error of its own; name
+		// the encoding instead, before the first token.
+		s.err = &lexError{msg: "file is UTF-16; sdscgen reads UTF-8", pos: Pos{Line: 1, Column: 1}}
+		s.off = len(src)
+	}
 	return s
+}
+
+// isUTF16 reports whether src looks like UTF-16 text: it starts with a
+// UTF-16 byte order mark (FF FE or FE FF), or, without one, its first two
+// 16-bit units are ASCII characters with a NUL high byte (either byte
+// order), as every character of a .bir file saved as UTF-16 is. A NUL
+// further into a UTF-8 file is an ordinary bad character.
+func isUTF16(src string) bool {
+	if len(src) >= 2 && (src[0] == 0xFF && src[1] == 0xFE || src[0] == 0xFE && src[1] == 0xFF) {
+		return true
+	}
+	if len(src) < 4 {
+		return false
+	}
+	ascii := func(c byte) bool { return c != 0 && c < 0x80 }
+	le := ascii(src[0]) && src[1] == 0 && ascii(src[2]) && src[3] == 0
+	be := src[0] == 0 && ascii(src[1]) && src[2] == 0 && ascii(src[3])
+	return le || be
 }
 
 func (s *scanner) pos(off int) Pos {
@@ -311,14 +348,15 @@ func (s *scanner) scan(t *token) {
 			s.lineStart = off
 			continue
 		case cCR:
-			if off+1 < len(src) && src[off+1] == '\n' {
-				off += 2
-				s.line++
-				s.lineStart = off
-				continue
+			// CR LF is one line break, and so is a lone CR (old Mac
+			// line ends): every position counts lines this way.
+			off++
+			if off < len(src) && src[off] == '\n' {
+				off++
 			}
-			s.fail(t, off, "unexpected character %q", '\r')
-			return
+			s.line++
+			s.lineStart = off
+			continue
 		case cHash:
 			off = skipLine(src, off)
 			continue
@@ -407,14 +445,18 @@ func (s *scanner) Next() (lexer.Token, error) {
 		Filename: s.file, Offset: t.off, Line: int(t.pos.Line), Column: int(t.pos.Column)}}, nil
 }
 
-// skipLine returns the offset of the newline ending the line at off (or
-// the end of src). The newline itself is left for the caller so that line
-// counting stays in one place.
+// skipLine returns the offset of the line break (LF or CR) ending the
+// line at off, or the end of src. The break itself is left for the caller
+// so that line counting stays in one place.
 func skipLine(src string, off int) int {
+	end := len(src)
 	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	if i := strings.IndexByte(src[off:end], '\r'); i >= 0 {
 		return off + i
 	}
-	return len(src)
+	return end
 }
 
 // quoteText quotes source text for a message, shortening it so that a

@@ -40,16 +40,23 @@ type parser struct {
 	hasAhead bool
 	err      *Error
 
+	// What optionally could have continued the construct parsed last,
+	// for the error at a token that neither continues it nor starts
+	// the next (see continuation).
+	after     after
+	afterLeaf kw   // kwOp or kwCPU, when after is about a leaf
+	afterRead bool // the leaf's last clause is `reads`
+
 	// The AST is carved out of chunks instead of being allocated object
 	// by object: a million-op graph would otherwise make millions of
 	// small allocations.
-	leaves chunks[Leaf]
-	loops  chunks[Loop]
-	fuseds chunks[Fused]
-	steps  chunks[Step]
-	accs   chunks[Access]
-	names  chunks[Name]
-	nodes  chunks[Node]
+	leaves   chunks[Leaf]
+	loops    chunks[Loop]
+	fuseds   chunks[Fused]
+	intLists chunks[IntList]
+	accs     chunks[Access]
+	names    chunks[Name]
+	nodes    chunks[Node]
 
 	// The nodes of the open bodies, innermost last; a body is copied
 	// out when it closes.
@@ -177,6 +184,17 @@ func (p *parser) fail(msg string) {
 	panic(bail{})
 }
 
+// failAt stops the parse with an error at pos, before the current token,
+// unless that token is the EOF of a lexical error, which is reported
+// instead (as by fail).
+func (p *parser) failAt(pos Pos, msg string) {
+	if p.tok.kind == lexer.EOF && p.scanner.err != nil {
+		p.fail("")
+	}
+	p.err = &Error{Pos: irPos(p.file, pos), Msg: msg}
+	panic(bail{})
+}
+
 func (p *parser) describe() string { return describe(p.tok.kind == lexer.EOF, p.text()) }
 
 // unexpected fails at the current token, which is not what the grammar
@@ -215,16 +233,27 @@ func (p *parser) punct(c byte) {
 	p.next()
 }
 
+// kwSet is a set of keywords, one bit per kw.
+type kwSet uint32
+
+func kws(ks ...kw) kwSet {
+	var s kwSet
+	for _, k := range ks {
+		s |= 1 << k
+	}
+	return s
+}
+
 // declName consumes the name that a declaration or node introduces. It
 // may be a keyword when the token after it continues the construct (see
-// ast.go): the punctuation c, or else (c == 0) one of the keywords.
-func (p *parser) declName(c byte, k1, k2 kw) Name {
+// ast.go): the punctuation c, or else (c == 0) one of the keywords in set.
+func (p *parser) declName(c byte, set kwSet) Name {
 	switch p.tok.kind {
 	case tokIdent:
 	case tokKeyword:
 		a := p.peek()
 		if c != 0 && a.kind == tokPunct && p.src[a.off] == c ||
-			c == 0 && a.kind == tokKeyword && (a.kw == k1 || a.kw == k2) {
+			c == 0 && a.kind == tokKeyword && set&(1<<a.kw) != 0 {
 			break
 		}
 		p.unexpected("a name")
@@ -249,6 +278,26 @@ func (p *parser) integer() Name {
 	return p.take()
 }
 
+// ints consumes the Ints after a `step`, `split` or `cores` keyword,
+// which is the current token.
+func (p *parser) ints() *IntList {
+	l := p.intLists.one()
+	l.Pos = p.tok.pos
+	p.next()
+	switch {
+	case p.tok.kind == tokInt:
+		start := p.names.mark()
+		p.names.push(&start, p.take())
+		l.Ints = p.names.cut(start)
+	case p.is('['):
+		l.List = true
+		l.Ints = p.intList()
+	default:
+		p.unexpected(`an integer or "["`)
+	}
+	return l
+}
+
 // intList consumes `[N, ...]`.
 func (p *parser) intList() []Name {
 	p.punct('[')
@@ -267,7 +316,7 @@ func (p *parser) graph(g *Graph) {
 		p.unexpected(`"graph"`)
 	}
 	p.next()
-	g.Name = p.declName('{', 0, 0)
+	g.Name = p.declName('{', 0)
 	p.punct('{')
 	g.Nodes = p.body(g)
 	n := 0
@@ -287,6 +336,7 @@ func (p *parser) graph(g *Graph) {
 // inside fused and loop blocks, where declarations are not allowed.
 func (p *parser) body(g *Graph) []Node {
 	base := len(p.nodeStack)
+	p.after = afterNothing
 	for p.tok.kind == tokKeyword {
 		var n Node
 		switch p.tok.kw {
@@ -327,10 +377,18 @@ func (p *parser) bodyEnd(g *Graph) {
 		p.notInBody(g)
 	}
 	p.next()
+	p.after = afterNothing
 }
 
-// notInBody fails at a token that cannot come next in a body.
+// notInBody fails at a token that cannot come next in a body. Unless it
+// is the end of the file or a declaration where none is allowed, the
+// error says what could have continued the construct before it.
 func (p *parser) notInBody(g *Graph) {
+	if p.tok.kind != lexer.EOF && !(p.tok.kind == tokKeyword && isDeclKeyword(p.tok.kw)) {
+		if want := continuation(p.after, p.afterLeaf, p.afterRead); want != "" {
+			p.fail("unexpected " + p.describe() + ", expected " + want)
+		}
+	}
 	if g != nil {
 		p.unexpected(`a declaration, a node or "}"`)
 	}
@@ -344,14 +402,22 @@ func (p *parser) leaf() *Leaf {
 	if p.tok.kw == kwCPU {
 		l.Kind = "cpu"
 	}
+	leafKw := p.tok.kw
 	p.next()
-	l.Name = p.declName(0, kwReads, kwWrites)
+	l.Name = p.declName(0, kws(kwCores, kwReads, kwWrites))
+	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
+	if p.isKw(kwCores) {
+		l.Cores = p.ints()
+		p.after = afterCores
+	}
 	if p.isKw(kwReads) {
 		p.next()
+		p.afterRead = true
 		l.Reads = p.accesses()
 	}
 	if p.isKw(kwWrites) {
 		p.next()
+		p.afterRead = false
 		l.Writes = p.accesses()
 	}
 	return l
@@ -362,22 +428,14 @@ func (p *parser) accesses() []Access {
 	start := p.accs.mark()
 	for {
 		a := Access{Name: p.refName()}
+		p.after = afterAccess
 		if p.isKw(kwStep) {
-			s := p.steps.one()
-			s.Pos = p.tok.pos
-			p.next()
-			switch {
-			case p.tok.kind == tokInt:
-				start := p.names.mark()
-				p.names.push(&start, p.take())
-				s.Ints = p.names.cut(start)
-			case p.is('['):
-				s.List = true
-				s.Ints = p.intList()
-			default:
-				p.unexpected(`an integer or "["`)
-			}
-			a.Step = s
+			a.Step = p.ints()
+			p.after = afterStep
+		}
+		if p.isKw(kwSplit) {
+			a.Split = p.ints()
+			p.after = afterSplit
 		}
 		p.accs.push(&start, a)
 		if !p.is(',') {
@@ -391,7 +449,7 @@ func (p *parser) accesses() []Access {
 func (p *parser) fused() *Fused {
 	f := p.fuseds.one()
 	p.next()
-	f.Name = p.declName('{', 0, 0)
+	f.Name = p.declName('{', 0)
 	p.punct('{')
 	f.Body = p.body(nil)
 	return f
@@ -400,7 +458,7 @@ func (p *parser) fused() *Fused {
 func (p *parser) loop() *Loop {
 	l := p.loops.one()
 	p.next()
-	l.Name = p.declName(0, kwCount, kwCount)
+	l.Name = p.declName(0, kws(kwCount))
 	if !p.isKw(kwCount) {
 		p.unexpected(`"count"`)
 	}
@@ -417,17 +475,25 @@ func (p *parser) decl(g *Graph) {
 	case kwBuffer:
 		p.next()
 		var b BufferDecl
-		b.Name = p.declName(':', 0, 0)
+		b.Name = p.declName(':', 0)
 		p.punct(':')
 		switch p.tok.kind {
 		case tokInt:
 			b.Size = p.take()
+			p.after = afterSizeInt
 			if p.isKw(kwBytes) {
 				p.next()
+				p.after = afterNothing
 			}
 		case tokIdent:
 			b.Size = p.take()
+			if !p.is('[') {
+				// Reported at the dtype, not at the next token,
+				// which is often on the next line.
+				p.failAt(b.Size.Pos, missingShape(b.Size.Value))
+			}
 			b.Shape = p.intList()
+			p.after = afterNothing
 		default:
 			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
 		}
@@ -439,17 +505,24 @@ func (p *parser) decl(g *Graph) {
 	case kwAlias:
 		a := &AliasDecl{Pos: pos}
 		p.next()
-		a.View = p.declName('=', 0, 0)
+		a.View = p.declName('=', 0)
 		p.punct('=')
 		a.Target = p.refName()
+		p.after = afterAliasTarget
+		if p.is('+') {
+			p.next()
+			a.Offset = p.integer()
+			p.after = afterNothing
+		}
 		g.Decls = append(g.Decls, Decl{Alias: a})
 	case kwRename:
 		r := &RenameDecl{Pos: pos}
 		p.next()
-		from := p.declName('-', 0, 0)
+		from := p.declName('-', 0)
 		p.punct('-')
 		to := p.refName()
 		r.From, r.To = p.token(from), p.token(to)
+		p.after = afterNothing
 		g.Decls = append(g.Decls, Decl{Rename: r})
 	default:
 		l := &ListDecl{Pos: pos, Kind: p.text()}
@@ -461,6 +534,7 @@ func (p *parser) decl(g *Graph) {
 			p.names.push(&start, p.refName())
 		}
 		l.Names = p.names.cut(start)
+		p.after = afterListName
 		g.Decls = append(g.Decls, Decl{List: l})
 	}
 }

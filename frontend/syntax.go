@@ -56,11 +56,27 @@ func syntaxError(err error, src string, filename string) *Error {
 		} else {
 			want = "a name"
 		}
+	case `"["`:
+		// Only a dtype size wants "[" alone (an Ints wants an integer
+		// or "["); the error is the dtype's, which the token after it,
+		// often on the next line, merely reveals.
+		if p := prevToken(src, tok.Pos.Offset); p.Type == tokIdent {
+			pos := lexPos(p.Pos)
+			pos.File = filename
+			return &Error{Pos: pos, Msg: missingShape(p.Value)}
+		}
 	case `"}"`:
 		if braceDepth(src, filename, tok.Pos.Offset) <= 1 {
 			want = `a declaration, a node or "}"`
 		} else {
 			want = `a node or "}"`
+		}
+	}
+	if want == `a declaration, a node or "}"` || want == `a node or "}"` {
+		if !tok.EOF() && !(tok.Type == tokKeyword && isDeclKeyword(keyword(tok.Value))) {
+			if c := continuation(afterAt(src, tok.Pos.Offset)); c != "" {
+				want = c
+			}
 		}
 	}
 	if want == "a name" && tok.Type == tokKeyword {
@@ -80,7 +96,7 @@ func expected(ue *participle.UnexpectedTokenError) string {
 	switch {
 	case strings.HasPrefix(e, `((<int> "bytes"?) | (<ident>`):
 		return `a size (an integer or a dtype shape such as f16[4, 64])`
-	case strings.HasPrefix(e, `(<int> | ("["`):
+	case strings.HasPrefix(e, `(<int> | ("["`), strings.HasPrefix(e, "RefInts"):
 		return `an integer or "["`
 	}
 	e = strings.TrimLeft(e, "(")
@@ -117,5 +133,187 @@ func braceDepth(src, filename string, offset int) int {
 		if t.EOF() || t.Pos.Offset >= offset {
 			return depth
 		}
+	}
+}
+
+// after says what optionally could have followed the last token of a
+// complete construct. When the next token neither continues it nor starts
+// another construct, the error names these continuations: "expected
+// "bytes" or the end of the declaration" tells more than "expected a
+// declaration, a node or "}"" after `buffer x : 4 KiB`.
+type after uint8
+
+const (
+	afterNothing     after = iota // nothing optional can follow
+	afterSizeInt                  // `buffer x : 4`: "bytes"
+	afterListName                 // `input a`: ","
+	afterAliasTarget              // `alias v = t`: "+"
+	afterLeafName                 // `op a`: "cores" (not on cpu), "reads", "writes"
+	afterCores                    // `op a cores 4`: "reads", "writes"
+	afterAccess                   // `reads x`: ",", "step", "split", "writes"
+	afterStep                     // `reads x step 4`: ",", "split", "writes"
+	afterSplit                    // `reads x split 4`: ",", "writes"
+)
+
+// continuation words what could have continued the construct that ended
+// as a says: "" when nothing could. leaf is kwOp or kwCPU for a leaf's
+// continuations, and inReads says that its last clause is `reads` (so
+// `writes` may follow). The words are those the contract's grammar
+// allows, which has no `cores` on a cpu node.
+func continuation(a after, leaf kw, inReads bool) string {
+	var words []string
+	what := "the declaration"
+	switch a {
+	case afterSizeInt:
+		words = []string{`"bytes"`}
+	case afterListName:
+		words = []string{`","`}
+	case afterAliasTarget:
+		words = []string{`"+"`}
+	case afterLeafName, afterCores:
+		if a == afterLeafName && leaf == kwOp {
+			words = append(words, `"cores"`)
+		}
+		words = append(words, `"reads"`, `"writes"`)
+	case afterAccess, afterStep, afterSplit:
+		words = append(words, `","`)
+		if a == afterAccess {
+			words = append(words, `"step"`)
+		}
+		if a != afterSplit {
+			words = append(words, `"split"`)
+		}
+		if inReads {
+			words = append(words, `"writes"`)
+		}
+	default:
+		return ""
+	}
+	if a >= afterLeafName {
+		what = "the op"
+		if leaf == kwCPU {
+			what = "the cpu node"
+		}
+	}
+	return strings.Join(words, ", ") + " or the end of " + what
+}
+
+// isDeclKeyword reports whether k starts a declaration.
+func isDeclKeyword(k kw) bool {
+	switch k {
+	case kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename:
+		return true
+	}
+	return false
+}
+
+// missingShape is the error at a dtype size that no "[" follows.
+func missingShape(dtype string) string {
+	return "missing shape after " + quoteText(dtype) + " (a size is an integer or a dtype shape such as f16[4, 64])"
+}
+
+// afterAt re-reads the tokens of src before offset, a prefix the
+// reference parser accepted, and returns what could have continued the
+// construct they end with (see after). It is the reference parser's
+// counterpart of the state Parse keeps as it goes: a small automaton over
+// the token stream that knows where a declared name stands (which may be
+// a keyword), which construct and clause it is in and whether an Ints is
+// open.
+func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
+	s := newScanner("", src)
+	var (
+		kind     kw    // keyword of the construct being read
+		nameNext bool  // the next token is the name kind declares
+		intsOf   kw    // the Ints after this keyword is being read
+		inList   bool  // inside that Ints' brackets
+		prev     token // the previous token
+	)
+	for {
+		var t token
+		s.scan(&t)
+		if t.kind == lexer.EOF || t.off >= offset {
+			return a, leaf, inReads
+		}
+		punct := byte(0)
+		if t.kind == tokPunct {
+			punct = src[t.off]
+		}
+		prevPunct := byte(0)
+		if prev.kind == tokPunct {
+			prevPunct = src[prev.off]
+		}
+		prev = t
+		switch {
+		case nameNext:
+			nameNext = false
+			a = afterNothing
+			if kind == kwOp || kind == kwCPU {
+				a, leaf, inReads = afterLeafName, kind, false
+			}
+		case intsOf != kwNone:
+			if punct == '[' {
+				inList = true
+				continue
+			}
+			if inList && punct != ']' {
+				continue
+			}
+			inList = false
+			switch intsOf {
+			case kwCores:
+				a = afterCores
+			case kwStep:
+				a = afterStep
+			case kwSplit:
+				a = afterSplit
+			}
+			intsOf = kwNone
+		case t.kind == tokKeyword:
+			a = afterNothing
+			switch t.kw {
+			case kwGraph, kwBuffer, kwAlias, kwRename, kwFused, kwLoop, kwOp, kwCPU:
+				kind, nameNext = t.kw, true
+			case kwInput, kwOutput, kwLX:
+				kind = t.kw
+			case kwCores, kwStep, kwSplit:
+				intsOf = t.kw
+			case kwReads:
+				inReads = true
+			case kwWrites:
+				inReads = false
+			}
+		case t.kind == tokIdent:
+			a = afterNothing
+			switch kind {
+			case kwInput, kwOutput, kwLX:
+				a = afterListName
+			case kwAlias:
+				if prevPunct == '=' {
+					a = afterAliasTarget
+				}
+			case kwOp, kwCPU:
+				a = afterAccess
+			}
+		case t.kind == tokInt:
+			a = afterNothing
+			if kind == kwBuffer && prevPunct == ':' {
+				a = afterSizeInt
+			}
+		default:
+			a = afterNothing
+		}
+	}
+}
+
+// prevToken returns the last token of src before offset.
+func prevToken(src string, offset int) lexer.Token {
+	s := newScanner("", src)
+	var last lexer.Token
+	for {
+		t, _ := s.Next()
+		if t.EOF() || t.Pos.Offset >= offset {
+			return last
+		}
+		last = t
 	}
 }

@@ -8,7 +8,11 @@ import (
 
 // WriteJSON writes the plan JSON of spec §4. The layout is fixed (keys in
 // the spec's order, one bundle or buffer per line) so that plans diff well
-// and are byte-identical for the same input and flags.
+// and are byte-identical for the same input and flags. Every buffer line
+// carries its group's decision ("offset" is where the group's storage
+// starts in the pool, shared by all its names) and the name's own
+// "view_offset" (0 for a group's root), which is set whether or not the
+// group is pooled.
 func WriteJSON(w io.Writer, p *Result) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	g := p.Graph
@@ -99,6 +103,8 @@ func WriteJSON(w io.Writer, p *Result) error {
 		} else {
 			b = append(b, "null"...)
 		}
+		b = append(b, ", \"view_offset\": "...)
+		b = strconv.AppendInt(b, buf.ViewOffset, 10)
 		b = append(b, ", \"reason\": "...)
 		if pg.Reason == Pooled {
 			b = append(b, "null"...)

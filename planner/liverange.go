@@ -122,7 +122,7 @@ func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, 
 	res := place(items, budget)
 	pb := &p.Bundles[bi]
 	pb.PoolSize = res.PoolEnd
-	pb.LowerBound = alloc.LowerBound(items)
+	pb.LowerBound = LowerBound(items)
 	pb.Candidates = make([]int, 0, len(cands))
 	for _, k := range alloc.StartOrder(items) {
 		gi := cands[k]

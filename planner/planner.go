@@ -95,7 +95,8 @@ type Bundle struct {
 	Candidates []int
 	// PoolSize is the final pool end; meaningful only with candidates.
 	PoolSize int64
-	// LowerBound is the most candidate bytes live at any one step.
+	// LowerBound is the most candidate bytes live at any one step,
+	// saturated at math.MaxInt64 (see LowerBound).
 	LowerBound int64
 }
 

@@ -1,8 +1,11 @@
 package planner_test
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/alloc"
@@ -107,4 +110,95 @@ func summary(p *planner.Result) string {
 		s += fmt.Sprintf("%v:%d:%d\n", b.Candidates, b.PoolSize, b.LowerBound)
 	}
 	return s
+}
+
+// TestLowerBoundSaturates: three 2^62-byte buffers live at once hold
+// 3*2^62 bytes, more than an int64 holds. The lower bound must saturate at
+// MaxInt64 (not wrap to a negative number), in the plan and its JSON. With
+// the largest budget, the first buffer bumps to offset 0 and the other two
+// fall back: 2^62 more bytes would pass MaxInt64 = 2^63-1.
+func TestLowerBoundSaturates(t *testing.T) {
+	g := mustGraph(t, `graph big {
+  buffer a : 4611686018427387904
+  buffer b : 4611686018427387904
+  buffer c : 4611686018427387904
+  buffer x : 128
+  buffer y : 128
+  input x
+  output y
+  fused k {
+    op w reads x writes a, b, c
+    op r reads a, b, c writes y
+  }
+}`)
+	p := planner.Plan(g, planner.Options{Budget: math.MaxInt64})
+	pb := p.Bundles[0]
+	if pb.LowerBound != math.MaxInt64 {
+		t.Fatalf("lower bound %d, want saturation at %d", pb.LowerBound, int64(math.MaxInt64))
+	}
+	if pb.PoolSize != 1<<62 {
+		t.Errorf("pool size %d, want 2^62 (one buffer placed)", pb.PoolSize)
+	}
+	var js bytes.Buffer
+	if err := planner.WriteJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"lower_bound": 9223372036854775807}`; !strings.Contains(js.String(), want) {
+		t.Errorf("plan JSON lacks %s:\n%s", want, js.String())
+	}
+	// Two of them (2^63 bytes) still pass MaxInt64; one alone is exact.
+	two := []alloc.Interval{{Name: "a", Size: 1 << 62, Start: 0, End: 1}, {Name: "b", Size: 1 << 62, Start: 1, End: 2}}
+	if lb := planner.LowerBound(two); lb != math.MaxInt64 {
+		t.Errorf("two 2^62 buffers live at step 1: lower bound %d, want %d", lb, int64(math.MaxInt64))
+	}
+	// Their sizes sum past MaxInt64, but they are never live together:
+	// the 128-bit sweep must give the exact peak, 2^62.
+	two[1].Start = 2
+	if lb := planner.LowerBound(two); lb != 1<<62 {
+		t.Errorf("two disjoint 2^62 buffers: lower bound %d, want 2^62", lb)
+	}
+	// A third, small one live with the first: 2^62 + 128.
+	three := append(two, alloc.Interval{Name: "c", Size: 128, Start: 0, End: 0})
+	if lb := planner.LowerBound(three); lb != 1<<62+128 {
+		t.Errorf("lower bound %d, want 2^62+128", lb)
+	}
+}
+
+// TestJSONViewOffset: every buffer line carries "view_offset" right after
+// "offset"; a view shares its group's offset and has its own view offset,
+// and the pool holds the group's size (5120 = view offset 3072 + 2048, more
+// than the root's 4096 bytes).
+func TestJSONViewOffset(t *testing.T) {
+	g := &ir.Graph{Name: "v",
+		Buffers: []ir.Buffer{
+			{Name: "t", Size: 4096, Group: 0, Alias: -1},
+			{Name: "hi", Size: 2048, Group: 0, ViewOffset: 3072, Alias: 0, AliasOffset: 3072},
+			{Name: "x", Size: 128, Group: 1, Alias: -1},
+		},
+		Groups: []ir.Group{
+			{Name: "hi", Root: 0, Members: []int{0, 1}, Size: 5120},
+			{Name: "x", Root: 2, Members: []int{2}, Size: 128, Input: true},
+		},
+		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
+			Ops: []ir.Op{
+				{Name: "w", Step: 0, Reads: []ir.Access{{Buffer: 2, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
+				{Name: "r", Step: 1, Reads: []ir.Access{{Buffer: 1, Group: 0}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
+			},
+			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}}}},
+	}
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	var js bytes.Buffer
+	if err := planner.WriteJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`{"name": "t", "size": 4096, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 0, "reason": null}`,
+		`{"name": "hi", "size": 2048, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 3072, "reason": null}`,
+		`{"name": "x", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input"}`,
+		`"pool_sizes": {"k": 5120}`,
+	} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("plan JSON lacks %s:\n%s", want, js.String())
+		}
+	}
 }

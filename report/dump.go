@@ -28,14 +28,14 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Pos)
 	for _, b := range g.Buffers {
-		fmt.Fprintf(bw, "buffer %s %d group=%s  # %s\n", b.Name, b.Size, g.Groups[b.Group].Name, lc(b.Pos))
-	}
-	for _, gr := range g.Groups {
-		var members []string
-		for _, m := range gr.Members {
-			members = append(members, g.Buffers[m].Name)
+		view := ""
+		if b.Alias >= 0 {
+			view = fmt.Sprintf(" view=%s+%d@%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
 		}
-		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", gr.Name, gr.Size, strings.Join(members, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
+		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, b.Group), view, lc(b.Pos))
+	}
+	for gi, gr := range g.Groups {
+		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
 	}
 	for _, b := range g.Bundles {
 		fmt.Fprintf(bw, "bundle %s %s steps=%d loops=%d  # %s\n", b.Name, b.Kind, len(b.Ops), len(b.Loops), lc(b.Pos))
@@ -44,7 +44,11 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 				li, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, lc(l.Pos))
 		}
 		for _, op := range b.Ops {
-			fmt.Fprintf(bw, "  op %d %s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name,
+			cores := ""
+			if op.Cores != nil {
+				cores = " cores=" + strings.Trim(strings.ReplaceAll(int64List(op.Cores), " ", ""), "[]")
+			}
+			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name, cores,
 				ints(op.Loops), accesses(g, op.Reads), accesses(g, op.Writes), lc(op.Pos))
 		}
 	}
@@ -77,7 +81,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 			off = strconv.FormatInt(pg.Offset, 10)
 		}
 		fmt.Fprintf(bw, "group %s size=%d reason=%s bundle=%s range=%s offset=%s read=%s written=%s cpu-read=%s cpu-written=%s\n",
-			gr.Name, gr.Size, reasonName(pg.Reason), bundle, rng, off,
+			groupName(g, gi), gr.Size, reasonName(pg.Reason), bundle, rng, off,
 			bundleNames(g, pg.Usage.ReadBy), bundleNames(g, pg.Usage.WrittenBy),
 			cpuNames(g, pg.Usage.CPUReadBy), cpuNames(g, pg.Usage.CPUWrittenBy))
 	}
@@ -88,7 +92,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 		}
 		var cands []string
 		for _, gi := range pb.Candidates {
-			c := g.Groups[gi].Name + "@"
+			c := groupName(g, gi) + "@"
 			if off := p.Groups[gi].Offset; off >= 0 {
 				c += strconv.FormatInt(off, 10)
 			} else {
@@ -96,7 +100,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 			}
 			cands = append(cands, c)
 		}
-		fmt.Fprintf(bw, "bundle %s pool=%s lower=%d candidates=%s\n", g.Bundles[bi].Name, pool, pb.LowerBound, orDash(strings.Join(cands, ",")))
+		fmt.Fprintf(bw, "bundle %s pool=%s lower=%s candidates=%s\n", g.Bundles[bi].Name, pool, lowerBytes(pb.LowerBound), orDash(strings.Join(cands, ",")))
 	}
 	return bw.Flush()
 }
@@ -138,6 +142,9 @@ func accesses(g *ir.Graph, as []ir.Access) string {
 				st[k] = strconv.FormatInt(x, 10)
 			}
 			s[i] += "[" + strings.Join(st, ",") + "]"
+		}
+		if a.Split != nil {
+			s[i] += "split[" + strings.Trim(strings.ReplaceAll(int64List(a.Split), " ", ""), "[]") + "]"
 		}
 	}
 	return orDash(strings.Join(s, ","))

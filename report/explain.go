@@ -102,12 +102,11 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 	if len(from) > 0 {
 		fmt.Fprintf(bw, "  renamed from: %s\n", strings.Join(from, ", "))
 	}
-	var members []string
-	for _, m := range gr.Members {
-		members = append(members, g.Buffers[m].Name)
+	if v := viewPhrase(g, bufIdx); v != "" {
+		fmt.Fprintf(bw, "  %s is %s\n", buf.Name, v)
 	}
 	flags := groupFlags(*gr, "graph input", "graph output", "LX")
-	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", gr.Name, strings.Join(members, ", "), HumanSize(gr.Size), gr.Size)
+	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", groupName(g, gi), memberList(g, gi, ", "), HumanSize(gr.Size), gr.Size)
 	if len(flags) > 0 {
 		fmt.Fprintf(bw, "; %s", strings.Join(flags, ", "))
 	}
@@ -124,7 +123,14 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 		var lines []string
 		for _, t := range ts {
 			if t.read == read {
-				lines = append(lines, fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.bundle].Name, t.step, opAt(g, t.bundle, t.step), t.pos))
+				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.bundle].Name, t.step, opAt(g, t.bundle, t.step), t.pos)
+				if t.buffer != bufIdx {
+					l += ", as " + g.Buffers[t.buffer].Name
+				}
+				if c := coresPhrase(&g.Bundles[t.bundle].Ops[t.step], t.split); c != "" {
+					l += ", " + c
+				}
+				lines = append(lines, l)
 			}
 		}
 		for _, c := range cs {
@@ -171,8 +177,11 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 	switch {
 	case pg.Offset >= 0:
 		pb := &p.Bundles[pg.Bundle]
-		fmt.Fprintf(bw, "pool: offset %d, bytes [%d, %d) of bundle %s's %s pool (%d bytes; lower bound %d)\n",
-			pg.Offset, pg.Offset, pg.Offset+gr.Size, g.Bundles[pg.Bundle].Name, HumanSize(pb.PoolSize), pb.PoolSize, pb.LowerBound)
+		fmt.Fprintf(bw, "pool: offset %d, bytes [%d, %d) of bundle %s's %s pool (%d bytes; lower bound %s)\n",
+			pg.Offset, pg.Offset, pg.Offset+gr.Size, g.Bundles[pg.Bundle].Name, HumanSize(pb.PoolSize), pb.PoolSize, lowerBytes(pb.LowerBound))
+		if buf.ViewOffset != 0 || buf.Size != gr.Size {
+			fmt.Fprintf(bw, "  %s itself: bytes [%d, %d) (view offset %d)\n", buf.Name, pg.Offset+buf.ViewOffset, pg.Offset+buf.ViewOffset+buf.Size, buf.ViewOffset)
+		}
 		shares := shareBytes(p, gi)
 		if len(shares) == 0 {
 			fmt.Fprintln(bw, "shares bytes with: no other buffer")
@@ -180,14 +189,14 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 			fmt.Fprintln(bw, "shares bytes with (at other times):")
 			for _, o := range shares {
 				og := &p.Groups[o]
-				fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", g.Groups[o].Name, og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
+				fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", groupName(g, o), og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
 			}
 		}
 	case pg.Reason == planner.OverBudget:
 		live := liveWith(p, gi)
 		var sum int64
 		for _, o := range live {
-			sum += g.Groups[o].Size
+			sum = addSat(sum, g.Groups[o].Size)
 		}
 		fmt.Fprintf(bw, "pooled buffers live during steps %d..%d: %d, %s (%d bytes)\n", pg.Start, pg.End, len(live), HumanSize(sum), sum)
 		for k, o := range live {
@@ -196,7 +205,7 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 				break
 			}
 			og := &p.Groups[o]
-			fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", g.Groups[o].Name, og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
+			fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", groupName(g, o), og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
 		}
 	}
 	return bw.Flush()
@@ -291,7 +300,7 @@ func sortByOffset(p *planner.Result, list []int) {
 		if a.Offset != b.Offset {
 			return a.Offset < b.Offset
 		}
-		return p.Graph.Groups[list[i]].Name < p.Graph.Groups[list[j]].Name
+		return groupName(p.Graph, list[i]) < groupName(p.Graph, list[j])
 	})
 }
 

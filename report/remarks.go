@@ -40,7 +40,8 @@ func ParseRemarkMode(s string) (RemarkMode, error) {
 //	FILE:LINE:COL: remark: t0 not pooled [cpu-read]: CPU node sin4 reads it at FILE:33:13
 //	FILE:LINE:COL: remark: acc pooled in bundle mm_block at offset 0 (256 B), live at steps 1..2
 //
-// Aliases get their own remark, naming the storage group they share.
+// Views get their own remark, naming the storage they are a view of and
+// where in it: "v (a view 2048 bytes into t0's storage) not pooled ...".
 func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	g := p.Graph
 	// Index only the groups whose evidence names accesses: graph inputs
@@ -54,15 +55,16 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	}
 	ix := newIndex(g, want)
 	bw := bufio.NewWriter(w)
-	for _, b := range g.Buffers {
+	for bi := range g.Buffers {
+		b := &g.Buffers[bi]
 		gi := b.Group
 		pooled := p.Groups[gi].Reason == planner.Pooled
 		if pooled && mode == RemarksMissed || !pooled && mode == RemarksPassed {
 			continue
 		}
 		via := ""
-		if gname := g.Groups[gi].Name; len(g.Groups[gi].Members) > 1 && gname != b.Name {
-			via = fmt.Sprintf(" (storage of %s)", gname)
+		if v := viewPhrase(g, bi); v != "" {
+			via = " (" + v + ")"
 		}
 		if pooled {
 			fmt.Fprintf(bw, "%s: remark: %s%s %s\n", b.Pos, b.Name, via, evidence(p, ix, gi))

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sdscgen/sdscgen/ir"
@@ -75,6 +76,56 @@ type touch struct {
 	bundle, step int
 	read         bool
 	pos          ir.Pos
+	// buffer is the name accessed (a group may be reached through any of
+	// its names); split is the access's split (nil: broadcast).
+	buffer int
+	split  []int64
+}
+
+// groupName is what reports call storage group gi: its root, the one name
+// that is not a view of another (spec §1.2). Sorting still uses
+// ir.Group.Name, the smallest member name, as planning does.
+func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
+
+// viewPhrase describes buffer bi's place in its storage: "" for the root,
+// else "a view of t0's storage" or "a view 2048 bytes into t0's storage".
+func viewPhrase(g *ir.Graph, bi int) string {
+	b := &g.Buffers[bi]
+	gr := &g.Groups[b.Group]
+	if gr.Root == bi {
+		return ""
+	}
+	root := g.Buffers[gr.Root].Name
+	if b.ViewOffset == 0 {
+		return fmt.Sprintf("a view of %s's storage", root)
+	}
+	return fmt.Sprintf("a view %d bytes into %s's storage", b.ViewOffset, root)
+}
+
+// coresPhrase describes how an access of op is spread over its cores:
+// "" on a one-core op without a cores clause, else "on 4 cores [2, 2],
+// split [1024, 2048]" or "on 4 cores, broadcast".
+func coresPhrase(op *ir.Op, split []int64) string {
+	if op.Cores == nil {
+		return ""
+	}
+	s := fmt.Sprintf("on %d cores", op.NumCores())
+	if len(op.Cores) > 1 {
+		s += " " + int64List(op.Cores)
+	}
+	if split == nil {
+		return s + ", broadcast"
+	}
+	return s + ", split " + int64List(split)
+}
+
+// int64List renders [1, 2, 3].
+func int64List(a []int64) string {
+	parts := make([]string, len(a))
+	for i, x := range a {
+		parts[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // index holds the accesses of selected groups, built in one pass over the
@@ -98,12 +149,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range op.Reads {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, a.Pos})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, a.Pos, a.Buffer, a.Split})
 				}
 			}
 			for _, a := range op.Writes {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, a.Pos})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, a.Pos, a.Buffer, a.Split})
 				}
 			}
 		}
@@ -293,7 +344,61 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 		pb := &p.Bundles[pg.Bundle]
 		return fmt.Sprintf("in bundle %s (steps %d..%d) the allocator could not place %s under the budget of %s (pool size %s, lower bound %s)",
 			g.Bundles[pg.Bundle].Name, pg.Start, pg.End, HumanSize(g.Groups[gi].Size), HumanSize(p.Budget),
-			HumanSize(pb.PoolSize), HumanSize(pb.LowerBound))
+			HumanSize(pb.PoolSize), lowerHuman(pb.LowerBound))
 	}
 	return string(pg.Reason)
+}
+
+// memberList names the members of group gi, root first, then the views in
+// declaration order, each view with its offset: "t0,t0_hi@2048,v@0"
+// (joined by sep).
+func memberList(g *ir.Graph, gi int, sep string) string {
+	gr := &g.Groups[gi]
+	parts := []string{g.Buffers[gr.Root].Name}
+	for _, m := range gr.Members {
+		if m != gr.Root {
+			parts = append(parts, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
+		}
+	}
+	return strings.Join(parts, sep)
+}
+
+// viewsNote is the SVG tooltip's list of a group's views: "" for a group
+// of one name, else "; views hi@2048, w@3072".
+func viewsNote(g *ir.Graph, gi int) string {
+	if len(g.Groups[gi].Members) < 2 {
+		return ""
+	}
+	list := memberList(g, gi, ", ")
+	return "; views " + list[strings.Index(list, ", ")+2:]
+}
+
+// addSat is a+b for non-negative byte counts, saturated at MaxInt64.
+func addSat(a, b int64) int64 {
+	if b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// saturated says whether a sum of bytes (a lower bound, a total) reached
+// MaxInt64: the true value is at least that, and may be more.
+func saturated(n int64) bool { return n == math.MaxInt64 }
+
+// lowerBytes is a lower bound in exact bytes, "≥9223372036854775807" when
+// it saturated.
+func lowerBytes(n int64) string {
+	if saturated(n) {
+		return "≥" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// lowerHuman is a lower bound in human units, "≥8.0 EiB" when it
+// saturated.
+func lowerHuman(n int64) string {
+	if saturated(n) {
+		return "≥" + HumanSize(n)
+	}
+	return HumanSize(n)
 }

@@ -27,7 +27,9 @@ const dash = "—"
 // including the ones no bundle touches. ratio is pool size / lower bound
 // (— when the lower bound is 0); budget is the pool's share of the
 // per-bundle budget. The total row sums steps, counts and sizes; its
-// budget share is the largest of the bundles'.
+// budget share is the largest of the bundles'. Byte sums never wrap: a
+// lower bound or total that reached MaxInt64 prints as "≥8.0 EiB" and its
+// ratio as a limit (see ratio).
 func Stats(w io.Writer, p *planner.Result) error {
 	g := p.Graph
 	bw := bufio.NewWriter(w)
@@ -58,7 +60,7 @@ func Stats(w io.Writer, p *planner.Result) error {
 		pool, share := dash, dash
 		if pb.HasPool() {
 			pool = HumanSize(pb.PoolSize)
-			tPool += pb.PoolSize
+			tPool = addSat(tPool, pb.PoolSize)
 			if p.Budget > 0 {
 				s := float64(pb.PoolSize) / float64(p.Budget) * 100
 				share = percent(s)
@@ -66,12 +68,12 @@ func Stats(w io.Writer, p *planner.Result) error {
 			}
 		}
 		rows = append(rows, []string{b.Name, strconv.Itoa(len(b.Ops)), strconv.Itoa(len(pb.Candidates)),
-			strconv.Itoa(pooled), pool, HumanSize(pb.LowerBound), ratio(pb.PoolSize, pb.LowerBound), share,
+			strconv.Itoa(pooled), pool, lowerHuman(pb.LowerBound), ratio(pb.PoolSize, pb.LowerBound), share,
 			reasonCounts(fallbacksOf(p, touched[bi], bi))})
 		tSteps += len(b.Ops)
 		tCands += len(pb.Candidates)
 		tPooled += pooled
-		tLower += pb.LowerBound
+		tLower = addSat(tLower, pb.LowerBound)
 	}
 	all := make([][]int, len(planner.Reasons))
 	for gi := range p.Groups {
@@ -84,7 +86,7 @@ func Stats(w io.Writer, p *planner.Result) error {
 		tShare = percent(maxShare)
 	}
 	rows = append(rows, []string{"total", strconv.Itoa(tSteps), strconv.Itoa(tCands), strconv.Itoa(tPooled),
-		HumanSize(tPool), HumanSize(tLower), ratio(tPool, tLower), tShare, reasonCounts(all)})
+		lowerHuman(tPool), lowerHuman(tLower), ratio(tPool, tLower), tShare, reasonCounts(all)})
 
 	writeTable(bw, rows, rightAligned, len(rows)-1)
 	return bw.Flush()
@@ -105,9 +107,18 @@ func reasonCounts(byReason [][]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// ratio is pool/lower with two decimals; — when lower is 0. Sums that
+// saturated at MaxInt64 are only known to be at least that: a saturated
+// lower bound makes the ratio an upper limit ("≤0.50"), a saturated pool
+// total a lower limit, and both saturated leave nothing known (—).
 func ratio(pool, lower int64) string {
-	if lower == 0 {
+	switch {
+	case lower == 0 || saturated(pool) && saturated(lower):
 		return dash
+	case saturated(lower):
+		return "≤" + fmt.Sprintf("%.2f", float64(pool)/float64(lower))
+	case saturated(pool):
+		return "≥" + fmt.Sprintf("%.2f", float64(pool)/float64(lower))
 	}
 	return fmt.Sprintf("%.2f", float64(pool)/float64(lower))
 }

@@ -96,7 +96,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 				names = append(names, fmt.Sprintf("and %d more", len(list)-k))
 				break
 			}
-			names = append(names, g.Groups[gi].Name)
+			names = append(names, groupName(g, gi))
 		}
 		legend = append(legend, fmt.Sprintf("%s (%d): %s", planner.Reasons[r], len(list), strings.Join(names, ", ")))
 	}
@@ -124,7 +124,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		pool = HumanSize(pb.PoolSize)
 	}
 	fmt.Fprintf(bw, `<text x="%d" y="46">pool %s · lower bound %s · %d pooled · %d not pooled · budget %s · allocator %s</text>`+"\n",
-		PlotLeft, pool, HumanSize(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), esc(p.Allocator))
+		PlotLeft, pool, lowerHuman(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), esc(p.Allocator))
 
 	// Grid and axes.
 	for k := 0; k <= 4; k++ {
@@ -149,7 +149,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		if pg.Offset < 0 {
 			continue
 		}
-		name := g.Groups[gi].Name
+		name := groupName(g, gi)
 		size := g.Groups[gi].Size
 		x, y, rw, rh := sc.Rect(pg.Start, pg.End, pg.Offset, size)
 		fill := color(name)
@@ -160,8 +160,8 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		if rw < 3 || rh < 3 {
 			class = ` stroke="` + fill + `" stroke-width=".8"`
 		}
-		fmt.Fprintf(bw, `<rect data-buffer="%s"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d</title></rect>`+"\n",
-			esc(name), class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset)
+		fmt.Fprintf(bw, `<rect data-buffer="%s"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
+			esc(name), class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
 		if rw >= float64(len(name))*charWidth+4 && rh >= labelFont+3 {
 			fmt.Fprintf(&labels, `<text class="l" x="%s" y="%s">%s</text>`+"\n", num(x+rw/2), num(y+rh/2), esc(name))
 		}
@@ -182,7 +182,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		y = sc.Y(pb.LowerBound)
 		fmt.Fprintf(bw, `<line data-line="lower_bound" x1="%d" y1="%s" x2="%d" y2="%s" stroke="#06c" stroke-width="1.5" stroke-dasharray="2 3"/>`+"\n",
 			PlotLeft, num(y), PlotLeft+PlotWidth, num(y))
-		fmt.Fprintf(bw, `<text x="%d" y="%s" fill="#06c">lower bound %s</text>`+"\n", PlotLeft+4, num(y-4), HumanSize(pb.LowerBound))
+		fmt.Fprintf(bw, `<text x="%d" y="%s" fill="#06c">lower bound %s</text>`+"\n", PlotLeft+4, num(y-4), lowerHuman(pb.LowerBound))
 	}
 
 	// Legend.

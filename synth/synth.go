@@ -103,10 +103,13 @@ func Generate(w io.Writer, cfg Config) error {
 	return bw.Flush()
 }
 
-// ref names a buffer: a one-letter prefix and a number.
+// ref names a buffer: a one-letter prefix and a number, with its byte
+// size (rounded to sticks), which bounds the steps and splits of its
+// accesses.
 type ref struct {
-	p  byte
-	id int32
+	p    byte
+	id   int32
+	size int64
 }
 
 var none = ref{}
@@ -140,6 +143,10 @@ type gen struct {
 	pending                ref  // a CPU node's value the next op reads
 	carry                  ref  // a loop's last value the next op reads
 	accUsed                bool // the current loop's accumulator was updated
+	// counts[d] is the count of the enclosing loop at depth d+1.
+	counts [4]int64
+	// cores is the current op's cores list (nil: one core).
+	cores []int64
 }
 
 func (g *gen) next() uint64 {
@@ -208,7 +215,7 @@ func (g *gen) run(decl bool) {
 	g.nbuf, g.nop, g.nloop, g.ncpu = 0, 0, 0, 0
 	g.nring, g.nweights = 0, 0
 	g.resid, g.pending, g.carry, g.long = none, none, none, none
-	g.cur = ref{'x', 0}
+	g.cur = ref{'x', 0, 64 * 4096 * 2}
 	g.ds("  buffer x0 : f16[64, 4096]\n  input x0\n")
 
 	nb := g.cfg.Bundles
@@ -238,34 +245,40 @@ func (g *gen) run(decl bool) {
 
 // newBuf declares a fresh buffer with prefix p.
 func (g *gen) newBuf(p byte) ref {
-	r := ref{p, g.nbuf}
+	r := ref{p: p, id: g.nbuf}
 	g.nbuf++
-	g.declare(r)
+	r.size = g.declare(r)
 	return r
 }
 
-func (g *gen) declare(r ref) {
+// declare declares r with a random size and returns its byte count.
+func (g *gen) declare(r ref) int64 {
 	size := g.size()
 	shape := g.intn(4) == 0
+	// f16[R, C]: R rows of roundup(2*C, 128) = 2*C bytes (C >= 64).
+	cols := int64(64) << (size % 4 * 2) // 64, 256, 1024, 4096
+	rows := max(1, size/(2*cols))
+	bytes := (size + 127) &^ 127
+	if shape {
+		bytes = rows * 2 * cols
+	}
 	if !g.decl {
-		return
+		return bytes
 	}
 	g.s("  buffer ")
 	g.name(r)
 	g.s(" : ")
 	if shape {
-		// f16[R, C]: R rows of roundup(2*C, 128) bytes.
-		cols := int64(64) << (size % 4 * 2) // 64, 256, 1024, 4096
-		rows := max(1, size/(2*cols))
 		g.s("f16[")
 		g.i(rows)
 		g.s(", ")
 		g.i(cols)
 		g.s("]\n")
-		return
+		return bytes
 	}
 	g.i(size)
 	g.s("\n")
+	return bytes
 }
 
 // size draws a byte size, log-uniform in bands, from 128 B to 64 MiB.
@@ -304,7 +317,8 @@ func (g *gen) bundle(k, n int) {
 		g.ns("  loop lb")
 		g.ni(int64(k))
 		g.ns(" count ")
-		g.ni(int64(2 + g.intn(7)))
+		g.counts[0] = int64(2 + g.intn(7))
+		g.ni(g.counts[0])
 		g.ns(" {\n")
 		g.body(n, 1, "    ", none, n)
 		g.ns("  }\n")
@@ -347,6 +361,7 @@ func (g *gen) loop(n, depth int, ind string, total int) {
 	g.ns(" count ")
 	g.ni(int64(count))
 	g.ns(" {\n")
+	g.counts[depth] = int64(count)
 	outerUsed := g.accUsed
 	g.accUsed = false
 	g.body(n, depth+1, ind+"  ", acc, total)
@@ -364,19 +379,43 @@ func (g *gen) loop(n, depth int, ind string, total int) {
 	}
 }
 
-// access writes one operand, with a step half the time inside loops.
-func (g *gen) access(r ref, depth int, first *bool) {
+// access writes one operand, with a step half the time inside loops and,
+// on an op with cores, a split on every write and on a third of the
+// reads (the others are broadcast). Steps and splits keep the bounds rule
+// of the contract: the split gives each core a whole-stick chunk of the
+// buffer (chunk*(cores-1) < size), and each step is shrunk, to a smaller
+// whole number of sticks or 0, until every loop's step*(count-1) plus the
+// cores' span stays below the buffer's size.
+func (g *gen) access(r ref, depth int, first *bool, write bool) {
 	if !*first {
 		g.ns(", ")
 	}
 	*first = false
 	g.nname(r)
+	room := max(r.size-1, 0) // the farthest start must stay below size
+	var split [2]int64
+	nsplit := 0
+	if g.cores != nil && (write || g.intn(3) == 0) {
+		n := int64(1)
+		for _, c := range g.cores {
+			n *= c
+		}
+		chunk := (r.size / n) &^ 127
+		unit := chunk
+		for d, c := range g.cores {
+			split[d] = unit
+			unit *= c
+		}
+		nsplit = len(g.cores)
+		room -= chunk * (n - 1) // the last core's offset
+	}
+	defer g.writeSplit(split[:nsplit])
 	if depth == 0 || g.intn(2) == 0 {
 		return
 	}
 	if depth == 1 || g.intn(2) == 0 {
 		g.ns(" step ")
-		g.ni(g.stride())
+		g.ni(g.fit(g.stride(), depth-1, &room))
 		return
 	}
 	g.ns(" step [")
@@ -386,14 +425,71 @@ func (g *gen) access(r ref, depth int, first *bool) {
 		}
 		s := int64(0)
 		if g.intn(3) != 0 {
-			s = g.stride()
+			s = g.fit(g.stride(), d, &room)
 		}
 		g.ni(s)
 	}
 	g.ns("]")
 }
 
+// writeSplit writes the split clause of an access, if any.
+func (g *gen) writeSplit(split []int64) {
+	switch len(split) {
+	case 0:
+		return
+	case 1:
+		g.ns(" split ")
+		g.ni(split[0])
+		return
+	}
+	g.ns(" split [")
+	for d, b := range split {
+		if d > 0 {
+			g.ns(", ")
+		}
+		g.ni(b)
+	}
+	g.ns("]")
+}
+
+// fit shrinks stride s of the loop at depth d+1 until s*(count-1) fits
+// in *room (to the largest whole number of sticks that does, possibly 0),
+// and takes that from *room.
+func (g *gen) fit(s int64, d int, room *int64) int64 {
+	m := g.counts[d] - 1
+	if s*m > *room {
+		s = (*room / m) &^ 127
+	}
+	*room -= s * m
+	return s
+}
+
 func (g *gen) stride() int64 { return 128 << g.intn(10) }
+
+// coreChoices are the cores lists of multi-core ops: 1-D and 2-D.
+var coreChoices = [][]int64{{2}, {4}, {32}, {2, 4}}
+
+// alias declares v as a view of base: at no offset, at offset 0, at a
+// whole number of sticks or at any byte inside base.
+func (g *gen) alias(v, base ref) {
+	k := g.intn(4)
+	var off uint64
+	switch k {
+	case 1:
+		off = g.next() % uint64(base.size/128) * 128
+	case 2:
+		off = g.next() % uint64(base.size)
+	}
+	g.ds("  alias ")
+	g.dname(v)
+	g.ds(" = ")
+	g.dname(base)
+	if k != 0 && g.decl {
+		g.s(" + ")
+		g.b = strconv.AppendUint(g.b, off, 10)
+	}
+	g.ds("\n")
+}
 
 // op writes one leaf op.
 func (g *gen) op(depth int, ind string, acc ref, total int) {
@@ -405,20 +501,34 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	g.ns(ind)
 	g.ns("op o")
 	g.ni(int64(id))
+	g.cores = nil
+	if g.intn(8) == 0 {
+		g.cores = coreChoices[g.intn(len(coreChoices))]
+		g.ns(" cores ")
+		if len(g.cores) == 1 {
+			g.ni(g.cores[0])
+		} else {
+			g.ns("[")
+			g.ni(g.cores[0])
+			g.ns(", ")
+			g.ni(g.cores[1])
+			g.ns("]")
+		}
+	}
 	g.ns(" reads ")
 	first := true
-	g.access(g.cur, depth, &first)
+	g.access(g.cur, depth, &first, false)
 	if g.pending != none {
-		g.access(g.pending, depth, &first)
+		g.access(g.pending, depth, &first, false)
 		g.pending = none
 	}
 	if g.carry != none {
-		g.access(g.carry, depth, &first)
+		g.access(g.carry, depth, &first, false)
 		g.carry = none
 	}
 	if g.intn(4) == 0 && g.nring > 1 {
 		back := 1 + g.intn(min(g.nring, ringSize)-1)
-		g.access(g.ring[(g.nring-1-back)%ringSize], depth, &first)
+		g.access(g.ring[(g.nring-1-back)%ringSize], depth, &first, false)
 	}
 	if g.intn(4) == 0 {
 		var w ref
@@ -432,21 +542,21 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 		} else {
 			w = g.weights[g.intn(min(g.nweights, weightPool))]
 		}
-		g.access(w, depth, &first)
+		g.access(w, depth, &first, false)
 	}
 	if k%residEvery == 0 {
 		if g.resid != none {
-			g.access(g.resid, depth, &first)
+			g.access(g.resid, depth, &first, false)
 		}
 	}
 	if k == total-1 && total > 2 {
-		g.access(g.long, depth, &first)
+		g.access(g.long, depth, &first, false)
 	}
 	// The loop's first direct op always updates the accumulator.
 	useAcc := acc != none && (g.intn(2) == 0 || !g.accUsed)
 	g.accUsed = g.accUsed || useAcc
 	if useAcc {
-		g.access(acc, depth, &first)
+		g.access(acc, depth, &first, false)
 	}
 
 	// The value written.
@@ -468,12 +578,12 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	g.ns(" writes ")
 	first = true
 	if id%2000 == 1999 {
-		g.access(ref{'n', out.id}, depth, &first)
+		g.access(ref{'n', out.id, out.size}, depth, &first, true)
 	} else {
-		g.access(out, depth, &first)
+		g.access(out, depth, &first, true)
 	}
 	if useAcc {
-		g.access(acc, depth, &first)
+		g.access(acc, depth, &first, true)
 	}
 	g.ns("\n")
 
@@ -484,13 +594,16 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	}
 	if id%1000 == 999 {
 		v := g.newBuf('v')
-		g.ds("  alias ")
-		g.dname(v)
-		g.ds(" = ")
-		g.dname(out)
-		g.ds("\n")
+		g.alias(v, out)
 		g.push(v)
+		if id%3000 == 2999 {
+			// A chain: a view of the view.
+			w := g.newBuf('v')
+			g.alias(w, v)
+			g.push(w)
+		}
 	}
+	g.cores = nil
 	if k%residEvery == 0 {
 		g.resid = out
 	}
@@ -514,11 +627,11 @@ func (g *gen) cpu() {
 	if g.nring > 1 {
 		src = g.ring[(g.nring-1-1-g.intn(min(g.nring, ringSize)-1))%ringSize]
 	}
-	g.access(src, 0, &first)
+	g.access(src, 0, &first, false)
 	out := g.newBuf('h')
 	g.ns(" writes ")
 	first = true
-	g.access(out, 0, &first)
+	g.access(out, 0, &first, false)
 	g.ns("\n")
 	g.pending = out
 }

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
@@ -43,7 +44,9 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestValid checks that every config parses and checks, has the asked-for
-// shape, and exercises the planning rules it is meant to.
+// shape, and exercises the planning rules it is meant to. The v2 frontend
+// enforces the bounds rule (spec §1.2), so this is also the test that no
+// step or split synth writes leaves its buffer.
 func TestValid(t *testing.T) {
 	for _, cfg := range configs {
 		src := generate(t, cfg)
@@ -59,15 +62,35 @@ func TestValid(t *testing.T) {
 		if len(g.Bundles) != bundles {
 			t.Errorf("%+v: %d bundles", cfg, len(g.Bundles))
 		}
-		ops, loops, strided := 0, 0, 0
+		ops, loops, strided, multi, split := 0, 0, 0, 0, 0
 		for _, b := range g.Bundles {
 			ops += len(b.Ops)
 			loops += len(b.Loops)
 			for _, op := range b.Ops {
+				if op.NumCores() > 1 {
+					multi++
+				}
 				for _, a := range op.Reads {
 					if a.HasStride() {
 						strided++
 					}
+				}
+				for _, a := range op.Writes {
+					if a.Split != nil {
+						split++
+					}
+				}
+			}
+		}
+		views, offset, chained := 0, 0, 0
+		for _, b := range g.Buffers {
+			if b.Alias >= 0 {
+				views++
+				if b.AliasOffset > 0 {
+					offset++
+				}
+				if g.Buffers[b.Alias].Alias >= 0 {
+					chained++
 				}
 			}
 		}
@@ -103,6 +126,16 @@ func TestValid(t *testing.T) {
 		if cfg.Bundles < cfg.Ops && (loops == 0 || strided == 0) {
 			t.Errorf("%+v: %d loops, %d strided reads", cfg, loops, strided)
 		}
+		// One op in eight runs on cores, and writes split: hundreds of
+		// each in 3000 ops. Every 1000th op's value gets a view, three
+		// in four of them at an explicit offset (not all nonzero), and
+		// every 3000th a view of that view.
+		if multi < cfg.Ops/16 || split < multi {
+			t.Errorf("%+v: %d multi-core ops, %d split writes", cfg, multi, split)
+		}
+		if views < cfg.Ops/1000 || chained < cfg.Ops/3000 {
+			t.Errorf("%+v: %d views, %d at an offset, %d chained", cfg, views, offset, chained)
+		}
 		if minSize != 128 || maxSize < 32<<20 || maxSize > 64<<20 {
 			t.Errorf("%+v: sizes %d .. %d", cfg, minSize, maxSize)
 		}
@@ -114,6 +147,17 @@ func TestBadConfig(t *testing.T) {
 	for _, cfg := range []Config{{}, {Ops: 2, Bundles: 3}, {Ops: 2, Bundles: -1}} {
 		if Generate(&b, cfg) == nil {
 			t.Errorf("%+v: no error", cfg)
+		}
+	}
+}
+
+// BenchmarkGenerate times writing a 1M-op graph (the largest benchmark
+// size) to io.Discard.
+func BenchmarkGenerate(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Generate(io.Discard, Config{Ops: 1_000_000, Bundles: 1000, Seed: 1}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -36,7 +36,9 @@ type bufferJSON struct {
 	Start  *int    `json:"start"`
 	End    *int    `json:"end"`
 	Offset *int64  `json:"offset"`
-	Reason *string `json:"reason"`
+	// ViewOffset is the name's own view offset (0 for a group's root).
+	ViewOffset *int64  `json:"view_offset"`
+	Reason     *string `json:"reason"`
 }
 
 // decodePlan reads the document of spec §4 with encoding/json: its top
@@ -123,7 +125,8 @@ func decodeBuffers(dec *json.Decoder, each func(i int, b *bufferJSON)) (int, err
 // the plan p of graph g: it must be strict JSON with exactly the keys of
 // spec §4, the pool-size table must hold exactly the bundles with
 // candidates, and every buffer, in declaration order, must carry its
-// group's decision, so alias members share one bundle, range and offset.
+// group's decision, so alias members share one bundle, range and offset,
+// and its own view offset, re-derived from its alias chain.
 // Call Plan first: JSON trusts p's decisions and checks only that the
 // document states them.
 func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
@@ -133,6 +136,9 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	// are reported after the document-level ones, as long as the count
 	// is right (as if the whole array had been decoded first).
 	bc := &checker{g: g, p: p}
+	if matches {
+		bc.views = deriveViews(g)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	doc, nBuffers, err := decodePlan(dec, func(i int, jb *bufferJSON) {
@@ -260,6 +266,13 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 		}
 	} else if jb.Offset != nil {
 		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, *jb.Offset)
+	}
+	want := buf.ViewOffset // where the chain is broken, Plan reports it
+	if c.views != nil && c.views.root[i] >= 0 {
+		want = c.views.view[i]
+	}
+	if jb.ViewOffset == nil || *jb.ViewOffset != want {
+		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", buf.Name, num(jb.ViewOffset), want)
 	}
 	if pg.Reason == planner.Pooled {
 		if jb.Reason != nil {

@@ -10,20 +10,29 @@
 //   - the plan describes this graph (one entry per group and bundle) with
 //     the requested budget and mode;
 //   - the graph's own invariants that planning relies on: groups are
-//     named by their smallest member, sized by their largest, every size a
-//     whole number of 128-byte sticks, buffer/group links consistent;
+//     named by their smallest member, every size a whole number of
+//     128-byte sticks, buffer/group links consistent;
 //   - per group, the reason of spec §2.1 (first applicable in table order),
 //     and for a candidate its bundle (the single writer) and its live range
 //     of spec §2.2 including loop back-edges;
 //   - per bundle, the candidate set and its (start, end, name) order, the
 //     pool-size table entry exactly for bundles with candidates, the pool
 //     size equal to the highest placed end and at most the budget, every
-//     offset a non-negative multiple of 128, no two pooled candidates with
+//     offset non-negative (and a multiple of 128 when every candidate's
+//     size is), no two pooled candidates with
 //     intersecting ranges overlapping in bytes, over-budget only where even
 //     a bump past the final pool end would pass the budget (true of any
 //     allocator that keeps rules 2.3.3–4), and the lower bound;
+//   - the alias declarations (v2 views): every name's view offset and
+//     root re-derived from its `alias NAME = BASE + OFF` chain, each
+//     group's size as the largest view offset + size of its names;
+//   - cores and splits (spec §1.2) and the bounds rule of every access,
+//     with core offsets re-derived from the op's cores and the access's
+//     split; and every start address of a pooled access (pool offset +
+//     view offset + core offset + tile) inside its group's bytes;
 //   - when the plan names "first-fit", a replay of the spec's first-fit
-//     algorithm must give exactly the same offsets and pool size.
+//     algorithm (O(n log n), at every size) must give exactly the same
+//     offsets and pool size.
 //
 // JSON checks the serialized plan (spec §4) against the plan: key values,
 // buffer order, alias members sharing their group's decision.
@@ -33,6 +42,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -49,15 +59,7 @@ type Options struct {
 	Disabled bool
 	// Budget is MAX_POOL_SIZE_BYTES.
 	Budget int64
-	// ReplayLimit bounds the first-fit replay, whose plain free-list scan
-	// is quadratic in the worst case: bundles with more candidates than
-	// this are checked by the allocator-independent rules only. 0 means
-	// DefaultReplayLimit; a negative value means no limit.
-	ReplayLimit int
 }
-
-// DefaultReplayLimit is the ReplayLimit used when Options leaves it 0.
-const DefaultReplayLimit = 1 << 15
 
 // maxReported is how many violations an Error spells out.
 const maxReported = 20
@@ -93,6 +95,8 @@ type checker struct {
 	candStart, candList []int
 	// candPos[gi] is the position of candidate gi in candOf(its bundle).
 	candPos []int
+	// views is set for the JSON check: the view offsets it expects.
+	views *viewInfo
 }
 
 func (c *checker) fail(format string, args ...any) {
@@ -160,11 +164,15 @@ func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
 	if !c.checkGraph() {
 		return c.result()
 	}
+	views := deriveViews(g)
+	c.checkViews(views)
+	c.checkCores()
 	wants := c.expected()
 	c.checkGroups(wants)
 	for bi := range g.Bundles {
 		c.checkBundle(bi, wants)
 	}
+	c.checkBounds(views)
 	return c.result()
 }
 
@@ -200,7 +208,7 @@ func (c *checker) checkGraph() bool {
 			c.fail("group %d (%q) has no members", gi, gr.Name)
 			continue
 		}
-		name, size := "", int64(0)
+		name := ""
 		for k, m := range gr.Members {
 			if m < 0 || m >= len(g.Buffers) {
 				c.fail("group %q: member index %d out of range", gr.Name, m)
@@ -214,13 +222,13 @@ func (c *checker) checkGraph() bool {
 			if k == 0 || b.Name < name {
 				name = b.Name
 			}
-			size = max(size, b.Size)
 		}
 		if gr.Name != name {
 			c.fail("group %q: its smallest member name is %q", gr.Name, name)
 		}
-		if gr.Size != size {
-			c.fail("group %q: size %d, largest member size %d", gr.Name, gr.Size, size)
+		if gr.Root < 0 || gr.Root >= len(g.Buffers) || g.Buffers[gr.Root].Group != gi {
+			c.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
+			ok = false
 		}
 	}
 	check := func(where string, a ir.Access) {
@@ -611,13 +619,20 @@ func (c *checker) checkBundle(bi int, ws []want) {
 		return
 	}
 
-	// Pool size, budget, sticks.
+	// Pool size, budget, sticks. Offsets and the pool size are whole
+	// sticks when every candidate's size is: an allocator only adds sizes.
+	// A view at an offset that is not a whole number of sticks can make
+	// its group's size, and so offsets after it, uneven.
+	aligned := true
+	for _, it := range items {
+		aligned = aligned && it.size%stick == 0
+	}
 	var top int64
 	for _, it := range items {
 		if it.offset < 0 {
 			continue
 		}
-		if it.offset%stick != 0 {
+		if aligned && it.offset%stick != 0 {
 			c.fail("bundle %q: buffer %q at offset %d, not on a %d-byte stick", b.Name, it.name, it.offset, stick)
 		}
 		if it.offset > c.opt.Budget || it.size > c.opt.Budget-it.offset {
@@ -632,7 +647,7 @@ func (c *checker) checkBundle(bi int, ws []want) {
 	if pb.PoolSize > c.opt.Budget {
 		c.fail("bundle %q: pool size %d exceeds the budget %d", b.Name, pb.PoolSize, c.opt.Budget)
 	}
-	if pb.PoolSize%stick != 0 {
+	if aligned && pb.PoolSize%stick != 0 {
 		c.fail("bundle %q: pool size %d is not a whole number of sticks", b.Name, pb.PoolSize)
 	}
 	for _, it := range items {
@@ -643,28 +658,51 @@ func (c *checker) checkBundle(bi int, ws []want) {
 	}
 	c.checkOverlap(b, items)
 
-	// Lower bound: most candidate bytes live at one step.
-	diff := make([]int64, len(b.Ops)+1)
-	for _, it := range items {
-		diff[it.start] += it.size
-		diff[it.end+1] -= it.size
-	}
-	var cur, lb int64
-	for _, d := range diff {
-		cur += d
-		lb = max(lb, cur)
-	}
-	if pb.LowerBound != lb {
+	// Lower bound: most candidate bytes live at one step, saturated at
+	// MaxInt64.
+	if lb := peakLive(b, items); pb.LowerBound != lb {
 		c.fail("bundle %q: lower bound %d, the live bytes peak at %d", b.Name, pb.LowerBound, lb)
 	}
 
-	limit := c.opt.ReplayLimit
-	if limit == 0 {
-		limit = DefaultReplayLimit
-	}
-	if p.Allocator == "first-fit" && (limit < 0 || len(items) <= limit) {
+	if p.Allocator == "first-fit" {
 		c.replayFirstFit(b, items, pb.PoolSize)
 	}
+}
+
+// peakLive is the most bytes of items (in start order) live at one step
+// of b, or MaxInt64 when that passes MaxInt64. The live sum is kept in
+// 128 bits (hi, lo), so it never wraps on the way.
+func peakLive(b *ir.Bundle, items []item) int64 {
+	at := make([]int, len(b.Ops)+1)
+	for _, it := range items {
+		at[it.end+1]++
+	}
+	for s := range b.Ops {
+		at[s+1] += at[s]
+	}
+	byEnd := make([]int, len(items))
+	for i, it := range items {
+		byEnd[at[it.end]] = i
+		at[it.end]++
+	}
+	var hi, lo, best uint64
+	next := 0
+	for _, it := range items {
+		for next < len(byEnd) && items[byEnd[next]].end < it.start {
+			var borrow uint64
+			lo, borrow = bits.Sub64(lo, uint64(items[byEnd[next]].size), 0)
+			hi -= borrow
+			next++
+		}
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(it.size), 0)
+		hi += carry
+		if hi > 0 || lo > math.MaxInt64 {
+			return math.MaxInt64
+		}
+		best = max(best, lo)
+	}
+	return int64(best)
 }
 
 // checkOverlap reports pooled candidates that are live at a common step
@@ -774,55 +812,63 @@ func (f *fenwick) find(n int) int {
 }
 
 // replayFirstFit runs spec §2.3 as worded, on items in (start, end, name)
-// order, and compares with the plan. Both lists are plain slices kept in
-// the spec's order and edited in place (no copies): each step is linear in
-// the list lengths, so a bundle costs O(candidates × list length) at worst.
-// Hence Options.ReplayLimit.
+// order, and compares with the plan.
+//
+// The free list is kept in list order as an append-only array of blocks
+// (a block taken from it leaves a hole, a remainder or a freed block is
+// appended), under a tree of maxima over block sizes, so "the first
+// block in list order with size >= needed" is one descent from the root:
+// O(log n). Blocks to free are bucketed by their end step; before each
+// item, the buckets of the steps now past are emptied, and their blocks
+// sorted by allocation number, which is the order rule 2 frees them in.
+// The whole replay is O(n log n) in the bundle's candidates, so it runs
+// at every size.
 func (c *checker) replayFirstFit(b *ir.Bundle, items []item, poolSize int64) {
 	type block struct {
 		off, size int64
-		end       int
+		seq       int // allocation order
 	}
-	var free, live []block // free in list order, live in allocation order
-	minEnd := math.MaxInt  // least end in live: nothing to free before it
+	// Every item adds at most two blocks to the free list over the run:
+	// itself when freed, and the remainder of the block it takes.
+	free := newMaxTree(2 * len(items))
+	var freeOff []int64
+	ending := make([][]block, len(b.Ops)) // live blocks by end step
+	nextEnd := 0                          // steps below it are emptied
+	var batch []block
 	var poolEnd int64
+	seq := 0
 	for _, it := range items {
 		// Rule 2: move every allocated block whose end < start to the
 		// free list, in allocation order.
-		if minEnd < it.start {
-			kept := live[:0]
-			minEnd = math.MaxInt
-			for _, bl := range live {
-				if bl.end < it.start {
-					free = append(free, bl)
-				} else {
-					kept = append(kept, bl)
-					minEnd = min(minEnd, bl.end)
-				}
-			}
-			live = kept
+		batch = batch[:0]
+		for ; nextEnd < it.start && nextEnd < len(ending); nextEnd++ {
+			batch = append(batch, ending[nextEnd]...)
+			ending[nextEnd] = nil
+		}
+		slices.SortFunc(batch, func(x, y block) int { return cmp.Compare(x.seq, y.seq) })
+		for _, bl := range batch {
+			free.set(len(freeOff), bl.size)
+			freeOff = append(freeOff, bl.off)
 		}
 		// Rule 3: the first free block that is big enough; the remainder
 		// goes to the end of the list. Else bump, if the budget allows
 		// (rule 4).
 		off := int64(-1)
-		for k, bl := range free {
-			if bl.size >= it.size {
-				off = bl.off
-				free = slices.Delete(free, k, k+1)
-				if bl.size > it.size {
-					free = append(free, block{off: bl.off + it.size, size: bl.size - it.size})
-				}
-				break
+		if k := free.first(it.size, len(freeOff)); k >= 0 {
+			size := free.get(k)
+			off = freeOff[k]
+			free.set(k, -1)
+			if size > it.size {
+				free.set(len(freeOff), size-it.size)
+				freeOff = append(freeOff, off+it.size)
 			}
-		}
-		if off < 0 && it.size <= c.opt.Budget-poolEnd {
+		} else if it.size <= c.opt.Budget-poolEnd {
 			off = poolEnd
 			poolEnd += it.size
 		}
-		if off >= 0 {
-			live = append(live, block{off: off, size: it.size, end: it.end})
-			minEnd = min(minEnd, it.end)
+		if off >= 0 && it.end >= 0 && it.end < len(ending) {
+			ending[it.end] = append(ending[it.end], block{off: off, size: it.size, seq: seq})
+			seq++
 		}
 		if off != it.offset {
 			c.fail("bundle %q: buffer %q at offset %s, first-fit places it at %s",
@@ -832,6 +878,54 @@ func (c *checker) replayFirstFit(b *ir.Bundle, items []item, poolSize int64) {
 	if poolEnd != poolSize {
 		c.fail("bundle %q: pool size %d, first-fit ends at %d", b.Name, poolSize, poolEnd)
 	}
+}
+
+// maxTree holds a value per slot (-1 for none) under a complete binary
+// tree of maxima, for "the first slot whose value is >= n".
+type maxTree struct {
+	leaves int
+	t      []int64
+}
+
+func newMaxTree(n int) *maxTree {
+	leaves := 1
+	for leaves < n {
+		leaves *= 2
+	}
+	t := make([]int64, 2*leaves)
+	for i := range t {
+		t[i] = -1
+	}
+	return &maxTree{leaves: leaves, t: t}
+}
+
+func (m *maxTree) get(i int) int64 { return m.t[m.leaves+i] }
+
+func (m *maxTree) set(i int, v int64) {
+	i += m.leaves
+	m.t[i] = v
+	for i /= 2; i >= 1; i /= 2 {
+		m.t[i] = max(m.t[2*i], m.t[2*i+1])
+	}
+}
+
+// first is the first slot below used whose value is >= n, or -1.
+func (m *maxTree) first(n int64, used int) int {
+	if used == 0 || m.t[1] < n {
+		return -1
+	}
+	i := 1
+	for i < m.leaves {
+		if m.t[2*i] >= n {
+			i = 2 * i
+		} else {
+			i = 2*i + 1
+		}
+	}
+	if k := i - m.leaves; k < used {
+		return k
+	}
+	return -1
 }
 
 func offsetText(off int64) string {

@@ -70,7 +70,7 @@ func planE(g *ir.Graph, s setup) (*planner.Result, error) {
 
 // verifyAll runs both checks, the JSON one on planner.WriteJSON's output.
 func verifyAll(p *planner.Result, s setup) error {
-	if err := verify.Plan(p.Graph, p, verify.Options{Disabled: s.disabled, Budget: s.budget, ReplayLimit: -1}); err != nil {
+	if err := verify.Plan(p.Graph, p, verify.Options{Disabled: s.disabled, Budget: s.budget}); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -413,7 +413,7 @@ func TestCatchesMutations(t *testing.T) {
 					continue
 				}
 				applied++
-				if err := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget, ReplayLimit: -1}); err == nil {
+				if err := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget}); err == nil {
 					t.Fatalf("seed %d: corruption not detected\n%s", seed, src)
 				}
 			}

@@ -1,0 +1,275 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// viewInfo is what the verifier derives from the alias declarations alone
+// (Buffer.Alias and Buffer.AliasOffset, spec §1.2): every name's root and
+// view offset. It never reads Buffer.ViewOffset, Group.Root or Group.Size,
+// which are the claims it checks.
+type viewInfo struct {
+	// root[i] is the buffer at the end of i's alias chain, or -1 when the
+	// chain is broken (out of range, a cycle, an overflowing offset).
+	root []int
+	// view[i] is the sum of the offsets on i's chain to its root.
+	view []int64
+	// problems lists what is wrong with the declarations, in buffer order.
+	problems []string
+}
+
+// deriveViews walks every alias chain once (memoized, so the cost is
+// linear in the number of buffers however long the chains are).
+func deriveViews(g *ir.Graph) *viewInfo {
+	n := len(g.Buffers)
+	v := &viewInfo{root: make([]int, n), view: make([]int64, n)}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make([]uint8, n)
+	var path []int
+	for i := range g.Buffers {
+		if state[i] == done {
+			continue
+		}
+		// Follow the chain until a root, a name already resolved, or a
+		// problem.
+		path = path[:0]
+		j := i
+		root, base := -1, int64(0)
+		for {
+			if state[j] == done {
+				root, base = v.root[j], v.view[j]
+				break
+			}
+			if state[j] == onPath {
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", g.Buffers[j].Name))
+				break
+			}
+			state[j] = onPath
+			path = append(path, j)
+			a := g.Buffers[j].Alias
+			if a == -1 {
+				if g.Buffers[j].AliasOffset != 0 {
+					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
+				}
+				root = j
+				break
+			}
+			if a < 0 || a >= n {
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", g.Buffers[j].Name, a))
+				break
+			}
+			j = a
+		}
+		// Unwind: each name's offset is its own plus its base's.
+		for k := len(path) - 1; k >= 0; k-- {
+			b := path[k]
+			state[b] = done
+			v.root[b] = root
+			if root < 0 {
+				continue
+			}
+			if b == root {
+				v.view[b], base = 0, 0
+				continue
+			}
+			off := g.Buffers[b].AliasOffset
+			if off < 0 || off > math.MaxInt64-base {
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", g.Buffers[b].Name, off, base))
+				v.root[b], root = -1, -1
+				continue
+			}
+			base += off
+			v.view[b] = base
+		}
+	}
+	return v
+}
+
+// checkViews compares the graph's view offsets, group roots and group
+// sizes with what the alias declarations give. It runs after the index
+// checks of checkGraph, so groups and members index correctly.
+func (c *checker) checkViews(v *viewInfo) {
+	g := c.g
+	for _, s := range v.problems {
+		c.fail("%s", s)
+	}
+	for i, b := range g.Buffers {
+		if r := v.root[i]; r >= 0 {
+			if b.ViewOffset != v.view[i] {
+				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, g.Buffers[r].Name, v.view[i])
+			}
+			if g.Buffers[r].Group != b.Group {
+				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
+					b.Name, g.Groups[b.Group].Name, g.Buffers[r].Name, g.Groups[g.Buffers[r].Group].Name)
+			}
+		}
+		if a := b.Alias; a >= 0 && a < len(g.Buffers) && g.Buffers[a].Group != b.Group {
+			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers[a].Name)
+		}
+	}
+	for _, gr := range g.Groups {
+		roots := 0
+		var size int64
+		sized := true
+		for _, m := range gr.Members {
+			b := g.Buffers[m]
+			if b.Alias == -1 {
+				roots++
+				if gr.Root != m {
+					c.fail("group %q: root %d, but %q is the member that is no alias's left side", gr.Name, gr.Root, b.Name)
+				}
+			}
+			if v.root[m] < 0 {
+				sized = false
+				continue
+			}
+			if b.Size > math.MaxInt64-v.view[m] {
+				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", gr.Name, b.Name, v.view[m], b.Size)
+				sized = false
+				continue
+			}
+			size = max(size, v.view[m]+b.Size)
+		}
+		if roots != 1 {
+			c.fail("group %q: %d members are no alias's left side, want exactly one root", gr.Name, roots)
+		}
+		if sized && gr.Size != size {
+			c.fail("group %q: size %d, the largest view offset + size of its names is %d", gr.Name, gr.Size, size)
+		}
+	}
+}
+
+// extent is the farthest start of an access relative to the start of the
+// name it accesses (spec §1.2, bounds): the largest core offset plus the
+// sum over its loops of step*(count-1). Core offsets are re-derived from
+// the op's cores and the access's split: core c's offset is
+// sum_d i_d*split[d] with i_d in [0, cores[d]), every combination taken by
+// some core, so the largest is sum_d (cores[d]-1)*split[d] and the
+// smallest 0 (core 0). ok is false when the sum passes MaxInt64.
+func extent(b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
+	add := func(x, n int64) bool { // far += x*n, checked
+		if x == 0 || n == 0 {
+			return true
+		}
+		if x < 0 || n < 0 || x > math.MaxInt64/n || x*n > math.MaxInt64-far {
+			return false
+		}
+		far += x * n
+		return true
+	}
+	for d, s := range a.Split {
+		if d < len(op.Cores) && !add(s, op.Cores[d]-1) {
+			return 0, false
+		}
+	}
+	for k, st := range a.Strides {
+		if k < len(op.Loops) {
+			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) && !add(st, b.Loops[li].Count-1) {
+				return 0, false
+			}
+		}
+	}
+	return far, true
+}
+
+// checkCores checks every op's cores clause and every access's split
+// (spec §1.2): entries at least 1, a split only on an op with cores and
+// with one entry per cores entry, no negative split or step.
+func (c *checker) checkCores() {
+	for _, b := range c.g.Bundles {
+		for oi := range b.Ops {
+			op := &b.Ops[oi]
+			if op.Cores != nil && len(op.Cores) == 0 {
+				c.fail("op %q: an empty cores list", op.Name)
+			}
+			n := int64(1)
+			for _, s := range op.Cores {
+				if s < 1 {
+					c.fail("op %q: cores entry %d is below 1", op.Name, s)
+					continue
+				}
+				if n > math.MaxInt64/s {
+					c.fail("op %q: cores %v multiply past the largest int64", op.Name, op.Cores)
+					break
+				}
+				n *= s
+			}
+			for _, accs := range [][]ir.Access{op.Reads, op.Writes} {
+				for _, a := range accs {
+					if a.Split != nil && len(a.Split) != len(op.Cores) {
+						c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, a.Split, c.g.Buffers[a.Buffer].Name, op.Cores)
+					}
+					for _, s := range a.Split {
+						if s < 0 {
+							c.fail("op %q: negative split %d", op.Name, s)
+						}
+					}
+					for _, s := range a.Strides {
+						if s < 0 {
+							c.fail("op %q: negative step %d", op.Name, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, n := range c.g.CPU {
+		for _, accs := range [][]ir.Access{n.Reads, n.Writes} {
+			for _, a := range accs {
+				if a.Split != nil || a.Strides != nil {
+					c.fail("cpu %q: an access with a split or step", n.Name)
+				}
+			}
+		}
+	}
+}
+
+// checkBounds applies the bounds rule of spec §1.2 to every access of
+// every op, and checks every pooled access against its group's bytes:
+// each core's start address, from the first iteration's (pool offset +
+// view offset, core 0) to the farthest (+ the largest core offset + every
+// loop's last step), must lie in [offset, offset + group size). A 0-byte
+// name touches no byte and is exempt from the second check (its start may
+// be its group's end).
+func (c *checker) checkBounds(v *viewInfo) {
+	g, p := c.g, c.p
+	for bi := range g.Bundles {
+		b := &g.Bundles[bi]
+		for oi := range b.Ops {
+			op := &b.Ops[oi]
+			for _, accs := range [][]ir.Access{op.Reads, op.Writes} {
+				for ai := range accs {
+					a := &accs[ai]
+					buf := &g.Buffers[a.Buffer]
+					far, ok := extent(b, op, a)
+					if !ok {
+						c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
+						continue
+					}
+					if far != 0 && far >= buf.Size {
+						c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
+							b.Name, op.Name, buf.Name, far, buf.Size)
+					}
+					gi := buf.Group
+					pg := &p.Groups[gi]
+					if pg.Offset < 0 || pg.Bundle != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
+						continue
+					}
+					size := g.Groups[gi].Size
+					lo := v.view[a.Buffer]
+					if far > math.MaxInt64-lo || lo+far >= size {
+						c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
+							b.Name, op.Name, buf.Name, pg.Offset, lo, far, g.Groups[gi].Name, pg.Offset, pg.Offset+size)
+					}
+				}
+			}
+		}
+	}
+}

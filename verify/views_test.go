@@ -1,0 +1,265 @@
+package verify_test
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/verify"
+)
+
+// viewGraph is a hand-built v2 graph (built without the frontend so the
+// verifier is tested on exactly these fields):
+//
+//	buffer x : 512; buffer t : 4096; buffer hi : 2048; buffer w : 1024
+//	buffer e : 128; buffer y : 4096
+//	input x; output y
+//	alias hi = t + 2048; alias w = hi + 1024; alias e = t + 4096
+//	fused k {
+//	  op a reads x writes t
+//	  loop L count 4 { op b reads hi step 256 writes w }
+//	  op c cores [2, 2] reads t split [1024, 2048], e writes y
+//	}
+//
+// The group of t, hi, w and e is named e (smallest name), rooted at t, and
+// holds 4224 bytes: e's view offset 4096 + its 128 bytes. View offsets: t
+// 0, hi 2048, w 3072, e 4096. Bounds: b's read of hi reaches 3*256 = 768 <
+// 2048; c's read of t reaches core (1,1) at 1024+2048 = 3072 < 4096.
+func viewGraph() *ir.Graph {
+	acc := func(buf int, strides, split []int64) ir.Access {
+		grp := map[int]int{0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 2}[buf]
+		return ir.Access{Buffer: buf, Group: grp, Strides: strides, Split: split}
+	}
+	return &ir.Graph{Name: "views",
+		Buffers: []ir.Buffer{
+			{Name: "x", Size: 512, Group: 1, Alias: -1},
+			{Name: "t", Size: 4096, Group: 0, Alias: -1},
+			{Name: "hi", Size: 2048, Group: 0, ViewOffset: 2048, Alias: 1, AliasOffset: 2048},
+			{Name: "w", Size: 1024, Group: 0, ViewOffset: 3072, Alias: 2, AliasOffset: 1024},
+			{Name: "e", Size: 128, Group: 0, ViewOffset: 4096, Alias: 1, AliasOffset: 4096},
+			{Name: "y", Size: 4096, Group: 2, Alias: -1},
+		},
+		Groups: []ir.Group{
+			{Name: "e", Root: 1, Members: []int{1, 2, 3, 4}, Size: 4224},
+			{Name: "x", Root: 0, Members: []int{0}, Size: 512, Input: true},
+			{Name: "y", Root: 5, Members: []int{5}, Size: 4096, Output: true},
+		},
+		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
+			Ops: []ir.Op{
+				{Name: "a", Step: 0, Reads: []ir.Access{acc(0, nil, nil)}, Writes: []ir.Access{acc(1, nil, nil)}},
+				{Name: "b", Step: 1, Loops: []int{0}, Reads: []ir.Access{acc(2, []int64{256}, nil)}, Writes: []ir.Access{acc(3, nil, nil)}},
+				{Name: "c", Step: 2, Cores: []int64{2, 2},
+					Reads:  []ir.Access{acc(1, nil, []int64{1024, 2048}), acc(4, nil, nil)},
+					Writes: []ir.Access{acc(5, nil, nil)}},
+			},
+			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: []ir.Item{{Op: 1, Loop: -1}}}},
+			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
+		}},
+	}
+}
+
+func planViews(t *testing.T, g *ir.Graph) *planner.Result {
+	t.Helper()
+	return planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+}
+
+// TestViewGraph: the correct plan of viewGraph passes both checks, and
+// it pools the whole group at offset 0 with the group's 4224 bytes.
+func TestViewGraph(t *testing.T) {
+	g := viewGraph()
+	p := planViews(t, g)
+	if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget}); err != nil {
+		t.Fatal(err)
+	}
+	if pg := p.Groups[0]; pg.Offset != 0 || p.Bundles[0].PoolSize != 4224 {
+		t.Fatalf("group e at %d, pool %d; want 0 and 4224", pg.Offset, p.Bundles[0].PoolSize)
+	}
+	var js bytes.Buffer
+	if err := planner.WriteJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.JSON(g, p, js.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCatchesViewCorruptions: each corruption of the v2 fields, of the
+// graph or of the plan JSON, is reported, with a message that names it.
+func TestCatchesViewCorruptions(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(g *ir.Graph)
+		want string
+	}{
+		{"wrong view offset", func(g *ir.Graph) { g.Buffers[3].ViewOffset = 2048 }, `buffer "w": view offset 2048, its alias chain to "t" gives 3072`},
+		{"group too small for a view", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `group "e": size 4096, the largest view offset + size of its names is 4224`},
+		{"group too small: the pooled access leaves it", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `a start of its access of "e", pool bytes 0+4096+0, is not inside its group "e"'s bytes [0, 4096)`},
+		{"group too large", func(g *ir.Graph) { g.Groups[0].Size = 4352 }, `largest view offset + size of its names is 4224`},
+		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
+		{"alias cycle", func(g *ir.Graph) { g.Buffers[1].Alias = 3 }, `alias chain is a cycle`},
+		{"alias into another group", func(g *ir.Graph) { g.Buffers[4].Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
+		{"split leaves the buffer", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = []int64{1024, 3072} }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
+		{"step leaves the view", func(g *ir.Graph) { g.Bundles[0].Ops[1].Reads[0].Strides = []int64{1024} }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
+		{"split of the wrong length", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = []int64{1024} }, `split [1024] on an access of "t", but the op has cores [2 2]`},
+		{"split without cores", func(g *ir.Graph) { g.Bundles[0].Ops[0].Writes[0].Split = []int64{128} }, `split [128] on an access of "t", but the op has cores []`},
+		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = []int64{2, 0} }, `cores entry 0 is below 1`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := viewGraph()
+			p := planViews(t, g) // planned before the corruption
+			tc.edit(g)
+			err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget})
+			if err == nil {
+				t.Fatal("corruption not detected")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("violation %q not reported; got:\n%v", tc.want, err)
+			}
+		})
+	}
+}
+
+// TestJSONViewOffset: the JSON check requires each buffer's view_offset.
+func TestJSONViewOffset(t *testing.T) {
+	g := viewGraph()
+	p := planViews(t, g)
+	var js bytes.Buffer
+	if err := planner.WriteJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	good := js.String()
+	edits := [][2]string{
+		{`"name": "w", "size": 1024, "bundle": "k", "start": 0, "end": 2, "offset": 0, "view_offset": 3072`,
+			`"name": "w", "size": 1024, "bundle": "k", "start": 0, "end": 2, "offset": 0, "view_offset": 2048`},
+		{`"offset": 0, "view_offset": 4096`, `"offset": 0, "view_offset": null`},
+		{`"offset": 0, "view_offset": 4096, `, `"offset": 0, `},
+		{`"offset": null, "view_offset": 0, "reason": "graph-input"`, `"offset": null, "view_offset": 128, "reason": "graph-input"`},
+		// A view shares its group's offset.
+		{`"offset": 0, "view_offset": 2048`, `"offset": 2048, "view_offset": 2048`},
+	}
+	for _, e := range edits {
+		if !strings.Contains(good, e[0]) {
+			t.Fatalf("plan JSON lacks %q:\n%s", e[0], good)
+		}
+		bad := strings.Replace(good, e[0], e[1], 1)
+		if err := verify.JSON(g, p, []byte(bad)); err == nil {
+			t.Errorf("edit %q -> %q not detected", e[0], e[1])
+		}
+	}
+}
+
+// chainGraph is one fused bundle of n ops: op i reads b_i and writes
+// b_(i+1), and every 16th op also writes a long-lived buffer l_k that the
+// last op reads, so the bundle has n-1 short-lived and n/16 long-lived
+// candidates of varied sizes (the free list grows long and fragmented).
+func chainGraph(n int) *ir.Graph {
+	g := &ir.Graph{Name: "chain"}
+	addBuf := func(name string, size int64) int {
+		i := len(g.Buffers)
+		g.Buffers = append(g.Buffers, ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
+		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int{i}, Size: size})
+		return i
+	}
+	a := func(i int) ir.Access { return ir.Access{Buffer: i, Group: i} }
+	b := ir.Bundle{Name: "k", Kind: ir.KindFused}
+	chain := make([]int, n+1)
+	for i := range chain {
+		chain[i] = addBuf(fmt.Sprintf("b%06d", i), 128*int64(1+(i*7919)%37))
+	}
+	var long []ir.Access
+	for i := 0; i < n; i++ {
+		op := ir.Op{Name: fmt.Sprintf("o%d", i), Step: i, Reads: []ir.Access{a(chain[i])}, Writes: []ir.Access{a(chain[i+1])}}
+		if i%16 == 5 && i < n-1 {
+			l := addBuf(fmt.Sprintf("l%06d", i), 128*int64(1+(i*31)%13))
+			op.Writes = append(op.Writes, a(l))
+			long = append(long, a(l))
+		}
+		if i == n-1 {
+			op.Reads = append(op.Reads, long...)
+		}
+		b.Ops = append(b.Ops, op)
+		b.Body = append(b.Body, ir.Item{Op: i, Loop: -1})
+	}
+	g.Bundles = []ir.Bundle{b}
+	// Groups are ordered by name.
+	order := make([]int, len(g.Groups))
+	for i := range order {
+		order[i] = i
+	}
+	g.Groups[chain[0]].Input = true
+	g.Groups[chain[n]].Output = true
+	return sortGroups(g)
+}
+
+// sortGroups reorders g's groups by name and fixes the indices.
+func sortGroups(g *ir.Graph) *ir.Graph {
+	idx := make([]int, len(g.Groups))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortInts(idx, func(x, y int) bool { return g.Groups[x].Name < g.Groups[y].Name })
+	newOf := make([]int, len(idx))
+	groups := make([]ir.Group, len(idx))
+	for k, old := range idx {
+		newOf[old] = k
+		groups[k] = g.Groups[old]
+	}
+	g.Groups = groups
+	for i := range g.Buffers {
+		g.Buffers[i].Group = newOf[g.Buffers[i].Group]
+	}
+	for bi := range g.Bundles {
+		for oi := range g.Bundles[bi].Ops {
+			op := &g.Bundles[bi].Ops[oi]
+			for k := range op.Reads {
+				op.Reads[k].Group = newOf[op.Reads[k].Group]
+			}
+			for k := range op.Writes {
+				op.Writes[k].Group = newOf[op.Writes[k].Group]
+			}
+		}
+	}
+	return g
+}
+
+// TestReplayAtScale: the first-fit replay runs on a bundle with more than
+// 32,768 candidates (the old cap) and still catches a placement that is
+// legal but not first-fit's: the last-placed candidate moved to the pool
+// end, the pool grown to match. Every allocator-independent rule holds
+// for that placement (no overlap, pool size = highest end, under the
+// budget), so only the replay can report it; under another allocator's
+// name the same plan passes.
+func TestReplayAtScale(t *testing.T) {
+	g := chainGraph(40000)
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	cands := p.Bundles[0].Candidates
+	if len(cands) <= 1<<15 {
+		t.Fatalf("only %d candidates", len(cands))
+	}
+	start := time.Now()
+	if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d candidates verified in %v", len(cands), time.Since(start))
+	last := cands[len(cands)-1]
+	p.Groups[last].Offset = p.Bundles[0].PoolSize
+	p.Bundles[0].PoolSize += g.Groups[last].Size
+	err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget})
+	if err == nil || !strings.Contains(err.Error(), "first-fit places it at") {
+		t.Fatalf("moved offset not caught by the replay: %v", err)
+	}
+	p.Allocator = "someone-else"
+	if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget}); err != nil {
+		t.Fatalf("a legal placement under another allocator: %v", err)
+	}
+}
+
+func sortInts(a []int, less func(x, y int) bool) {
+	sort.Slice(a, func(i, j int) bool { return less(a[i], a[j]) })
+}

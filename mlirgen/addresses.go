@@ -1,8 +1,7 @@
 package mlirgen
 
 import (
-	"bytes"
-
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
@@ -16,90 +15,62 @@ const AddressFunc = "sdsc_bundle_addresses"
 //
 //	#map_M = ...                       (the bundle's maps, unchanged)
 //	module {
-//	  func.func @sdsc_bundle_addresses(%pool: index, %arg_0: index, ..., %arg_{N-1}: index,
-//	                                   %i_0: index, ..., %i_{K-1}: index) -> (index, ...) {
-//	    %pool_offset_V = arith.constant V : index        (as in the bundle)
-//	    %pool_addr_V = arith.addi %pool, %pool_offset_V : index
-//	    %addr_J = affine.apply #map_M(%i_...)[base]      (as in the bundle, in op order)
-//	    return OPERAND, ...
-//	  }
+//		func.func @sdsc_bundle_addresses(%pool: index, %arg_0: index, ..., %arg_{N-1}: index,
+//		                                 %i_0: index, ..., %i_{K-1}: index) -> (index, ...) {
+//			%pool_offset_V = arith.constant V : index        (the bundle's declarations)
+//			%pool_addr_V = arith.addi %pool, %pool_offset_V : index
+//			%addr_J = affine.apply #map_M(%i_...)[base]      (the bundle's applies, in op order)
+//			return OPERAND, ...
+//		}
 //	}
 //
 // Parameters: %pool is the pool base address (always present, unused when
 // the bundle pools nothing); %arg_N is the base address of kernel
 // argument N, numbered exactly as the bundle's %arg_N_base_addr; %i_K is
 // the induction value of loop K (one per loop of the bundle, depth-first,
-// whether or not any stride uses it). Results: every sdsc_execute operand
-// of the bundle in emission order, so result j is the operand with symbol
-// id -(j+1). A bundle with no operands returns nothing.
+// whether or not any step uses it). Results: for every op in step order,
+// every non-LX access in operand order (reads, then writes) and every core
+// of the op in order, the sdsc_execute operand that core's symbol is
+// passed as: one address per access and core. A bundle with no such
+// access returns nothing.
 //
-// The pool addresses, operand resolution and affine.apply lines are
-// printed by the very methods that print the bundle (poolAddrs, operands,
-// apply, base), so the addresses it computes are the bundle's.
+// The declarations, symbol resolution and affine.apply lines are printed
+// by the very methods that print the bundle (declarations, applies), so
+// the addresses it computes are the bundle's.
 func emitAddresses(pr *printer, p *planner.Result, bi int) {
-	b := &p.Graph.Bundles[bi]
-	lay := newLayout(p, bi)
+	e := newEmitter(pr, p, bi, false)
+	lay := e.lay
 	defer lay.release()
-	e := &bundleEmitter{pr: pr, p: p, b: b, lay: lay}
 	printMaps(pr, lay)
-	pr.s("module {\n  func.func @" + AddressFunc + "(%pool: index")
+	params := []value{{kind: vPool}}
 	for n := range lay.args {
-		pr.s(", %arg_")
-		pr.i(int64(n))
-		pr.s(": index")
+		params = append(params, arg(int64(n)))
 	}
-	for k := range b.Loops {
-		pr.s(", %i_")
-		pr.i(int64(k))
-		pr.s(": index")
+	for k := range e.b.Loops {
+		params = append(params, iv(int64(k)))
 	}
-	pr.s(")")
-
-	var ops []operand
-	pr.indent = 2
-	// The body is printed into a side buffer first: the result types in
-	// the signature need the operand count.
-	body := newBufferedPrinter()
-	body.indent = 2
-	e.pr = body.printer
-	e.poolAddrs()
-	for k := range b.Ops {
-		ops = e.operands(&b.Ops[k], ops)
+	nResults := 0
+	for k := range e.b.Ops {
+		op := &e.b.Ops[k]
+		forAccesses(op, func(a *ir.Access) {
+			if lay.kind[a.Group] != omitted {
+				nResults += op.NumCores()
+			}
+		})
 	}
-	e.pr.start()
-	e.pr.s("return")
-	for k, o := range ops {
-		if k == 0 {
-			e.pr.s(" ")
-		} else {
-			e.pr.s(", ")
+	body := func() {
+		e.declarations()
+		results := make([]value, 0, nResults)
+		for k := range e.b.Ops {
+			st := e.applies(&e.b.Ops[k])
+			for _, u := range st.uses {
+				results = append(results, st.syms[u].operand())
+			}
 		}
-		e.base(o)
+		ret := mop{kind: opReturn, operands: results}
+		e.print(&ret)
 	}
-	if len(ops) > 0 {
-		e.pr.s(" : ")
-		e.pr.indexTypes(len(ops))
-	}
-	e.pr.end()
-	if len(ops) > 0 {
-		pr.s(" -> (")
-		pr.indexTypes(len(ops))
-		pr.s(")")
-	}
-	pr.s(" {\n")
-	body.printer.flush()
-	pr.s(body.buf.String())
-	pr.indent = 0
-	pr.s("  }\n}\n")
-}
-
-// bufferedPrinter is a printer into memory.
-type bufferedPrinter struct {
-	*printer
-	buf *bytes.Buffer
-}
-
-func newBufferedPrinter() bufferedPrinter {
-	var b bytes.Buffer
-	return bufferedPrinter{newPrinter(&b), &b}
+	fn := funcOp(AddressFunc, params, nResults, body)
+	module := mop{kind: opModule, region: func() { e.print(&fn) }}
+	e.print(&module)
 }

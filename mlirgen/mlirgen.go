@@ -9,15 +9,10 @@
 package mlirgen
 
 import (
-	"cmp"
 	"io"
-	"slices"
-	"strconv"
-	"sync"
 
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
-	"github.com/sdscgen/sdscgen/templates"
 )
 
 // Options selects the output form.
@@ -26,8 +21,8 @@ type Options struct {
 	// stock mlir-opt parses with --allow-unregistered-dialect.
 	Generic bool
 	// FrontendPoolAllocation takes the pool from the caller instead of
-	// allocating it: a bundle with a pool gets one more, last, function
-	// argument %pool_base_addr: !sdscbundle.input_arg<index>, and its
+	// allocating it: a bundle with a pool gets one more function parameter,
+	// the first, %pool_base_addr: !sdscbundle.input_arg<index>, and its
 	// first body op, in place of device_mem_allocate, is
 	// %pool = sdscbundle.input_arg_extract value from %pool_base_addr,
 	// as torch-spyre's FRONTEND_POOL_ALLOCATION does.
@@ -41,8 +36,6 @@ type Options struct {
 // Separator goes between modules on a stream, as mlir-opt
 // --split-input-file expects.
 const Separator = "// -----\n"
-
-var moduleParts = templates.Split(templates.Module, templates.Args, templates.Body)
 
 // EmitAll writes every bundle's module to w, separated by Separator.
 func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
@@ -72,261 +65,120 @@ func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	return pr.flush()
 }
 
-// operandKind says where an operand's base address comes from.
-type operandKind uint8
-
-const (
-	omitted operandKind = iota // LX: not an operand at all
-	poolBase
-	argBase
-)
-
-// layout is everything about a bundle's operands that must be known before
-// the first line is printed: argument numbers, the distinct pool offsets
-// and the affine maps, each in order of first use.
-//
-// kind and argNum are indexed by group but hold meaningful values only for
-// the groups the bundle touches: they live in scratch reused from bundle to
-// bundle (see groupScratch), so a graph of B bundles and G groups costs
-// O(G) memory once, not O(B*G).
-type layout struct {
-	kind    []operandKind // per group, for this bundle
-	argNum  []int         // per group: N of %arg_N, for argBase groups
-	args    []int         // group of each %arg_N
-	offsets []int64       // distinct pool offsets in order of first use
-	maps    [][]int64     // nonzero stride lists, numbered first-seen
-	// mapOf holds, for each strided operand in emission order, its map.
-	mapOf []int
-	sc    *groupScratch
-}
-
-// groupScratch is the per-group state of newLayout. seen[gi] == gen marks
-// the groups visited by the current layout, so nothing is cleared between
-// bundles.
-type groupScratch struct {
-	gen    uint32
-	seen   []uint32
-	kind   []operandKind
-	argNum []int
-}
-
-var scratchPool = sync.Pool{New: func() any { return new(groupScratch) }}
-
-func getScratch(n int) *groupScratch {
-	sc := scratchPool.Get().(*groupScratch)
-	if len(sc.seen) < n {
-		sc.seen = make([]uint32, n)
-		sc.kind = make([]operandKind, n)
-		sc.argNum = make([]int, n)
-		sc.gen = 0
-	}
-	sc.gen++
-	if sc.gen == 0 { // wrapped: stale stamps could match again
-		clear(sc.seen)
-		sc.gen = 1
-	}
-	return sc
-}
-
-// release hands the layout's scratch back for the next bundle; the layout
-// must not be used afterwards. Not calling it is safe, merely slower.
-func (lay *layout) release() {
-	if lay.sc != nil {
-		scratchPool.Put(lay.sc)
-		lay.sc, lay.kind, lay.argNum = nil, nil, nil
-	}
-}
-
-func newLayout(p *planner.Result, bi int) *layout {
-	g := p.Graph
-	b := &g.Bundles[bi]
-	sc := getScratch(len(g.Groups))
-	lay := &layout{kind: sc.kind, argNum: sc.argNum, sc: sc}
-	seen, gen := sc.seen, sc.gen
-	mapIdx := map[string]int{}
-	var key []byte
-	visit := func(a ir.Access) {
-		gi := a.Group
-		if seen[gi] != gen {
-			seen[gi] = gen
-			switch {
-			case g.Groups[gi].LX:
-				lay.kind[gi] = omitted
-			case p.Pooled(gi, bi):
-				lay.kind[gi] = poolBase
-				// One entry per pooled group; distinctOffsets
-				// dedupes them once all are known.
-				lay.offsets = append(lay.offsets, p.Groups[gi].Offset)
-			default:
-				lay.kind[gi] = argBase
-				lay.argNum[gi] = len(lay.args)
-				lay.args = append(lay.args, gi)
-			}
-		}
-		if lay.kind[gi] == omitted || !a.HasStride() {
-			return
-		}
-		key = key[:0]
-		for _, s := range a.Strides {
-			if s != 0 {
-				key = strconv.AppendInt(key, s, 10)
-				key = append(key, ',')
-			}
-		}
-		m, ok := mapIdx[string(key)]
-		if !ok {
-			m = len(lay.maps)
-			mapIdx[string(key)] = m
-			var coeffs []int64
-			for _, s := range a.Strides {
-				if s != 0 {
-					coeffs = append(coeffs, s)
-				}
-			}
-			lay.maps = append(lay.maps, coeffs)
-		}
-		lay.mapOf = append(lay.mapOf, m)
-	}
-	for _, op := range b.Ops {
-		for _, a := range op.Reads {
-			visit(a)
-		}
-		for _, a := range op.Writes {
-			visit(a)
-		}
-	}
-	lay.offsets = distinctOffsets(lay.offsets)
-	return lay
-}
-
-// distinctOffsets keeps the first occurrence of every offset, in order. A
-// sort of (offset, position) pairs instead of a map: a bundle may pool a
-// million buffers, and the sort is several times faster than as many map
-// probes.
-func distinctOffsets(offs []int64) []int64 {
-	if len(offs) < 2 {
-		return offs
-	}
-	type entry struct {
-		off int64
-		pos int32
-	}
-	es := make([]entry, len(offs))
-	for k, off := range offs {
-		es[k] = entry{off, int32(k)}
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := cmp.Compare(a.off, b.off); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.pos, b.pos)
-	})
-	keep := make([]bool, len(offs))
-	for k := range es {
-		if k == 0 || es[k].off != es[k-1].off {
-			keep[es[k].pos] = true
-		}
-	}
-	out := offs[:0]
-	for k, off := range offs {
-		if keep[k] {
-			out = append(out, off)
-		}
-	}
-	return out
-}
-
 // bundleEmitter carries the per-bundle state of one emission.
 type bundleEmitter struct {
 	pr      *printer
 	p       *planner.Result
 	b       *ir.Bundle
 	lay     *layout
-	opt     Options
+	generic bool
 	nextMap int   // index into lay.mapOf
-	addrN   int64 // next %addr_N
-	symbol  int64 // next symbol id (negated)
+	addrN   int64 // next %addr_K
+	nextID  int64 // next symbol id, negated
 }
+
+func newEmitter(pr *printer, p *planner.Result, bi int, generic bool) *bundleEmitter {
+	return &bundleEmitter{pr: pr, p: p, b: &p.Graph.Bundles[bi], lay: newLayout(p, bi), generic: generic}
+}
+
+// print prints one op in the bundle's form.
+func (e *bundleEmitter) print(m *mop) { e.pr.print(m, e.generic) }
+
+// funcOp is a func.func with the given entry block arguments, index
+// results and body.
+func funcOp(name string, params []value, nResults int, body func()) mop {
+	m := mop{kind: opFunc, operands: params, nResults: nResults, region: body}
+	m.attrBuf[0] = attr{name: "function_type", kind: attrFuncType}
+	m.attrBuf[1] = attr{name: "sym_name", kind: attrStr, str: name}
+	m.attrs = m.attrBuf[:2]
+	return m
+}
+
+// BundleFunc is the name of the function of a bundle's module.
+const BundleFunc = "sdsc_bundle"
 
 func emit(pr *printer, p *planner.Result, bi int, opt Options) {
-	g := p.Graph
-	b := &g.Bundles[bi]
-	lay := newLayout(p, bi)
+	e := newEmitter(pr, p, bi, opt.Generic)
+	lay := e.lay
 	defer lay.release()
-	e := &bundleEmitter{pr: pr, p: p, b: b, lay: lay, opt: opt}
 	printMaps(pr, lay)
-	pr.s(moduleParts[0])
-	for n := range lay.args {
-		if n > 0 {
-			pr.s(", ")
-		}
-		pr.s("%arg_")
-		pr.i(int64(n))
-		pr.s("_base_addr: !sdscbundle.input_arg<index>")
-	}
-	if opt.FrontendPoolAllocation && len(lay.offsets) > 0 {
-		if len(lay.args) > 0 {
-			pr.s(", ")
-		}
-		pr.s("%pool_base_addr: !sdscbundle.input_arg<index>")
-	}
-	pr.s(moduleParts[1])
 
-	pr.indent = 2
-	if pb := p.Bundles[bi]; len(lay.offsets) > 0 {
-		pr.start()
-		switch {
-		case opt.FrontendPoolAllocation && opt.Generic:
-			pr.s(`%pool = "sdscbundle.input_arg_extract"(%pool_base_addr) {field = "value"} : (!sdscbundle.input_arg<index>) -> index`)
-		case opt.FrontendPoolAllocation:
-			pr.s("%pool = sdscbundle.input_arg_extract value from %pool_base_addr : !sdscbundle.input_arg<index> -> index")
-		case opt.Generic:
-			pr.s(`%pool = "sdscbundle.device_mem_allocate"() {size = `)
-			pr.i(pb.PoolSize)
-			pr.s(" : i64} : () -> index")
-		default:
-			pr.s("%pool = sdscbundle.device_mem_allocate ")
-			pr.i(pb.PoolSize)
-			pr.s(" bytes : index")
-		}
-		pr.end()
+	fpa := opt.FrontendPoolAllocation && lay.pooled
+	var params []value
+	if fpa {
+		params = append(params, value{kind: vPoolBaseAddr})
 	}
 	for n := range lay.args {
-		pr.start()
-		pr.s("%arg_")
-		pr.i(int64(n))
-		if opt.Generic {
-			pr.s(` = "sdscbundle.input_arg_extract"(%arg_`)
-			pr.i(int64(n))
-			pr.s(`_base_addr) {field = "value"} : (!sdscbundle.input_arg<index>) -> index`)
-		} else {
-			pr.s(" = sdscbundle.input_arg_extract value from %arg_")
-			pr.i(int64(n))
-			pr.s("_base_addr : !sdscbundle.input_arg<index> -> index")
-		}
-		pr.end()
+		params = append(params, numbered(vArgBaseAddr, int64(n)))
 	}
-	if len(b.Loops) > 0 {
-		pr.start()
-		pr.s("%c0 = arith.constant 0 : index\n")
-		pr.start()
-		pr.s("%c1 = arith.constant 1 : index\n")
-		for k, l := range b.Loops {
-			pr.start()
-			pr.s("%loop_bound_")
-			pr.i(int64(k))
-			pr.s(" = arith.constant ")
-			pr.i(l.Count)
-			pr.s(" : index\n")
+	body := func() {
+		if lay.pooled {
+			var m mop
+			if fpa {
+				m = extractOp(value{kind: vPool}, value{kind: vPoolBaseAddr})
+			} else {
+				m = allocateOp(value{kind: vPool}, p.Bundles[bi].PoolSize)
+			}
+			e.print(&m)
 		}
+		for n := range lay.args {
+			m := extractOp(arg(int64(n)), numbered(vArgBaseAddr, int64(n)))
+			e.print(&m)
+		}
+		e.loopConstants()
+		e.declarations()
+		e.items(e.b.Body)
+		ret := mop{kind: opReturn}
+		e.print(&ret)
 	}
-	e.poolAddrs()
-	e.items(b.Body)
-	pr.indent = 0
-	pr.s(moduleParts[2])
+	fn := funcOp(BundleFunc, params, 0, body)
+	module := mop{kind: opModule, region: func() { e.print(&fn) }}
+	e.print(&module)
 }
 
-// printMaps prints the #map_M definitions of a bundle's strided operands.
+// loopConstants prints %c0, %c1 and every %loop_bound_K of a bundle with
+// loops.
+func (e *bundleEmitter) loopConstants() {
+	if len(e.b.Loops) == 0 {
+		return
+	}
+	c0, c1 := constantOp(value{kind: vC0}, 0), constantOp(value{kind: vC1}, 1)
+	e.print(&c0)
+	e.print(&c1)
+	for k, l := range e.b.Loops {
+		m := constantOp(numbered(vLoopBound, int64(k)), l.Count)
+		e.print(&m)
+	}
+}
+
+// declarations prints the constant and arith.addi of every declared
+// symbol value, in registration order.
+func (e *bundleEmitter) declarations() {
+	for _, v := range e.lay.decls {
+		var off value
+		var base value
+		var delta int64
+		switch v.kind {
+		case vPoolAddr:
+			off, base, delta = numbered(vPoolOffset, v.n), value{kind: vPool}, v.n
+		case vSlice:
+			off, base, delta = value{kind: vSliceOffset, n: v.n, s: v.s}, arg(v.n), v.s
+		case vCore:
+			off, delta = value{kind: vCoreOffset, n: v.n, s: v.s, o: v.o}, v.o
+			if v.s >= 0 {
+				base = slice(v.n, v.s)
+			} else {
+				base = arg(v.n)
+			}
+		}
+		c := constantOp(off, delta)
+		e.print(&c)
+		a := addiOp(v, base, off)
+		e.print(&a)
+	}
+}
+
+// printMaps prints the #map_M definitions of a bundle.
 func printMaps(pr *printer, lay *layout) {
 	for m, coeffs := range lay.maps {
 		pr.s("#map_")
@@ -350,168 +202,89 @@ func printMaps(pr *printer, lay *layout) {
 	}
 }
 
-// poolAddrs prints one %pool_offset_V constant and one %pool_addr_V per
-// distinct pool offset, in order of first use.
-func (e *bundleEmitter) poolAddrs() {
-	pr := e.pr
-	for _, off := range e.lay.offsets {
-		pr.start()
-		pr.s("%pool_offset_")
-		pr.i(off)
-		pr.s(" = arith.constant ")
-		pr.i(off)
-		pr.s(" : index\n")
-		pr.start()
-		pr.s("%pool_addr_")
-		pr.i(off)
-		pr.s(" = arith.addi %pool, %pool_offset_")
-		pr.i(off)
-		pr.s(" : index\n")
-	}
-}
-
 func (e *bundleEmitter) items(body []ir.Item) {
 	for _, it := range body {
 		if it.Loop >= 0 {
 			k := int64(it.Loop)
-			e.pr.start()
-			e.pr.s("scf.for %i_")
-			e.pr.i(k)
-			e.pr.s(" = %c0 to %loop_bound_")
-			e.pr.i(k)
-			e.pr.s(" step %c1 {\n")
-			e.pr.indent++
-			e.items(e.b.Loops[it.Loop].Body)
-			e.pr.indent--
-			e.pr.start()
-			e.pr.s("}\n")
+			m := mop{kind: opFor, iv: iv(k), region: func() { e.items(e.b.Loops[k].Body) }}
+			m.opBuf = [3]value{{kind: vC0}, numbered(vLoopBound, k), {kind: vC1}}
+			e.print(&m)
 			continue
 		}
 		e.op(&e.b.Ops[it.Op])
 	}
 }
 
-// operand is one resolved sdsc_execute operand: an %addr_N when addr >= 0,
-// otherwise the base named by kind and val.
-type operand struct {
-	kind operandKind
-	val  int64
-	addr int64
-}
-
-// operands resolves the sdsc_execute operands of op (reads then writes,
-// LX left out), appending them to ops, and prints the affine.apply of each
-// strided one. The bundle and its address function both use it.
-func (e *bundleEmitter) operands(op *ir.Op, ops []operand) []operand {
-	collect := func(accs []ir.Access) {
-		for _, a := range accs {
-			kind := e.lay.kind[a.Group]
-			if kind == omitted {
+// applies resolves op's symbols into the scratch and prints the
+// affine.apply of every tiled access's core whose symbol has no %addr yet
+// in this op. The bundle and its address function both use it.
+func (e *bundleEmitter) applies(op *ir.Op) *opSyms {
+	lay := e.lay
+	st := &lay.sc.op
+	lay.resolve(op, st)
+	nc := op.NumCores()
+	u := 0
+	forAccesses(op, func(a *ir.Access) {
+		if lay.kind[a.Group] == omitted {
+			return
+		}
+		if !a.HasStride() {
+			u += nc
+			return
+		}
+		mapNum := int64(lay.mapOf[e.nextMap])
+		e.nextMap++
+		for c := 0; c < nc; c++ {
+			s := &st.syms[st.uses[u]]
+			u++
+			if s.addr >= 0 {
 				continue
 			}
-			o := operand{kind: kind, addr: -1}
-			if kind == poolBase {
-				o.val = e.p.Groups[a.Group].Offset
-			} else {
-				o.val = int64(e.lay.argNum[a.Group])
+			s.addr = e.addrN
+			e.addrN++
+			ops := lay.sc.vals[:0]
+			for k, step := range a.Strides {
+				if step != 0 {
+					ops = append(ops, iv(int64(op.Loops[k])))
+				}
 			}
-			if a.HasStride() {
-				o.addr = e.addrN
-				e.addrN++
-				e.apply(op, a, o)
-			}
-			ops = append(ops, o)
+			ops = append(ops, s.name)
+			lay.sc.vals = ops
+			m := mop{kind: opApply, result: addr(s.addr), operands: ops, nDims: len(ops) - 1}
+			m.attrBuf[0] = attr{name: "map", kind: attrMap, i: mapNum}
+			m.attrs = m.attrBuf[:1]
+			e.print(&m)
 		}
+	})
+	return st
+}
+
+// operand is the value symbol s is passed as in its op.
+func (s *sym) operand() value {
+	if s.addr >= 0 {
+		return addr(s.addr)
 	}
-	collect(op.Reads)
-	collect(op.Writes)
-	return ops
+	return s.name
 }
 
 func (e *bundleEmitter) op(op *ir.Op) {
-	var buf [16]operand
-	ops := e.operands(op, buf[:0])
-
-	pr := e.pr
-	pr.start()
-	if e.opt.Generic {
-		pr.s(`"sdscbundle.sdsc_execute"(`)
-	} else {
-		pr.s("sdscbundle.sdsc_execute (")
-	}
-	for k, o := range ops {
-		if k > 0 {
-			pr.s(", ")
-		}
-		e.base(o)
-	}
-	if e.opt.Generic {
-		pr.s(`) {sdsc_filename = "sdsc_`)
-	} else {
-		pr.s(`) {sdsc_filename="sdsc_`)
-	}
-	pr.i(int64(op.Step))
-	if e.opt.Generic {
-		pr.s(`.json", symbol_ids = [`)
-	} else {
-		pr.s(`.json", "symbol_ids"=[`)
-	}
-	for k := range ops {
-		if k > 0 {
-			pr.s(", ")
-		}
-		e.symbol++
-		pr.i(-e.symbol)
-	}
-	pr.s("]}")
-	if e.opt.Generic {
-		pr.s(" : (")
-		pr.indexTypes(len(ops))
-		pr.s(") -> ()")
-	}
-	pr.end()
-}
-
-// base prints the SSA value an operand is passed as.
-func (e *bundleEmitter) base(o operand) {
-	switch {
-	case o.addr >= 0:
-		e.pr.s("%addr_")
-		e.pr.i(o.addr)
-	case o.kind == poolBase:
-		e.pr.s("%pool_addr_")
-		e.pr.i(o.val)
-	default:
-		e.pr.s("%arg_")
-		e.pr.i(o.val)
-	}
-}
-
-// apply prints the affine.apply that computes a strided operand's address.
-func (e *bundleEmitter) apply(op *ir.Op, a ir.Access, o operand) {
-	pr := e.pr
-	m := e.lay.mapOf[e.nextMap]
-	e.nextMap++
-	pr.start()
-	pr.s("%addr_")
-	pr.i(o.addr)
-	pr.s(" = affine.apply #map_")
-	pr.i(int64(m))
-	pr.s("(")
-	first := true
-	for k, s := range a.Strides {
-		if s == 0 {
+	st := e.applies(op)
+	sc := e.lay.sc
+	vals, ids := sc.vals[:0], sc.ids[:0]
+	for _, u := range st.uses {
+		s := &st.syms[u]
+		if s.used {
 			continue
 		}
-		if !first {
-			pr.s(", ")
-		}
-		first = false
-		pr.s("%i_")
-		pr.i(int64(op.Loops[k]))
+		s.used = true
+		vals = append(vals, s.operand())
+		ids = append(ids, -(e.nextID + int64(u) + 1))
 	}
-	pr.s(")[")
-	o.addr = -1
-	e.base(o)
-	pr.s("]\n")
+	e.nextID += int64(len(st.syms))
+	sc.vals, sc.ids = vals, ids
+	m := mop{kind: opExecute, operands: vals}
+	m.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile, i: int64(op.Step)}
+	m.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts, ints: ids}
+	m.attrs = m.attrBuf[:2]
+	e.print(&m)
 }

@@ -33,7 +33,7 @@ func newPrinter(w io.Writer) *printer {
 // start begins a line at the current indentation.
 func (p *printer) start() {
 	for i := 0; i < p.indent; i++ {
-		p.buf = append(p.buf, "  "...)
+		p.buf = append(p.buf, '\t')
 	}
 }
 

@@ -1,0 +1,495 @@
+package mlirgen
+
+// The op model: every line sdscgen emits is one mop value (name, result,
+// operands, attributes, region) handed to one of two printers: custom,
+// the op's own assembly format, one function per op kind; or generic,
+// MLIR's uniform `"name"(operands) ({region}) {attributes} : (types) ->
+// types`, one function for every kind. Types are implied by the values
+// (every value is an index except the !sdscbundle.input_arg<index>
+// function parameters), so an op needs no type lists of its own. Ops are
+// built on the stack and printed at once; nothing here allocates.
+
+// valKind names the SSA values of §3; a value's numbers fill the name.
+type valKind uint8
+
+const (
+	vNone         valKind = iota
+	vPool                 // %pool
+	vPoolBaseAddr         // %pool_base_addr (!sdscbundle.input_arg<index>)
+	vArgBaseAddr          // %arg_N_base_addr (!sdscbundle.input_arg<index>)
+	vArg                  // %arg_N
+	vC0                   // %c0
+	vC1                   // %c1
+	vLoopBound            // %loop_bound_N
+	vIV                   // %i_N
+	vPoolOffset           // %pool_offset_N
+	vPoolAddr             // %pool_addr_N
+	vSliceOffset          // %arg_N_slice_offset_S
+	vSlice                // %arg_N_slice_S
+	vCoreOffset           // %B_core_offset_O, B = %arg_N, or %arg_N_slice_S when S >= 0
+	vCore                 // %B_core_O
+	vAddr                 // %addr_N
+)
+
+// value is one SSA value: its kind and the numbers in its name.
+type value struct {
+	kind valKind
+	n    int64 // N (or V, K)
+	s    int64 // S of a slice, or of a core value's base; -1: no slice
+	o    int64 // O of a core value
+}
+
+func poolAddr(v int64) value            { return value{kind: vPoolAddr, n: v} }
+func arg(n int64) value                 { return value{kind: vArg, n: n} }
+func slice(n, s int64) value            { return value{kind: vSlice, n: n, s: s} }
+func core(n, s, o int64) value          { return value{kind: vCore, n: n, s: s, o: o} }
+func addr(k int64) value                { return value{kind: vAddr, n: k} }
+func iv(k int64) value                  { return value{kind: vIV, n: k} }
+func numbered(k valKind, n int64) value { return value{kind: k, n: n} }
+
+// isInputArg reports whether v has type !sdscbundle.input_arg<index>.
+func (v value) isInputArg() bool { return v.kind == vPoolBaseAddr || v.kind == vArgBaseAddr }
+
+const inputArgType = "!sdscbundle.input_arg<index>"
+
+// val prints an SSA name.
+func (p *printer) val(v value) {
+	switch v.kind {
+	case vPool:
+		p.s("%pool")
+	case vPoolBaseAddr:
+		p.s("%pool_base_addr")
+	case vArgBaseAddr:
+		p.s("%arg_")
+		p.i(v.n)
+		p.s("_base_addr")
+	case vArg:
+		p.s("%arg_")
+		p.i(v.n)
+	case vC0:
+		p.s("%c0")
+	case vC1:
+		p.s("%c1")
+	case vLoopBound:
+		p.s("%loop_bound_")
+		p.i(v.n)
+	case vIV:
+		p.s("%i_")
+		p.i(v.n)
+	case vPoolOffset:
+		p.s("%pool_offset_")
+		p.i(v.n)
+	case vPoolAddr:
+		p.s("%pool_addr_")
+		p.i(v.n)
+	case vSliceOffset, vSlice:
+		p.s("%arg_")
+		p.i(v.n)
+		if v.kind == vSliceOffset {
+			p.s("_slice_offset_")
+		} else {
+			p.s("_slice_")
+		}
+		p.i(v.s)
+	case vCoreOffset, vCore:
+		p.s("%arg_")
+		p.i(v.n)
+		if v.s >= 0 {
+			p.s("_slice_")
+			p.i(v.s)
+		}
+		if v.kind == vCoreOffset {
+			p.s("_core_offset_")
+		} else {
+			p.s("_core_")
+		}
+		p.i(v.o)
+	case vAddr:
+		p.s("%addr_")
+		p.i(v.n)
+	default:
+		panic("mlirgen: printing an unnamed value")
+	}
+}
+
+// typ prints v's type.
+func (p *printer) typ(v value) {
+	if v.isInputArg() {
+		p.s(inputArgType)
+	} else {
+		p.s("index")
+	}
+}
+
+// opKind is one operation of the output.
+type opKind uint8
+
+const (
+	opModule opKind = iota
+	opFunc
+	opReturn
+	opFor
+	opConstant
+	opAddi
+	opApply
+	opDeviceMemAllocate
+	opInputArgExtract
+	opExecute
+)
+
+// opNames are the full operation names, by kind.
+var opNames = [...]string{
+	opModule:            "builtin.module",
+	opFunc:              "func.func",
+	opReturn:            "func.return",
+	opFor:               "scf.for",
+	opConstant:          "arith.constant",
+	opAddi:              "arith.addi",
+	opApply:             "affine.apply",
+	opDeviceMemAllocate: "sdscbundle.device_mem_allocate",
+	opInputArgExtract:   "sdscbundle.input_arg_extract",
+	opExecute:           "sdscbundle.sdsc_execute",
+}
+
+// sdscbundle reports whether the kind belongs to the sdscbundle dialect:
+// the ops that --generic prints in generic form.
+func (k opKind) sdscbundle() bool { return k >= opDeviceMemAllocate }
+
+// attrKind says how an attribute value prints.
+type attrKind uint8
+
+const (
+	attrInt      attrKind = iota // i : typ
+	attrStr                      // "str"
+	attrFile                     // "sdsc_<i>.json"
+	attrInts                     // [ints...]
+	attrMap                      // #map_<i>
+	attrFuncType                 // (param types) -> (result types) of the op
+)
+
+// attr is one named attribute. The generic form prints them in the
+// order given, which every constructor keeps alphabetical as MLIR does.
+type attr struct {
+	name string
+	kind attrKind
+	typ  string
+	str  string
+	i    int64
+	ints []int64
+}
+
+// mop is one emitted operation.
+type mop struct {
+	kind     opKind
+	result   value   // vNone when the op has no result
+	operands []value // for opFunc: the entry block's arguments
+	attrs    []attr
+	// nDims is the number of dimension operands of an affine.apply (the
+	// rest are its symbols).
+	nDims int
+	// nResults is the number of index results of a func.func.
+	nResults int
+	// region emits the ops of the op's single region (module, func,
+	// scf.for), or is nil.
+	region func()
+	// iv is the induction variable of an scf.for (its block argument).
+	iv value
+	// storage for attrs and operands of small ops, so that building one
+	// needs no allocation.
+	attrBuf [2]attr
+	opBuf   [3]value
+}
+
+// Constructors of the ops with a fixed shape.
+
+func constantOp(res value, v int64) mop {
+	m := mop{kind: opConstant, result: res}
+	m.attrBuf[0] = attr{name: "value", kind: attrInt, i: v, typ: "index"}
+	return m
+}
+
+func addiOp(res, a, b value) mop {
+	m := mop{kind: opAddi, result: res}
+	m.opBuf[0], m.opBuf[1] = a, b
+	return m
+}
+
+func extractOp(res, from value) mop {
+	m := mop{kind: opInputArgExtract, result: res}
+	m.opBuf[0] = from
+	m.attrBuf[0] = attr{name: "field", kind: attrStr, str: "value"}
+	return m
+}
+
+func allocateOp(res value, size int64) mop {
+	m := mop{kind: opDeviceMemAllocate, result: res}
+	m.attrBuf[0] = attr{name: "size", kind: attrInt, i: size, typ: "i64"}
+	return m
+}
+
+// fix points the small ops' operand and attribute slices at their inline
+// storage; call it on the op's final address, just before printing.
+func (m *mop) fix() {
+	switch m.kind {
+	case opConstant, opDeviceMemAllocate:
+		m.attrs = m.attrBuf[:1]
+	case opAddi:
+		m.operands = m.opBuf[:2]
+	case opInputArgExtract:
+		m.operands = m.opBuf[:1]
+		m.attrs = m.attrBuf[:1]
+	case opFor:
+		m.operands = m.opBuf[:3]
+	}
+}
+
+// print writes op in the form the options ask for: generic for the
+// sdscbundle ops under --generic, custom otherwise.
+func (p *printer) print(m *mop, generic bool) {
+	m.fix()
+	if generic && m.kind.sdscbundle() {
+		p.generic(m)
+	} else {
+		p.custom(m)
+	}
+}
+
+// result prints `%r = ` when the op has a result.
+func (p *printer) result(m *mop) {
+	if m.result.kind != vNone {
+		p.val(m.result)
+		p.s(" = ")
+	}
+}
+
+// vals prints a comma-separated value list.
+func (p *printer) vals(vs []value) {
+	for k, v := range vs {
+		if k > 0 {
+			p.s(", ")
+		}
+		p.val(v)
+	}
+}
+
+func (p *printer) ints(vs []int64) {
+	p.s("[")
+	for k, v := range vs {
+		if k > 0 {
+			p.s(", ")
+		}
+		p.i(v)
+	}
+	p.s("]")
+}
+
+// custom prints op in its own assembly format, one line (a region's ops
+// on the lines between its opening and closing line).
+func (p *printer) custom(m *mop) {
+	p.start()
+	p.result(m)
+	switch m.kind {
+	case opModule:
+		p.s("module {\n")
+		p.region(m)
+		p.start()
+		p.s("}\n")
+		return
+	case opFunc:
+		p.s("func.func @")
+		p.s(m.attrs[1].str)
+		p.s("(")
+		for k, v := range m.operands {
+			if k > 0 {
+				p.s(", ")
+			}
+			p.val(v)
+			p.s(": ")
+			p.typ(v)
+		}
+		p.s(")")
+		if m.nResults > 0 {
+			p.s(" -> (")
+			p.indexTypes(m.nResults)
+			p.s(")")
+		}
+		p.s(" {\n")
+		p.region(m)
+		p.start()
+		p.s("}")
+	case opReturn:
+		p.s("return")
+		if len(m.operands) > 0 {
+			p.s(" ")
+			p.vals(m.operands)
+			p.s(" : ")
+			p.types(m.operands)
+		}
+	case opFor:
+		p.s("scf.for ")
+		p.val(m.iv)
+		p.s(" = ")
+		p.val(m.operands[0])
+		p.s(" to ")
+		p.val(m.operands[1])
+		p.s(" step ")
+		p.val(m.operands[2])
+		p.s(" {\n")
+		p.region(m)
+		p.start()
+		p.s("}")
+	case opConstant:
+		p.s("arith.constant ")
+		p.i(m.attrs[0].i)
+		p.s(" : index")
+	case opAddi:
+		p.s("arith.addi ")
+		p.vals(m.operands)
+		p.s(" : index")
+	case opApply:
+		p.s("affine.apply #map_")
+		p.i(m.attrs[0].i)
+		p.s("(")
+		p.vals(m.operands[:m.nDims])
+		p.s(")[")
+		p.vals(m.operands[m.nDims:])
+		p.s("]")
+	case opDeviceMemAllocate:
+		p.s("sdscbundle.device_mem_allocate ")
+		p.i(m.attrs[0].i)
+		p.s(" bytes : index")
+	case opInputArgExtract:
+		p.s("sdscbundle.input_arg_extract value from ")
+		p.val(m.operands[0])
+		p.s(" : " + inputArgType + " -> index")
+	case opExecute:
+		p.s("sdscbundle.sdsc_execute (")
+		p.vals(m.operands)
+		p.s(`) {sdsc_filename="sdsc_`)
+		p.i(m.attrs[0].i)
+		p.s(`.json", "symbol_ids"=`)
+		p.ints(m.attrs[1].ints)
+		p.s("}")
+	}
+	p.end()
+}
+
+// region prints the region's ops one level deeper.
+func (p *printer) region(m *mop) {
+	p.indent++
+	if m.region != nil {
+		m.region()
+	}
+	p.indent--
+}
+
+func (p *printer) types(vs []value) {
+	for k, v := range vs {
+		if k > 0 {
+			p.s(", ")
+		}
+		p.typ(v)
+	}
+}
+
+// generic prints any op in MLIR's generic form:
+//
+//	%r = "name"(operands) ({
+//	^bb0(block args):
+//	  ...
+//	}) {attributes} : (operand types) -> result type
+//
+// The region's entry block arguments are an scf.for's induction variable
+// or a func.func's parameters; an scf.for body ends in its implicit
+// "scf.yield", which the generic form spells out.
+func (p *printer) generic(m *mop) {
+	p.start()
+	p.result(m)
+	p.s(`"`)
+	p.s(opNames[m.kind])
+	p.s(`"(`)
+	if m.kind != opFunc {
+		p.vals(m.operands)
+	}
+	p.s(")")
+	if m.region != nil {
+		p.s(" ({\n")
+		switch m.kind {
+		case opFor:
+			p.s("^bb0(")
+			p.val(m.iv)
+			p.s(": index):\n")
+		case opFunc:
+			p.s("^bb0(")
+			for k, v := range m.operands {
+				if k > 0 {
+					p.s(", ")
+				}
+				p.val(v)
+				p.s(": ")
+				p.typ(v)
+			}
+			p.s("):\n")
+		}
+		p.region(m)
+		if m.kind == opFor {
+			p.indent++
+			p.start()
+			p.s(`"scf.yield"() : () -> ()` + "\n")
+			p.indent--
+		}
+		p.start()
+		p.s("})")
+	}
+	if len(m.attrs) > 0 {
+		p.s(" {")
+		for k := range m.attrs {
+			if k > 0 {
+				p.s(", ")
+			}
+			p.attr(m, &m.attrs[k])
+		}
+		p.s("}")
+	}
+	p.s(" : (")
+	if m.kind != opFunc {
+		p.types(m.operands)
+	}
+	p.s(") -> ")
+	if m.result.kind != vNone {
+		p.typ(m.result)
+	} else {
+		p.s("()")
+	}
+	p.end()
+}
+
+func (p *printer) attr(m *mop, a *attr) {
+	p.s(a.name)
+	p.s(" = ")
+	switch a.kind {
+	case attrInt:
+		p.i(a.i)
+		p.s(" : ")
+		p.s(a.typ)
+	case attrStr:
+		p.s(`"`)
+		p.s(a.str)
+		p.s(`"`)
+	case attrFile:
+		p.s(`"sdsc_`)
+		p.i(a.i)
+		p.s(`.json"`)
+	case attrInts:
+		p.ints(a.ints)
+	case attrMap:
+		p.s("#map_")
+		p.i(a.i)
+	case attrFuncType:
+		p.s("(")
+		p.types(m.operands)
+		p.s(") -> (")
+		p.indexTypes(m.nResults)
+		p.s(")")
+	}
+}

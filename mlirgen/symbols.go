@@ -1,0 +1,310 @@
+package mlirgen
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// operandKind says where a group's addresses come from in a bundle.
+type operandKind uint8
+
+const (
+	omitted  operandKind = iota // LX: no symbol, no operand
+	poolBase                    // pooled: %pool_addr_V
+	argBase                     // kernel argument: %arg_N
+)
+
+// symKind is the kind of a symbol's key (§3 "Symbols").
+type symKind uint8
+
+const (
+	symPool    symKind = iota // pool(V)
+	symKernel                 // kernel(N)
+	symSlice                  // slice(N, v)
+	symDerived                // derived(N, v + o_c)
+)
+
+// sym is one symbol an op registered: its key (kind, a, b), the SSA value
+// it stands for, and, while the op is emitted, its %addr_K.
+type sym struct {
+	kind symKind
+	a, b int64
+	name value
+	addr int64 // K of its %addr_K in this op, or -1
+	used bool  // already listed in the op's execute
+}
+
+// opSyms is the symbol state of one op: the symbols it registered, in id
+// order, and for each (non-LX access, core) in operand order the index of
+// the symbol that core uses. It is scratch, reset for every op.
+type opSyms struct {
+	syms []sym
+	uses []int32
+	// index finds a key among many symbols; nil until the op has more
+	// than linearLimit of them (the common op has a handful).
+	index map[symKey]int32
+}
+
+type symKey struct {
+	kind symKind
+	a, b int64
+}
+
+const linearLimit = 16
+
+func (st *opSyms) reset() {
+	st.syms = st.syms[:0]
+	st.uses = st.uses[:0]
+	if st.index != nil {
+		clear(st.index)
+	}
+}
+
+// register returns the symbol of a key, registering it (next id) when the
+// op has none yet.
+func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
+	if len(st.syms) <= linearLimit {
+		for k := range st.syms {
+			if s := &st.syms[k]; s.kind == kind && s.a == a && s.b == b {
+				return int32(k)
+			}
+		}
+	} else {
+		if st.index == nil {
+			st.index = make(map[symKey]int32)
+		}
+		if len(st.index) == 0 {
+			for k, s := range st.syms {
+				st.index[symKey{s.kind, s.a, s.b}] = int32(k)
+			}
+		}
+		if k, ok := st.index[symKey{kind, a, b}]; ok {
+			return k
+		}
+		st.index[symKey{kind, a, b}] = int32(len(st.syms))
+	}
+	st.syms = append(st.syms, sym{kind: kind, a: a, b: b, name: name, addr: -1})
+	return int32(len(st.syms) - 1)
+}
+
+// layout is everything about a bundle that must be known before its first
+// line is printed: kernel argument numbers, the affine maps and the
+// declared symbol values, each in order of first use.
+//
+// kind and argNum are indexed by group but hold meaningful values only
+// for the groups the bundle touches: they live in scratch reused from
+// bundle to bundle, so a graph of B bundles and G groups costs O(G)
+// memory once, not O(B*G).
+type layout struct {
+	g      *ir.Graph
+	p      *planner.Result
+	kind   []operandKind // per group, for this bundle
+	argNum []int         // per group: N of %arg_N, for argBase groups
+	args   []int         // group of each %arg_N
+	pooled bool          // the bundle pools at least one group
+	maps   [][]int64     // nonzero step lists, numbered first-seen
+	// mapOf holds, for each tiled non-LX access in operand order through
+	// the bundle, its map.
+	mapOf []int32
+	// decls are the distinct declared values (%pool_addr_V,
+	// %arg_N_slice_S, %B_core_O) in registration order.
+	decls []value
+	sc    *scratch
+}
+
+// scratch is the per-group and per-op state of a bundle's emission.
+// seen[gi] == gen marks the groups visited by the current layout, so
+// nothing is cleared between bundles.
+type scratch struct {
+	gen    uint32
+	seen   []uint32
+	kind   []operandKind
+	argNum []int
+	op     opSyms
+	vals   []value // operands of the op being printed
+	ids    []int64 // its symbol ids
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratch(n int) *scratch {
+	sc := scratchPool.Get().(*scratch)
+	if len(sc.seen) < n {
+		sc.seen = make([]uint32, n)
+		sc.kind = make([]operandKind, n)
+		sc.argNum = make([]int, n)
+		sc.gen = 0
+	}
+	sc.gen++
+	if sc.gen == 0 { // wrapped: stale stamps could match again
+		clear(sc.seen)
+		sc.gen = 1
+	}
+	return sc
+}
+
+// release hands the layout's scratch back for the next bundle; the layout
+// must not be used afterwards. Not calling it is safe, merely slower.
+func (lay *layout) release() {
+	if lay.sc != nil {
+		scratchPool.Put(lay.sc)
+		lay.sc, lay.kind, lay.argNum = nil, nil, nil
+	}
+}
+
+// forAccesses calls f for every access of op in operand order: reads,
+// then writes.
+func forAccesses(op *ir.Op, f func(a *ir.Access)) {
+	for k := range op.Reads {
+		f(&op.Reads[k])
+	}
+	for k := range op.Writes {
+		f(&op.Writes[k])
+	}
+}
+
+func newLayout(p *planner.Result, bi int) *layout {
+	g := p.Graph
+	b := &g.Bundles[bi]
+	sc := getScratch(len(g.Groups))
+	lay := &layout{g: g, p: p, kind: sc.kind, argNum: sc.argNum, sc: sc}
+	seen, gen := sc.seen, sc.gen
+	mapIdx := map[string]int32{}
+	var key []byte
+	classify := func(a *ir.Access) {
+		gi := a.Group
+		if seen[gi] == gen {
+			return
+		}
+		seen[gi] = gen
+		switch {
+		case g.Groups[gi].LX:
+			lay.kind[gi] = omitted
+		case p.Pooled(gi, bi):
+			lay.kind[gi] = poolBase
+			lay.pooled = true
+		default:
+			lay.kind[gi] = argBase
+			lay.argNum[gi] = len(lay.args)
+			lay.args = append(lay.args, gi)
+		}
+	}
+	addMap := func(a *ir.Access) {
+		if lay.kind[a.Group] == omitted || !a.HasStride() {
+			return
+		}
+		key = key[:0]
+		for _, s := range a.Strides {
+			if s != 0 {
+				key = strconv.AppendInt(key, s, 10)
+				key = append(key, ',')
+			}
+		}
+		m, ok := mapIdx[string(key)]
+		if !ok {
+			m = int32(len(lay.maps))
+			mapIdx[string(key)] = m
+			var coeffs []int64
+			for _, s := range a.Strides {
+				if s != 0 {
+					coeffs = append(coeffs, s)
+				}
+			}
+			lay.maps = append(lay.maps, coeffs)
+		}
+		lay.mapOf = append(lay.mapOf, m)
+	}
+	st := &sc.op
+	for k := range b.Ops {
+		op := &b.Ops[k]
+		forAccesses(op, classify)
+		lay.resolve(op, st)
+		for _, s := range st.syms {
+			if s.kind != symKernel {
+				lay.decls = append(lay.decls, s.name)
+			}
+		}
+		forAccesses(op, addMap)
+	}
+	lay.decls = distinct(lay.decls)
+	return lay
+}
+
+// resolve fills st with op's symbols (§3 "Symbols" and "Which symbol a
+// core uses"). The groups of op's accesses must be classified.
+func (lay *layout) resolve(op *ir.Op, st *opSyms) {
+	st.reset()
+	nc := op.NumCores()
+	forAccesses(op, func(a *ir.Access) {
+		gi := a.Group
+		v := lay.g.Buffers[a.Buffer].ViewOffset
+		switch lay.kind[gi] {
+		case omitted:
+		case poolBase:
+			base := lay.p.Groups[gi].Offset + v
+			for c := 0; c < nc; c++ {
+				val := base + a.CoreOffset(op.Cores, c)
+				st.uses = append(st.uses, st.register(symPool, val, 0, poolAddr(val)))
+			}
+		case argBase:
+			n := int64(lay.argNum[gi])
+			b := st.register(symKernel, n, 0, arg(n))
+			s := int64(-1)
+			if v > 0 {
+				b = st.register(symSlice, n, v, slice(n, v))
+				s = v
+			}
+			st.uses = append(st.uses, b)
+			o0 := a.CoreOffset(op.Cores, 0)
+			for c := 1; c < nc; c++ {
+				oc := a.CoreOffset(op.Cores, c)
+				if oc == o0 {
+					st.uses = append(st.uses, b)
+					continue
+				}
+				st.uses = append(st.uses, st.register(symDerived, n, v+oc, core(n, s, oc-o0)))
+			}
+		}
+	})
+}
+
+// distinct keeps the first occurrence of every value, in order. A sort of
+// (value, position) pairs instead of a map: a bundle may pool a million
+// buffers, and the sort is several times faster than as many map probes.
+func distinct(vals []value) []value {
+	if len(vals) < 2 {
+		return vals
+	}
+	type entry struct {
+		v   value
+		pos int32
+	}
+	es := make([]entry, len(vals))
+	for k, v := range vals {
+		es[k] = entry{v, int32(k)}
+	}
+	cmpVal := func(a, b value) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.n, b.n), cmp.Compare(a.s, b.s), cmp.Compare(a.o, b.o))
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		return cmp.Or(cmpVal(a.v, b.v), cmp.Compare(a.pos, b.pos))
+	})
+	keep := make([]bool, len(vals))
+	for k := range es {
+		if k == 0 || es[k].v != es[k-1].v {
+			keep[es[k].pos] = true
+		}
+	}
+	out := vals[:0]
+	for k, v := range vals {
+		if keep[k] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

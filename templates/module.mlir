@@ -1,6 +1,0 @@
-module {
-  func.func @sdsc_bundle(@ARGS@) {
-@BODY@
-    return
-  }
-}

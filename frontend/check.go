@@ -761,7 +761,7 @@ func (c *checker) leaf(l *Leaf) leafInfo {
 	}
 	switch {
 	case !fits:
-		c.errorf(l.Cores.Pos, "op %s runs on more cores than int64 counts; at most %d are allowed", quoteText(l.Name.Value), ir.MaxCores)
+		c.errorf(l.Cores.Pos, "op %s: the product of its cores entries overflows int64; at most %d cores are allowed", quoteText(l.Name.Value), ir.MaxCores)
 		lf.coresOK = false
 	case prod > ir.MaxCores:
 		c.errorf(l.Cores.Pos, "op %s runs on %d cores; at most %d are allowed", quoteText(l.Name.Value), prod, ir.MaxCores)

@@ -32,14 +32,18 @@ func dump(g *ir.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
 	for _, x := range g.Buffers {
-		fmt.Fprintf(&b, "buffer %s %d group=%s\n", x.Name, x.Size, g.Groups[x.Group].Name)
+		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.Groups[x.Group].Name)
+		if x.Alias >= 0 {
+			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers[x.Alias].Name, x.AliasOffset, x.ViewOffset)
+		}
+		b.WriteString("\n")
 	}
 	for _, x := range g.Groups {
 		var m []string
 		for _, i := range x.Members {
 			m = append(m, g.Buffers[i].Name)
 		}
-		fmt.Fprintf(&b, "group %s %d [%s]", x.Name, x.Size, strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", x.Name, x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -59,6 +63,9 @@ func dump(g *ir.Graph) string {
 			}
 			if a.Strides != nil {
 				x += fmt.Sprint(a.Strides)
+			}
+			if a.Split != nil {
+				x += fmt.Sprint("split", a.Split)
 			}
 			s = append(s, x)
 		}
@@ -82,7 +89,11 @@ func dump(g *ir.Graph) string {
 				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(l.Body))
 		}
 		for _, o := range bu.Ops {
-			fmt.Fprintf(&b, "  op%d %s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, o.Loops, acc(o.Reads), acc(o.Writes))
+			cores := ""
+			if o.Cores != nil {
+				cores = fmt.Sprintf(" cores=%v", o.Cores)
+			}
+			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, cores, o.Loops, acc(o.Reads), acc(o.Writes))
 		}
 	}
 	for _, c := range g.CPU {
@@ -100,6 +111,13 @@ func checkDump(t *testing.T, src, want string) *ir.Graph {
 	return g
 }
 
+// TestSpecExample checks the contract's example (testdata/valid holds it
+// verbatim). By hand: x is f16[4, 64] = 4 rows of roundup(64*2, 128) =
+// 512 bytes; v is a view of t0 at 0 and t0_hi one at 2048, so t0's group
+// holds t0, v and t0_hi (declaration order), is named and rooted t0 and
+// needs max(0+4096, 0+4096, 2048+2048) = 4096 bytes; cvt2 runs on 4 cores
+// and writes y split 1024 (farthest start 3*1024 = 3072 < 4096), mul1
+// reads t0 step 256 in a loop of 4 (3*256 = 768 < 4096).
 func TestSpecExample(t *testing.T) {
 	src, err := os.ReadFile("testdata/valid/spec_example.bir")
 	if err != nil {
@@ -112,18 +130,19 @@ buffer t0 4096 group=t0
 buffer t1 4096 group=t1
 buffer acc 256 group=acc
 buffer y 4096 group=y
-buffer v 4096 group=t0
-group acc 256 [acc]
-group t0 4096 [t0 v]
-group t1 4096 [t1] lx
-group w 8192 [w] input
-group x 512 [x] input
-group y 4096 [y] output
+buffer v 4096 group=t0 alias=t0+0 view=0
+buffer t0_hi 2048 group=t0 alias=t0+2048 view=2048
+group acc 256 root=acc [acc]
+group t0 4096 root=t0 [t0 v t0_hi]
+group t1 4096 root=t1 [t1] lx
+group w 8192 root=w [w] input
+group x 512 root=x [x] input
+group y 4096 root=y [y] output
 bundle mm_block fused body=[op0 loop0 op2]
   loop0 tiles count=4 parent=-1 depth=1 steps=1..1 body=[op1]
   op0 mm0 loops=[] reads=[x w] writes=[t0]
   op1 mul1 loops=[0] reads=[t0[256] acc] writes=[acc]
-  op2 cvt2 loops=[] reads=[acc] writes=[y]
+  op2 cvt2 cores=[4] loops=[] reads=[acc] writes=[ysplit[1024]]
 bundle k_loop loop body=[loop0]
   loop0 k_loop count=8 parent=-1 depth=1 steps=0..0 body=[op0]
   op0 k0 loops=[0] reads=[x v] writes=[t0]
@@ -135,11 +154,12 @@ cpu sin4 reads=[t0] writes=[v]
 	want := map[string]ir.Pos{
 		"graph":  {File: "t.bir", Line: 2, Col: 7},
 		"x":      {File: "t.bir", Line: 3, Col: 10},
-		"bundle": {File: "t.bir", Line: 17, Col: 9},
-		"loop":   {File: "t.bir", Line: 19, Col: 10},
-		"op":     {File: "t.bir", Line: 20, Col: 10},
-		"access": {File: "t.bir", Line: 20, Col: 21},
-		"cpu":    {File: "t.bir", Line: 28, Col: 7},
+		"bundle": {File: "t.bir", Line: 19, Col: 9},
+		"loop":   {File: "t.bir", Line: 21, Col: 10},
+		"op":     {File: "t.bir", Line: 22, Col: 10},
+		"access": {File: "t.bir", Line: 22, Col: 21},
+		"split":  {File: "t.bir", Line: 24, Col: 38},
+		"cpu":    {File: "t.bir", Line: 30, Col: 7},
 	}
 	got := map[string]ir.Pos{
 		"graph":  g.Pos,
@@ -148,6 +168,7 @@ cpu sin4 reads=[t0] writes=[v]
 		"loop":   g.Bundles[0].Loops[0].Pos,
 		"op":     g.Bundles[0].Ops[1].Pos,
 		"access": g.Bundles[0].Ops[1].Reads[0].Pos,
+		"split":  g.Bundles[0].Ops[2].Writes[0].Pos,
 		"cpu":    g.CPU[0].Pos,
 	}
 	for k, w := range want {
@@ -210,15 +231,15 @@ func TestAliasGroups(t *testing.T) {
   output solo, solo
   lx m
 }`, `graph g
-buffer m 256 group=b
-buffer z 1024 group=b
-buffer c 128 group=b
+buffer m 256 group=b alias=b+0 view=0
+buffer z 1024 group=b alias=c+0 view=0
+buffer c 128 group=b alias=b+0 view=0
 buffer b 4096 group=b
 buffer q 0 group=q
 buffer solo 128 group=solo
-group b 4096 [m z c b] input lx
-group q 0 [q]
-group solo 128 [solo] output
+group b 4096 root=b [m z c b] input lx
+group q 0 root=q [q]
+group solo 128 root=solo [solo] output
 `)
 }
 
@@ -240,10 +261,10 @@ func TestRenames(t *testing.T) {
 buffer t 256 group=t
 buffer p 128 group=p
 buffer o 128 group=o
-buffer v2 128 group=t
-group o 128 [o] output
-group p 128 [p]
-group t 256 [t v2] input
+buffer v2 128 group=t alias=t+0 view=0
+group o 128 root=o [o] output
+group p 128 root=p [p]
+group t 256 root=t [t v2] input
 bundle a op body=[op0]
   op0 a loops=[] reads=[t t t] writes=[o]
 cpu c reads=[t] writes=[t]
@@ -271,7 +292,7 @@ func TestLoopsAndSteps(t *testing.T) {
   }
 }`, `graph g
 buffer x 4096 group=x
-group x 4096 [x]
+group x 4096 root=x [x]
 bundle f fused body=[op0 loop0 op4 loop3]
   loop0 outer count=2 parent=-1 depth=1 steps=1..3 body=[op1 loop1 op3]
   loop1 inner count=3 parent=0 depth=2 steps=2..2 body=[op2 loop2]
@@ -296,9 +317,9 @@ func TestSeparatorsAndComments(t *testing.T) {
 buffer f16 128 group=f16
 buffer bool 128 group=bool
 buffer i64 128 group=i64
-group bool 128 [bool]
-group f16 128 [f16]
-group i64 128 [i64] input
+group bool 128 root=bool [bool]
+group f16 128 root=f16 [f16]
+group i64 128 root=i64 [i64] input
 bundle u8 op body=[op0]
   op0 u8 loops=[] reads=[f16] writes=[bool]
 `)
@@ -358,5 +379,158 @@ func TestErrorFormat(t *testing.T) {
 	want := "a.bir:1:9: error: v 1\na.bir:2:3: error: w\na.bir:2:3: error: x\na.bir:2:5: error: y\nb.bir:1:1: error: z"
 	if l.Err() == nil || l.Err().Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", l.Err(), want)
+	}
+}
+
+// TestViews checks the view fields on testdata/valid/views.bir, reasoned
+// by hand from its alias lines: whole = base + 0, hi = base + 4096,
+// q1 = hi + 1024 (view 4096+1024 = 5120), q1b = q1 + 512 (5632),
+// tail = hi + 2048 (6144), late = hi_next + 0 = hi + 0 (4096). All of
+// them are one group rooted at base (the only name that is no alias's left
+// side), named base (the smallest name), of size max over the members of
+// view + size: base 0+8192, whole 0+8192, hi 4096+4096, q1 5120+1024,
+// q1b 5632+512, tail 6144+4096 = 10240, late 4096+256: 10240. solo is
+// f16[2, 64] = 2 rows of 128 bytes, a group of its own.
+func TestViews(t *testing.T) {
+	src, err := os.ReadFile("testdata/valid/views.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustCheck(t, string(src))
+	type view struct {
+		alias    string
+		off, vof int64
+	}
+	want := map[string]view{
+		"base":  {"", 0, 0},
+		"whole": {"base", 0, 0},
+		"hi":    {"base", 4096, 4096},
+		"q1":    {"hi", 1024, 5120},
+		"q1b":   {"q1", 512, 5632},
+		"tail":  {"hi", 2048, 6144},
+		"late":  {"hi", 0, 4096},
+		"solo":  {"", 0, 0},
+	}
+	if len(g.Buffers) != len(want) {
+		t.Fatalf("%d buffers", len(g.Buffers))
+	}
+	for _, b := range g.Buffers {
+		w := want[b.Name]
+		alias := ""
+		if b.Alias >= 0 {
+			alias = g.Buffers[b.Alias].Name
+		}
+		if alias != w.alias || b.AliasOffset != w.off || b.ViewOffset != w.vof {
+			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", b.Name, alias, b.AliasOffset, b.ViewOffset, w.alias, w.off, w.vof)
+		}
+	}
+	if len(g.Groups) != 2 {
+		t.Fatalf("%d groups", len(g.Groups))
+	}
+	for i, w := range []struct {
+		name, root string
+		size       int64
+		members    int
+	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
+		gr := g.Groups[i]
+		if gr.Name != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(gr.Members) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, gr.Name, g.Buffers[gr.Root].Name, gr.Size, len(gr.Members), w)
+		}
+	}
+}
+
+// TestCores checks the multi-core fields on testdata/valid/cores.bir.
+// Core c's offset is sum_d i_d*split[d] with i_d = (c / (s0*...*s(d-1)))
+// mod s_d, the first dimension fastest:
+//   - one, cores [4], split [4096]: core c at c*4096: 0 4096 8192 12288;
+//     w is broadcast (no split): 0 for every core.
+//   - two, cores [2, 4], split [8192, 2048]: i0 = c mod 2, i1 = c/2:
+//     c=0 0, 1 8192, 2 2048, 3 8192+2048 = 10240, 4 4096, 5 12288,
+//     6 6144, 7 8192+6144 = 14336.
+//   - rw, cores [2, 2]: reads z split [1024, 0]: 0 1024 0 1024; writes z
+//     split [0, 512]: 0 0 512 512; zv broadcast.
+//   - single, cores [1], split [9999]: the one core is at 0.
+func TestCores(t *testing.T) {
+	src, err := os.ReadFile("testdata/valid/cores.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustCheck(t, string(src))
+	type acc struct {
+		read  bool
+		index int
+		split []int64
+		offs  []int64
+	}
+	cases := []struct {
+		bundle, op string
+		cores      []int64
+		accs       []acc
+	}{
+		{"mc", "one", []int64{4}, []acc{
+			{true, 0, []int64{4096}, []int64{0, 4096, 8192, 12288}},
+			{true, 1, nil, []int64{0, 0, 0, 0}},
+			{false, 0, []int64{4096}, []int64{0, 4096, 8192, 12288}},
+		}},
+		{"mc", "two", []int64{2, 4}, []acc{
+			{true, 0, []int64{8192, 2048}, []int64{0, 8192, 2048, 10240, 4096, 12288, 6144, 14336}},
+			{false, 0, nil, []int64{0, 0, 0, 0, 0, 0, 0, 0}},
+		}},
+		{"mc", "rw", []int64{2, 2}, []acc{
+			{true, 0, []int64{1024, 0}, []int64{0, 1024, 0, 1024}},
+			{true, 1, nil, []int64{0, 0, 0, 0}},
+			{false, 0, []int64{0, 512}, []int64{0, 0, 512, 512}},
+		}},
+		{"mc", "twice", nil, []acc{
+			{true, 0, nil, []int64{0}},
+			{true, 1, nil, []int64{0}},
+		}},
+		{"single", "single", []int64{1}, []acc{
+			{true, 0, []int64{9999}, []int64{0}},
+		}},
+	}
+	for _, c := range cases {
+		var op *ir.Op
+		for i := range g.Bundles {
+			for j := range g.Bundles[i].Ops {
+				if g.Bundles[i].Name == c.bundle && g.Bundles[i].Ops[j].Name == c.op {
+					op = &g.Bundles[i].Ops[j]
+				}
+			}
+		}
+		if op == nil {
+			t.Fatalf("no op %s in %s", c.op, c.bundle)
+		}
+		if fmt.Sprint(op.Cores) != fmt.Sprint(c.cores) || (op.Cores == nil) != (c.cores == nil) {
+			t.Errorf("%s: cores %v, want %v", c.op, op.Cores, c.cores)
+		}
+		if n := op.NumCores(); n != len(c.accs[0].offs) {
+			t.Errorf("%s: %d cores, want %d", c.op, n, len(c.accs[0].offs))
+		}
+		for _, a := range c.accs {
+			list := op.Writes
+			if a.read {
+				list = op.Reads
+			}
+			x := list[a.index]
+			if fmt.Sprint(x.Split) != fmt.Sprint(a.split) || (x.Split == nil) != (a.split == nil) {
+				t.Errorf("%s access %d: split %v, want %v", c.op, a.index, x.Split, a.split)
+			}
+			for core, want := range a.offs {
+				if got := x.CoreOffset(op.Cores, core); got != want {
+					t.Errorf("%s access %d core %d: offset %d, want %d", c.op, a.index, core, got, want)
+				}
+			}
+		}
+	}
+	// twice reads x with two different steps: both kept, in order.
+	tw := g.Bundles[0].Ops[3]
+	if tw.Name != "twice" || fmt.Sprint(tw.Reads[0].Strides, tw.Reads[1].Strides) != "[4096] [8192]" || tw.Reads[0].Buffer != tw.Reads[1].Buffer {
+		t.Errorf("twice: %+v", tw.Reads)
+	}
+	// rw reads z and zv and writes z: one storage, two names.
+	rw := g.Bundles[0].Ops[2]
+	if rw.Reads[0].Group != rw.Reads[1].Group || rw.Reads[0].Group != rw.Writes[0].Group || rw.Reads[0].Buffer == rw.Reads[1].Buffer {
+		t.Errorf("rw: accesses not one storage under two names: %+v %+v", rw.Reads, rw.Writes)
 	}
 }

@@ -148,6 +148,9 @@ func TestDifferentialRandom(t *testing.T) {
 	for i := 0; i < graphs; i++ {
 		cfg := configs[i%len(configs)]
 		src := []byte(randgraph.Generate(r, cfg))
+		if i%4 > 0 {
+			src = addV2(r, src)
+		}
 		if !sameAsReference(t, "rand.bir", src) {
 			t.Fatalf("a random graph does not parse:\n%s", src)
 		}
@@ -200,11 +203,107 @@ func spans(src []byte) [][2]int {
 	}
 }
 
+// addV2 rewrites a random graph (randgraph writes contract v1 syntax) to
+// use the syntax contract v2 added: `+ OFF` on alias lines, `cores` on
+// ops (now and then on cpu nodes, which parse and fail Check), and
+// `split` on accesses, mostly with one entry per cores entry. The result
+// always parses; it need not check.
+func addV2(r *rand.Rand, src []byte) []byte {
+	s := newScanner("", string(src))
+	var out strings.Builder
+	last := 0 // src[:last] is written
+	insert := func(at int, text string) {
+		out.Write(src[last:at])
+		out.WriteString(text)
+		last = at
+	}
+	ints := func(n int, unit int) string {
+		if n == 1 && r.Intn(2) == 0 {
+			return fmt.Sprint(unit * r.Intn(4))
+		}
+		var parts []string
+		for k := 0; k < n; k++ {
+			parts = append(parts, fmt.Sprint(unit*r.Intn(4)))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	var (
+		prev     token
+		kind     kw   // the construct being read
+		nameNext bool // the next token is the name kind declares
+		cores    int  // entries of the current leaf's cores list
+		inAcc    bool // after an access, before what ends it
+		inStep   bool // inside the access's step Ints
+		inList   bool // inside its brackets
+	)
+	for {
+		var t token
+		s.scan(&t)
+		punct := byte(0)
+		if t.kind == tokPunct {
+			punct = src[t.off]
+		}
+		switch {
+		case inStep && (punct == '[' || inList):
+			inList = punct != ']'
+			if punct == '[' {
+				inList = true
+			}
+			if !inList {
+				inStep = false
+			}
+		case inStep:
+			inStep = false // the single integer
+		case inAcc && t.kind == tokKeyword && t.kw == kwStep:
+			inStep = true
+		case inAcc:
+			inAcc = false
+			if (cores > 0 && r.Intn(2) == 0) || r.Intn(20) == 0 {
+				n := cores
+				if n == 0 || r.Intn(10) == 0 {
+					n = 1 + r.Intn(3)
+				}
+				insert(prev.end, " split "+ints(n, 1024))
+			}
+		}
+		if t.kind == lexer.EOF {
+			break
+		}
+		switch {
+		case nameNext:
+			nameNext = false
+			if kind == kwOp && r.Intn(3) == 0 || kind == kwCPU && r.Intn(20) == 0 {
+				cores = 1 + r.Intn(3)
+				list := ints(cores, 1)
+				list = strings.ReplaceAll(list, "0", "2")
+				insert(t.end, " cores "+list)
+			}
+		case t.kind == tokKeyword:
+			switch t.kw {
+			case kwOp, kwCPU, kwAlias, kwBuffer, kwRename, kwGraph, kwFused, kwLoop:
+				kind, nameNext, cores = t.kw, true, 0
+			case kwInput, kwOutput, kwLX:
+				kind = t.kw
+			}
+		case t.kind == tokIdent && (kind == kwOp || kind == kwCPU):
+			inAcc = true
+		case t.kind == tokIdent && kind == kwAlias && prev.kind == tokPunct && src[prev.off] == '=':
+			if r.Intn(2) == 0 {
+				insert(t.end, fmt.Sprintf(" + %d", 128*r.Intn(20)))
+			}
+		}
+		prev = t
+	}
+	out.Write(src[last:])
+	return []byte(out.String())
+}
+
 // extras are tokens worth inserting: every keyword and punctuation, a few
 // names and integers, and the lexically bad.
 var extras = []string{"graph", "buffer", "bytes", "input", "output", "lx", "alias", "rename", "op", "cpu",
-	"fused", "loop", "count", "reads", "writes", "step", "{", "}", ":", ",", "=", "[", "]", "->", "x", "f16",
-	"0", "7", "99999999999999999999", ";", "\n", "// c\n", "-", "/", "\r", "\x00", "é", "4x"}
+	"fused", "loop", "count", "reads", "writes", "step", "cores", "split", "{", "}", ":", ",", "=", "[", "]",
+	"->", "+", "x", "f16", "KiB", "0", "7", "99999999999999999999", ";", "\n", "// c\n", "-", "/", "\r",
+	"\r\n", "\x00", "\xff\xfe", "é", "4x"}
 
 func mutateToken(r *rand.Rand, src []byte) []byte {
 	sp := spans(src)
@@ -258,8 +357,8 @@ func mutateByte(r *rand.Rand, src []byte) []byte {
 
 // TestKeywordTable checks the table-driven keyword against a plain switch.
 func TestKeywordTable(t *testing.T) {
-	words := append(append([]string{}, extras...), "graphs", "opx", "o", "Op", "lxx", "cpus", "stepx", "loops", "_", "zzzzzzz", "f16")
-	for k := kwGraph; k <= kwStep; k++ {
+	words := append(append([]string{}, extras...), "graphs", "opx", "o", "Op", "lxx", "cpus", "stepx", "loops", "_", "zzzzzzz", "f16", "cores", "count", "coret", "cords", "split", "spilt", "splix", "Cores", "core_s", "cores9")
+	for k := kwGraph; k <= kwLast; k++ {
 		w := kwText(k)
 		words = append(words, w, w+"x", w[:len(w)-1], "x"+w[1:])
 	}

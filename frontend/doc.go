@@ -11,7 +11,51 @@
 // re-validating.
 //
 // All diagnostics are *Error values positioned at 1-based line and byte
-// column and printed as FILE:LINE:COL: error: MESSAGE.
+// column and printed as FILE:LINE:COL: error: MESSAGE. Lines end at LF,
+// CR LF or a lone CR (old Mac files); a UTF-8 BOM is skipped and is not a
+// column. A file that starts with a UTF-16 byte order mark, or whose first
+// two characters are ASCII with a NUL high byte, is reported once at 1:1
+// as UTF-16 rather than byte by byte.
+//
+// # What Check enforces
+//
+// Beyond names, renames, sizes, loops and steps (contract v1), Check
+// applies the v2 rules of contract section 1.2 and fills the v2 fields of
+// package ir:
+//
+//   - Aliases are directed views. `alias v = t + OFF` (OFF 0 without `+`)
+//     records Buffer.Alias = t and AliasOffset = OFF on v. Both sides go
+//     through the renames, as every reference does (and as in v1): after
+//     `rename a -> v`, `alias a = t` makes v a view of t. A name may be the
+//     left side of one alias only (the second line is reported and
+//     ignored); an alias cycle, `alias a = a` included, is reported once,
+//     at its first line in the source. A group's root is its one name that
+//     is no alias's left side; a name's ViewOffset is the sum of the
+//     offsets on its chain to the root; Group.Size is the largest
+//     ViewOffset + Size of its names. A sum or an end beyond int64 is an
+//     error at the alias line that causes it.
+//   - `cores N` or `cores [s0, ...]` on an op: every entry at least 1,
+//     their product at most ir.MaxCores. The parser accepts `cores` on a
+//     cpu node too (its name lookahead is shared with op), so that Check
+//     reports it positioned at the keyword, with the other errors.
+//   - `split` on an access: only on an op with cores, one entry per cores
+//     entry.
+//   - Bounds: an access with a step or a split must start every core and
+//     iteration at byte 0 or inside the accessed name's own size: its
+//     largest core offset, sum_d (s_d-1)*b_d, plus sum over its loops of
+//     stride*(count-1). Overflow is an error too. Nothing is checked on
+//     an access whose step, split, cores or loop count already has an
+//     error.
+//
+// # Syntax errors
+//
+// A syntax error names what would have fitted. At a token that neither
+// continues the construct before it nor starts another, that is the
+// construct's optional continuations (`unexpected "KiB", expected "bytes"
+// or the end of the declaration`; after an access: ",", "step", "split",
+// "writes"), as the contract's grammar allows them (so no "cores" after a
+// cpu node's name). A dtype size without its shape is reported at the
+// dtype, not at the token after it, which is often on the next line.
 //
 // # Two parsers
 //
@@ -28,6 +72,11 @@
 // .bir file, thousands of random graphs and their mutants, and arbitrary
 // fuzzed input; syntax.go words participle's errors as Parse does. A
 // change to the syntax is made to both, and the test shows they agree.
+// The continuations named in an error are found by each parser on its
+// own: Parse records them as it goes, the reference re-reads the tokens
+// before the error (afterAt); only their wording (continuation) is
+// shared. The random graphs of the differential test are rewritten to
+// v2 syntax (addV2) because internal/randgraph writes v1.
 //
 // Parse used to be the participle parser. It was replaced because of its
 // cost at the scale the tool targets (a million ops in one bundle): on a
@@ -36,7 +85,8 @@
 // each; on 1 M ops (67 MB) it took 38 s and 4.7 GB of peak RSS. The
 // hand-written parser does the 100k-op bundle in 65-90 ms of CPU on a
 // shared machine (about 35 ms of it outside the garbage collector) with
-// 44 MB, the AST included, in a few hundred allocations; the 1 M-op bundle
+// 44 MB (47 MB since contract v2 added a split to every access and cores
+// to every leaf), the AST included, in a few hundred allocations; the 1 M-op bundle
 // parses in about a second with an AST of 284 MB besides the 67 MB copy of
 // the source.
 package frontend

@@ -29,6 +29,7 @@ func FuzzParseCheck(f *testing.F) {
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 20; i++ {
 		f.Add([]byte(randgraph.Generate(r, randgraph.Default)))
+		f.Add(addV2(r, []byte(randgraph.Generate(r, randgraph.Default))))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.bir"

@@ -21,7 +21,14 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		}
 		var size int64
 		name := ""
+		roots := 0
 		for k, m := range gr.Members {
+			if g.Buffers[m].Alias < 0 {
+				roots++
+				if gr.Root != m {
+					t.Errorf("group %q: root %d, but %d is no alias's left side", gr.Name, gr.Root, m)
+				}
+			}
 			if k > 0 && gr.Members[k-1] >= m {
 				t.Errorf("group %q members out of order", gr.Name)
 			}
@@ -29,10 +36,13 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if g.Buffers[m].Group != gi {
 				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, gr.Name, g.Buffers[m].Group)
 			}
-			size = max(size, g.Buffers[m].Size)
+			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
 			if name == "" || g.Buffers[m].Name < name {
 				name = g.Buffers[m].Name
 			}
+		}
+		if roots != 1 {
+			t.Errorf("group %q has %d roots", gr.Name, roots)
 		}
 		if size != gr.Size || name != gr.Name {
 			t.Errorf("group %q: size %d name %q, want %d %q", gr.Name, gr.Size, gr.Name, size, name)
@@ -42,13 +52,47 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		if inGroup[i] != 1 || b.Size < 0 || b.Size%ir.StickBytes != 0 {
 			t.Errorf("buffer %q: in %d groups, size %d", b.Name, inGroup[i], b.Size)
 		}
+		// A view sits at its base's view offset plus its own offset, in
+		// its base's group; a root at 0. The sum cannot overflow: the
+		// group size covers it.
+		switch {
+		case b.Alias < 0:
+			if b.ViewOffset != 0 || b.AliasOffset != 0 {
+				t.Errorf("root %q: view offset %d, alias offset %d", b.Name, b.ViewOffset, b.AliasOffset)
+			}
+		case b.Alias >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
+			b.ViewOffset != g.Buffers[b.Alias].ViewOffset+b.AliasOffset:
+			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
+		}
 	}
-	access := func(a ir.Access, loops int) {
+	// access checks an operand; loops are the counts of its enclosing
+	// loops, cores the op's cores list.
+	access := func(a ir.Access, loops []int64, cores []int64) {
 		if a.Buffer < 0 || a.Buffer >= len(g.Buffers) || a.Group != g.Buffers[a.Buffer].Group {
 			t.Errorf("bad access %+v", a)
+			return
 		}
-		if a.Strides != nil && len(a.Strides) != loops {
-			t.Errorf("access has %d strides in %d loops", len(a.Strides), loops)
+		if a.Strides != nil && len(a.Strides) != len(loops) {
+			t.Errorf("access has %d strides in %d loops", len(a.Strides), len(loops))
+		}
+		if a.Split != nil && len(a.Split) != len(cores) {
+			t.Errorf("access has %d split entries for %d cores entries", len(a.Split), len(cores))
+			return
+		}
+		if a.Strides == nil && a.Split == nil {
+			return
+		}
+		// The bound, in floating point: no overflow to guard against,
+		// and exact below 2^53, which the fuzzer's values rarely pass.
+		far := 0.0
+		for d, s := range a.Split {
+			far += float64(cores[d]-1) * float64(s)
+		}
+		for k, s := range a.Strides {
+			far += float64(s) * float64(loops[k]-1)
+		}
+		if size := float64(g.Buffers[a.Buffer].Size); far != 0 && far >= size && far < 1<<53 {
+			t.Errorf("access to %q reaches %v of %v bytes", g.Buffers[a.Buffer].Name, far, size)
 		}
 	}
 	for _, b := range g.Bundles {
@@ -72,25 +116,40 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if op.Step != i {
 				t.Errorf("op %q has step %d at %d", op.Name, op.Step, i)
 			}
+			var counts []int64
 			for d, li := range op.Loops {
 				l := b.Loops[li]
 				if l.Depth != d+1 || i < l.First || i > l.Last {
 					t.Errorf("op %q not inside its loop %d", op.Name, li)
 				}
+				counts = append(counts, l.Count)
+			}
+			if op.Cores != nil {
+				n := 1
+				for _, s := range op.Cores {
+					if s < 1 || s > ir.MaxCores {
+						t.Errorf("op %q: cores entry %d", op.Name, s)
+					}
+					n *= int(min(s, ir.MaxCores+1))
+					n = min(n, ir.MaxCores+1)
+				}
+				if n > ir.MaxCores || len(op.Cores) == 0 {
+					t.Errorf("op %q: cores %v", op.Name, op.Cores)
+				}
 			}
 			for _, a := range op.Reads {
-				access(a, len(op.Loops))
+				access(a, counts, op.Cores)
 			}
 			for _, a := range op.Writes {
-				access(a, len(op.Loops))
+				access(a, counts, op.Cores)
 			}
 		}
 	}
 	for _, c := range g.CPU {
 		for _, a := range append(append([]ir.Access{}, c.Reads...), c.Writes...) {
-			access(a, 0)
-			if a.Strides != nil {
-				t.Errorf("cpu node %q has strides", c.Name)
+			access(a, nil, nil)
+			if a.Strides != nil || a.Split != nil {
+				t.Errorf("cpu node %q has strides or a split", c.Name)
 			}
 		}
 	}

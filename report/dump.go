@@ -15,14 +15,18 @@ import (
 // group, loop, op and CPU node, in model order, with sizes in exact bytes
 // and positions as LINE:COL (the file name appears once, in the header).
 // Accesses name the buffer after renames are resolved; a stride list
-// follows the buffer in brackets.
+// follows the buffer in brackets, then a split as split[...]. A group is
+// named by its root; a view's buffer line gives its alias declaration and
+// view offset, and the group's members list each view at its offset.
 //
 //	graph decoder_block  # spec.bir:9:7
 //	buffer x 512 group=x  # 10:10
-//	group t0 size=4096 members=t0,v flags=-
+//	buffer t0_hi 2048 group=t0 alias=t0+2048 view_offset=2048  # 17:10
+//	group t0 size=4096 members=t0,v@0,t0_hi@2048 flags=-
 //	bundle mm_block fused steps=3 loops=1  # 24:9
 //	  loop 0 tiles count=4 parent=-1 depth=1 steps=1..1  # 26:10
 //	  op 1 mul1 loops=0 reads=t0[256],acc writes=acc  # 27:8
+//	  op 2 cvt2 cores=4 loops=- reads=acc writes=ysplit[1024]  # 29:8
 //	cpu sin4 reads=t0 writes=v  # 33:7
 func DumpCheck(w io.Writer, g *ir.Graph) error {
 	bw := bufio.NewWriter(w)
@@ -30,7 +34,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 	for _, b := range g.Buffers {
 		view := ""
 		if b.Alias >= 0 {
-			view = fmt.Sprintf(" view=%s+%d@%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
+			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
 		}
 		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, b.Group), view, lc(b.Pos))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,7 +199,8 @@ func TestExplainAlias(t *testing.T) {
 	p, src := plan(t, "spec_example", planner.DefaultBudget)
 	got := explain(t, p, "v", src)
 	wantLines(t, got,
-		"storage group t0: t0, v; 4.0 KiB (4096 bytes)\n",
+		"  v is a view of t0's storage\n",
+		"storage group t0: t0, v@0; 4.0 KiB (4096 bytes)\n",
 		"  CPU node sin4 at spec_example.bir:35:18\n",
 		"decision: not pooled [cpu-read]: CPU node sin4 reads it at spec_example.bir:35:18\n",
 		"live range: none (not a pool candidate of any bundle)\n",
@@ -335,8 +337,8 @@ func TestRemarksAlias(t *testing.T) {
 	var b bytes.Buffer
 	report.Remarks(&b, p, report.RemarksAll)
 	wantLines(t, b.String(),
-		": remark: view (storage of base) pooled in bundle b0 at offset 0 (2.0 KiB), live at steps 0..1\n",
-		": remark: shared (storage of far) not pooled [cross-bundle]: written by bundle b0",
+		": remark: view (a view of base's storage) pooled in bundle b0 at offset 0 (2.0 KiB), live at steps 0..1\n",
+		": remark: shared (a view of far's storage) not pooled [cross-bundle]: written by bundle b0",
 	)
 }
 
@@ -352,9 +354,9 @@ buffer t0 4096 group=t0  # 12:10
 buffer t1 4096 group=t1  # 13:10
 buffer acc 256 group=acc  # 14:10
 buffer y 4096 group=y  # 15:10
-buffer v 4096 group=t0  # 16:10
+buffer v 4096 group=t0 alias=t0+0 view_offset=0  # 16:10
 group acc size=256 members=acc flags=-
-group t0 size=4096 members=t0,v flags=-
+group t0 size=4096 members=t0,v@0 flags=-
 group t1 size=4096 members=t1 flags=lx
 group w size=8192 members=w flags=input
 group x size=512 members=x flags=input
@@ -430,4 +432,125 @@ func TestStatsDisabledAndEmptyBundle(t *testing.T) {
 			t.Errorf("bundle %d: no 'no pooled buffers' note", bi)
 		}
 	}
+}
+
+// qkvSrc is a fused projection whose output is sliced into views: q at
+// the start of qkv, k 1024 bytes in, kt 512 bytes into k (1536 into qkv).
+// The group's smallest name is k, its root qkv; it holds 3072 bytes (the
+// largest view offset + size: qkv's own 3072) and is pooled at offset 0
+// for steps 0..2. attn runs on 2x2 cores: its read of q is split by
+// [256, 512] (farthest core at 768 < 1024), its read of k is broadcast.
+const qkvSrc = `graph attn {
+  buffer x : 1024
+  buffer qkv : 3072
+  buffer k : 1024
+  buffer q : 1024
+  buffer kt : 512
+  buffer y : 4096
+  input x
+  output y
+  alias q = qkv
+  alias k = qkv + 1024
+  alias kt = k + 512
+  fused blk {
+    op proj reads x writes qkv
+    op attn cores [2, 2] reads q split [256, 512], k writes y split [1024, 2048]
+    op t reads kt writes y
+  }
+}
+`
+
+// TestRootNames: reports call a storage group by its root (qkv), not by
+// its smallest name (k), and show each view with its offset.
+func TestRootNames(t *testing.T) {
+	g, src := check(t, "qkv.bir", []byte(qkvSrc))
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	var b bytes.Buffer
+	report.DumpPlan(&b, p)
+	wantLines(t, b.String(),
+		"group qkv size=3072 reason=pooled bundle=blk range=0..2 offset=0 read=blk written=blk cpu-read=- cpu-written=-\n",
+		"bundle blk pool=3072 lower=3072 candidates=qkv@0\n")
+	b.Reset()
+	report.DumpCheck(&b, g)
+	wantLines(t, b.String(),
+		"buffer k 1024 group=qkv alias=qkv+1024 view_offset=1024  # 4:10\n",
+		"buffer kt 512 group=qkv alias=k+512 view_offset=1536  # 6:10\n",
+		"group qkv size=3072 members=qkv,k@1024,q@0,kt@1536 flags=-\n",
+		"  op 1 attn cores=2,2 loops=- reads=qsplit[256,512],k writes=ysplit[1024,2048]  # 15:8\n")
+	b.Reset()
+	report.Remarks(&b, p, report.RemarksAll)
+	wantLines(t, b.String(),
+		"qkv.bir:3:10: remark: qkv pooled in bundle blk at offset 0 (3.0 KiB), live at steps 0..2\n",
+		"qkv.bir:4:10: remark: k (a view 1024 bytes into qkv's storage) pooled in bundle blk at offset 0 (3.0 KiB), live at steps 0..2\n",
+		"qkv.bir:5:10: remark: q (a view of qkv's storage) pooled",
+	)
+	got := explain(t, p, "kt", src)
+	wantLines(t, got,
+		"buffer kt: 512 B (512 bytes), declared at qkv.bir:6:10\n  kt is a view 1536 bytes into qkv's storage\n",
+		"storage group qkv: qkv, k@1024, q@0, kt@1536; 3.0 KiB (3072 bytes)\n",
+		"written by:\n  bundle blk, step 0, op proj at qkv.bir:14:28, as qkv\n",
+		"  bundle blk, step 1, op attn at qkv.bir:15:32, as q, on 4 cores [2, 2], split [256, 512]\n",
+		"  bundle blk, step 1, op attn at qkv.bir:15:52, as k, on 4 cores [2, 2], broadcast\n",
+		"  bundle blk, step 2, op t at qkv.bir:16:16\n",
+		"pool: offset 0, bytes [0, 3072) of bundle blk's 3.0 KiB pool (3072 bytes; lower bound 3072)\n  kt itself: bytes [1536, 2048) (view offset 1536)\n",
+	)
+	if strings.Contains(got, "storage group k") {
+		t.Errorf("the group is called by its smallest name:\n%s", got)
+	}
+	b.Reset()
+	report.SVG(&b, p, 0)
+	if !strings.Contains(b.String(), `data-buffer="qkv"`) || strings.Contains(b.String(), `data-buffer="k"`) {
+		t.Errorf("SVG does not name the rectangle qkv:\n%s", b.String())
+	}
+}
+
+// TestStatsSaturated: lower bounds and totals past MaxInt64 are shown as
+// limits, never as wrapped numbers. Each bundle writes three 2^62-byte
+// buffers that are live together (3*2^62 bytes: the lower bound saturates
+// at MaxInt64, "≥8.0 EiB"); with the largest budget one of them bumps to
+// offset 0 (pool 2^62 = 4.0 EiB, half the budget) and two fall back. The
+// bundle's ratio 2^62/MaxInt64 = 0.50 is only an upper limit, since the
+// true lower bound is larger. The total pool 2*2^62 saturates too, so the
+// total ratio is unknown (—).
+func TestStatsSaturated(t *testing.T) {
+	g, _ := check(t, "big.bir", []byte(`graph big {
+  buffer x : 128
+  buffer y : 128
+  buffer z : 128
+  buffer a : 4611686018427387904
+  buffer b : 4611686018427387904
+  buffer c : 4611686018427387904
+  buffer d : 4611686018427387904
+  buffer e : 4611686018427387904
+  buffer f : 4611686018427387904
+  input x
+  output y, z
+  fused k1 { op w1 reads x writes a, b, c
+             op r1 reads a, b, c writes y }
+  fused k2 { op w2 reads x writes d, e, f
+             op r2 reads d, e, f writes z }
+}`))
+	p := planner.Plan(g, planner.Options{Budget: math.MaxInt64})
+	var b bytes.Buffer
+	if err := report.Stats(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			rows[f[0]] = strings.Join(f, " ")
+		}
+	}
+	for name, want := range map[string]string{
+		"k1":    "k1 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
+		"k2":    "k2 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
+		"total": "total 4 6 2 ≥8.0 EiB ≥8.0 EiB — 50.0% graph-input 1, graph-output 2, over-budget 4",
+	} {
+		if rows[name] != want {
+			t.Errorf("row %s:\n%s\nwant\n%s", name, rows[name], want)
+		}
+	}
+	b.Reset()
+	report.DumpPlan(&b, p)
+	wantLines(t, b.String(), "bundle k1 pool=4611686018427387904 lower=≥9223372036854775807 candidates=a@0,b@over-budget,c@over-budget\n")
 }

@@ -154,7 +154,8 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 				continue
 			}
 			pooled++
-			name := g.Groups[gi].Name
+			// Rectangles are named by the group's root.
+			name := g.Buffers[g.Groups[gi].Root].Name
 			r, ok := doc.rects[name]
 			if !ok {
 				t.Fatalf("bundle %s: no rectangle for pooled %s", g.Bundles[bi].Name, name)
@@ -171,6 +172,16 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			}
 			wantTitle := fmt.Sprintf("%s: %s (%d bytes), steps %d..%d, offset %d", name,
 				report.HumanSize(g.Groups[gi].Size), g.Groups[gi].Size, pg.Start, pg.End, pg.Offset)
+			// Then the views, in declaration order, at their offsets.
+			var views []string
+			for _, m := range g.Groups[gi].Members {
+				if m != g.Groups[gi].Root {
+					views = append(views, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
+				}
+			}
+			if len(views) > 0 {
+				wantTitle += "; views " + strings.Join(views, ", ")
+			}
 			if doc.titles[name] != wantTitle {
 				t.Errorf("tooltip of %s = %q, want %q", name, doc.titles[name], wantTitle)
 			}
@@ -337,8 +348,8 @@ func TestSVGScales(t *testing.T) {
 // TestSVGEscapes renders a hand-built graph whose names need escaping.
 func TestSVGEscapes(t *testing.T) {
 	g := &ir.Graph{Name: `g<&>"'`,
-		Buffers: []ir.Buffer{{Name: "a&b", Size: 256, Group: 0}, {Name: "c<d>", Size: 128, Group: 1}},
-		Groups:  []ir.Group{{Name: "a&b", Members: []int{0}, Size: 256}, {Name: "c<d>", Members: []int{1}, Size: 128, Input: true}},
+		Buffers: []ir.Buffer{{Name: "a&b", Size: 256, Group: 0, Alias: -1}, {Name: "c<d>", Size: 128, Group: 1, Alias: -1}},
+		Groups:  []ir.Group{{Name: "a&b", Root: 0, Members: []int{0}, Size: 256}, {Name: "c<d>", Root: 1, Members: []int{1}, Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			{Name: "o0", Step: 0, Reads: []ir.Access{{Buffer: 1, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
 			{Name: "o1", Step: 1, Reads: []ir.Access{{Buffer: 0, Group: 0}}},

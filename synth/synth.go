@@ -36,8 +36,17 @@
 //   - a few CPU fallbacks (1 + Ops/100000): top-level `cpu` nodes between
 //     bundles (after the last one when there is a single bundle) that read
 //     a recent value and write one that the next bundle reads.
-//   - every 1000th op's value gets an alias (a view read later through the
-//     fan-out), every 2000th op writes through a `rename`, every 5000th
+//   - multi-core ops: one op in eight runs on `cores` 2, 4, 32 or [2, 4];
+//     its writes are `split` (each core a whole-stick chunk of the
+//     buffer), a third of its reads too, the others broadcast.
+//   - bounds: every step and split keeps the contract's bounds rule (the
+//     farthest start, largest core offset + every loop's step*(count-1),
+//     stays below the accessed buffer's size); a step that would not fit
+//     shrinks to the largest whole number of sticks that does, or 0.
+//   - every 1000th op's value gets a view (read later through the
+//     fan-out) at no offset, offset 0, a whole number of sticks or any
+//     byte inside the value; every 3000th a view of that view too (a
+//     chain). Every 2000th op writes through a `rename`, every 5000th
 //     op's value is LX-claimed. The graph reads `x` and outputs the last
 //     value.
 //

@@ -48,8 +48,8 @@ func benchPlan(b *testing.B, ops, bundles int, unfused bool) (*planner.Result, [
 	return p, js.Bytes()
 }
 
-// BenchmarkVerify times verify.Plan (with the default replay limit, as the
-// CLI runs it) and verify.JSON separately.
+// BenchmarkVerify times verify.Plan (every check, the first-fit replay
+// included, as the CLI runs it) and verify.JSON separately.
 func BenchmarkVerify(b *testing.B) {
 	for _, bc := range benchCases {
 		var (

@@ -335,12 +335,24 @@ func TestCatchesMutations(t *testing.T) {
 			return gi >= 0
 		}},
 		{"offset off the stick", func(p *planner.Result, r *rand.Rand) bool {
-			gi := firstPooled(p)
-			if gi >= 0 {
-				p.Allocator = "someone-else"
-				p.Groups[gi].Offset += 64
+			// Only where every candidate of the bundle is a whole
+			// number of sticks: a view at an uneven offset makes its
+			// group's size, and offsets after it, uneven by right.
+			for gi, pg := range p.Groups {
+				if pg.Reason != planner.Pooled {
+					continue
+				}
+				even := true
+				for _, c := range p.Bundles[pg.Bundle].Candidates {
+					even = even && p.Graph.Groups[c].Size%128 == 0
+				}
+				if even {
+					p.Allocator = "someone-else"
+					p.Groups[gi].Offset += 64
+					return true
+				}
 			}
-			return gi >= 0
+			return false
 		}},
 		{"pool size grown", func(p *planner.Result, r *rand.Rand) bool {
 			for bi := range p.Bundles {
@@ -391,6 +403,25 @@ func TestCatchesMutations(t *testing.T) {
 			}
 			return false
 		}},
+		{"view offset shifted", func(p *planner.Result, r *rand.Rand) bool {
+			for bi := range p.Graph.Buffers {
+				if b := &p.Graph.Buffers[bi]; b.Alias >= 0 {
+					b.ViewOffset += 128
+					return true
+				}
+			}
+			return false
+		}},
+		{"pooled group with views shrunk by a byte", func(p *planner.Result, r *rand.Rand) bool {
+			for gi, pg := range p.Groups {
+				gr := &p.Graph.Groups[gi]
+				if pg.Reason == planner.Pooled && len(gr.Members) > 1 {
+					gr.Size -= 1
+					return true
+				}
+			}
+			return false
+		}},
 		{"lower bound off", func(p *planner.Result, r *rand.Rand) bool {
 			for bi := range p.Bundles {
 				if p.Bundles[bi].HasPool() {
@@ -404,7 +435,7 @@ func TestCatchesMutations(t *testing.T) {
 	for _, m := range muts {
 		t.Run(m.name, func(t *testing.T) {
 			applied := 0
-			for seed := int64(0); seed < 300 && applied < 40; seed++ {
+			for seed := int64(0); seed < 1000 && applied < 40; seed++ {
 				r := rand.New(rand.NewSource(seed))
 				src := randgraph.Generate(r, randomConfig(r))
 				s := setup{budget: planner.DefaultBudget}

@@ -21,7 +21,9 @@
 //  2. A map is registered by every access that has a nonzero step and is
 //     not to an LX group, in the op's operand order, even when none of its
 //     cores needs an affine.apply (its symbols already have an %addr in
-//     the op): "an access with a nonzero step registers map #map_M".
+//     the op): "an access with a nonzero step registers map #map_M". Such a
+//     map is printed but never applied. (torch-spyre's generate_bundle
+//     also collects maps per tiled tensor argument, not per symbol.)
 //  3. The kernel symbol has no declaration pair: its SSA name %arg_N is the
 //     input_arg_extract result. Pool, slice and derived symbols are the
 //     ones with a pair.

@@ -135,7 +135,11 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 		}
 		for _, c := range cs {
 			if c.read == read {
-				lines = append(lines, fmt.Sprintf("  CPU node %s at %s", g.CPU[c.node].Name, c.pos))
+				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.node].Name, c.pos)
+				if c.buffer != bufIdx {
+					l += ", as " + g.Buffers[c.buffer].Name
+				}
+				lines = append(lines, l)
 			}
 		}
 		if len(lines) == 0 {

@@ -137,9 +137,10 @@ type index struct {
 
 // cpuTouch is one access of a group by a CPU node.
 type cpuTouch struct {
-	node int
-	read bool
-	pos  ir.Pos
+	node   int
+	read   bool
+	pos    ir.Pos
+	buffer int // the name accessed
 }
 
 // newIndex records the accesses of the groups with want[gi] set.
@@ -162,12 +163,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 	for ci, c := range g.CPU {
 		for _, a := range c.Reads {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, a.Pos})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, a.Pos, a.Buffer})
 			}
 		}
 		for _, a := range c.Writes {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, a.Pos})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, a.Pos, a.Buffer})
 			}
 		}
 	}

@@ -201,7 +201,7 @@ func TestExplainAlias(t *testing.T) {
 	wantLines(t, got,
 		"  v is a view of t0's storage\n",
 		"storage group t0: t0, v@0; 4.0 KiB (4096 bytes)\n",
-		"  CPU node sin4 at spec_example.bir:35:18\n",
+		"  CPU node sin4 at spec_example.bir:35:18, as t0\n", // sin4 reads t0, writes v
 		"decision: not pooled [cpu-read]: CPU node sin4 reads it at spec_example.bir:35:18\n",
 		"live range: none (not a pool candidate of any bundle)\n",
 	)

@@ -25,6 +25,10 @@ type Config struct {
 	Bundles  int // top-level nodes
 	MaxOps   int // leaf ops per bundle at most
 	MaxDepth int // loop nesting at most
+	// V1 restricts the text to contract v1 syntax: views without an
+	// offset, no cores and no split (for tests that add the v2 syntax
+	// themselves). The graph is still valid under contract v2.
+	V1 bool
 }
 
 // Default is a small graph where every rule has a fair chance to fire.
@@ -120,7 +124,11 @@ func (g *gen) aliases(n int) {
 		}
 		fmt.Fprintf(&g.b, "  alias b%d = b%d", v, base)
 		bs := g.size[base]
-		switch g.r.Intn(4) {
+		k := g.r.Intn(4)
+		if g.cfg.V1 {
+			k = 0
+		}
+		switch k {
 		case 0: // no offset
 		case 1:
 			g.b.WriteString(" + 0")
@@ -274,7 +282,11 @@ func (g *gen) accesses(cores []int64, reads bool) (string, []int) {
 func (g *gen) op(ind string) {
 	fmt.Fprintf(&g.b, "%sop %s", ind, g.name("op"))
 	var cores []int64
-	switch g.r.Intn(6) {
+	k := g.r.Intn(6)
+	if g.cfg.V1 {
+		k = 5
+	}
+	switch k {
 	case 0:
 		cores = []int64{int64(1 + g.r.Intn(4))}
 	case 1:

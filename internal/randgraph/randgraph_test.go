@@ -2,6 +2,7 @@ package randgraph_test
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
@@ -101,4 +102,24 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// TestV1: with V1 set, the text has no v2 syntax (no "+" on alias lines,
+// no cores, no split) and still passes the v2 frontend.
+func TestV1(t *testing.T) {
+	for seed := int64(0); seed < 500; seed++ {
+		cfg := randgraph.Default
+		cfg.V1 = true
+		src := randgraph.Generate(rand.New(rand.NewSource(seed)), cfg)
+		if strings.Contains(src, "+") || strings.Contains(src, "cores") || strings.Contains(src, "split") {
+			t.Fatalf("seed %d: v2 syntax in a V1 graph:\n%s", seed, src)
+		}
+		f, errs := frontend.Parse("r.bir", []byte(src))
+		if len(errs) == 0 {
+			_, errs = frontend.Check(f)
+		}
+		if len(errs) > 0 {
+			t.Fatalf("seed %d: %v\n%s", seed, errs, src)
+		}
+	}
 }

@@ -64,6 +64,22 @@ func compareGraph(t *testing.T, label, src string) int {
 	}{{"fused", g}, {"unfused", g.Unfused()}} {
 		for _, pv := range planVariants {
 			p := planner.Plan(graph.g, pv.opt)
+			// EmitAll: the modules of every bundle joined by the separator.
+			var all bytes.Buffer
+			if err := mlirgen.EmitAll(&all, p, mlirgen.Options{}); err != nil {
+				t.Fatalf("%s: mlirgen.EmitAll: %v", label, err)
+			}
+			var joined string
+			for bi := range graph.g.Bundles {
+				if bi > 0 {
+					joined += mlirgen.Separator
+				}
+				joined += Emit(graph.g, p, bi, Options{})
+			}
+			if all.String() != joined {
+				t.Fatalf("%s %s %s: mlirgen.EmitAll differs from the reference modules joined by %q\n%s\ninput:\n%s",
+					label, graph.name, pv.name, mlirgen.Separator, Diff(joined, all.String()), src)
+			}
 			for bi := range graph.g.Bundles {
 				for _, o := range forms {
 					var buf bytes.Buffer

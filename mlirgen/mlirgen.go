@@ -90,7 +90,7 @@ func funcOp(name string, params []value, nResults int, body func()) mop {
 	m := mop{kind: opFunc, operands: params, nResults: nResults, region: body}
 	m.attrBuf[0] = attr{name: "function_type", kind: attrFuncType}
 	m.attrBuf[1] = attr{name: "sym_name", kind: attrStr, str: name}
-	m.attrs = m.attrBuf[:2]
+	m.nAttrs = 2
 	return m
 }
 
@@ -154,7 +154,8 @@ func (e *bundleEmitter) loopConstants() {
 // declarations prints the constant and arith.addi of every declared
 // symbol value, in registration order.
 func (e *bundleEmitter) declarations() {
-	for _, v := range e.lay.decls {
+	for _, d := range e.lay.decls {
+		v := e.lay.decl(d)
 		var off value
 		var base value
 		var delta int64
@@ -206,7 +207,7 @@ func (e *bundleEmitter) items(body []ir.Item) {
 	for _, it := range body {
 		if it.Loop >= 0 {
 			k := int64(it.Loop)
-			m := mop{kind: opFor, iv: iv(k), region: func() { e.items(e.b.Loops[k].Body) }}
+			m := mop{kind: opFor, iv: iv(k), nOps: 3, region: func() { e.items(e.b.Loops[k].Body) }}
 			m.opBuf = [3]value{{kind: vC0}, numbered(vLoopBound, k), {kind: vC1}}
 			e.print(&m)
 			continue
@@ -221,7 +222,7 @@ func (e *bundleEmitter) items(body []ir.Item) {
 func (e *bundleEmitter) applies(op *ir.Op) *opSyms {
 	lay := e.lay
 	st := &lay.sc.op
-	lay.resolve(op, st)
+	lay.resolve(op, st, false)
 	nc := op.NumCores()
 	u := 0
 	forAccesses(op, func(a *ir.Access) {
@@ -252,7 +253,7 @@ func (e *bundleEmitter) applies(op *ir.Op) *opSyms {
 			lay.sc.vals = ops
 			m := mop{kind: opApply, result: addr(s.addr), operands: ops, nDims: len(ops) - 1}
 			m.attrBuf[0] = attr{name: "map", kind: attrMap, i: mapNum}
-			m.attrs = m.attrBuf[:1]
+			m.nAttrs = 1
 			e.print(&m)
 		}
 	})
@@ -285,6 +286,6 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	m := mop{kind: opExecute, operands: vals}
 	m.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile, i: int64(op.Step)}
 	m.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts, ints: ids}
-	m.attrs = m.attrBuf[:2]
+	m.nAttrs = 2
 	e.print(&m)
 }

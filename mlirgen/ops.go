@@ -194,59 +194,62 @@ type mop struct {
 	region func()
 	// iv is the induction variable of an scf.for (its block argument).
 	iv value
-	// storage for attrs and operands of small ops, so that building one
-	// needs no allocation.
-	attrBuf [2]attr
-	opBuf   [3]value
+	// Inline storage for the attributes and operands of small ops, used
+	// when attrs and operands are nil, so that building one needs no
+	// allocation: nAttrs and nOps say how much of it is in use. (A slice
+	// of the op's own array stored in the op would move every op to the
+	// heap.)
+	attrBuf      [2]attr
+	opBuf        [3]value
+	nAttrs, nOps int8
+}
+
+// ops returns the op's operands.
+func (m *mop) ops() []value {
+	if m.operands != nil {
+		return m.operands
+	}
+	return m.opBuf[:m.nOps]
+}
+
+// attrList returns the op's attributes.
+func (m *mop) attrList() []attr {
+	if m.attrs != nil {
+		return m.attrs
+	}
+	return m.attrBuf[:m.nAttrs]
 }
 
 // Constructors of the ops with a fixed shape.
 
 func constantOp(res value, v int64) mop {
-	m := mop{kind: opConstant, result: res}
+	m := mop{kind: opConstant, result: res, nAttrs: 1}
 	m.attrBuf[0] = attr{name: "value", kind: attrInt, i: v, typ: "index"}
 	return m
 }
 
 func addiOp(res, a, b value) mop {
-	m := mop{kind: opAddi, result: res}
+	m := mop{kind: opAddi, result: res, nOps: 2}
 	m.opBuf[0], m.opBuf[1] = a, b
 	return m
 }
 
 func extractOp(res, from value) mop {
-	m := mop{kind: opInputArgExtract, result: res}
+	m := mop{kind: opInputArgExtract, result: res, nOps: 1, nAttrs: 1}
 	m.opBuf[0] = from
 	m.attrBuf[0] = attr{name: "field", kind: attrStr, str: "value"}
 	return m
 }
 
 func allocateOp(res value, size int64) mop {
-	m := mop{kind: opDeviceMemAllocate, result: res}
+	m := mop{kind: opDeviceMemAllocate, result: res, nAttrs: 1}
 	m.attrBuf[0] = attr{name: "size", kind: attrInt, i: size, typ: "i64"}
 	return m
-}
-
-// fix points the small ops' operand and attribute slices at their inline
-// storage; call it on the op's final address, just before printing.
-func (m *mop) fix() {
-	switch m.kind {
-	case opConstant, opDeviceMemAllocate:
-		m.attrs = m.attrBuf[:1]
-	case opAddi:
-		m.operands = m.opBuf[:2]
-	case opInputArgExtract:
-		m.operands = m.opBuf[:1]
-		m.attrs = m.attrBuf[:1]
-	case opFor:
-		m.operands = m.opBuf[:3]
-	}
 }
 
 // print writes op in the form the options ask for: generic for the
 // sdscbundle ops under --generic, custom otherwise.
 func (p *printer) print(m *mop, generic bool) {
-	m.fix()
 	if generic && m.kind.sdscbundle() {
 		p.generic(m)
 	} else {
@@ -286,6 +289,7 @@ func (p *printer) ints(vs []int64) {
 // custom prints op in its own assembly format, one line (a region's ops
 // on the lines between its opening and closing line).
 func (p *printer) custom(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.result(m)
 	switch m.kind {
@@ -297,9 +301,9 @@ func (p *printer) custom(m *mop) {
 		return
 	case opFunc:
 		p.s("func.func @")
-		p.s(m.attrs[1].str)
+		p.s(attrs[1].str)
 		p.s("(")
-		for k, v := range m.operands {
+		for k, v := range ops {
 			if k > 0 {
 				p.s(", ")
 			}
@@ -319,56 +323,56 @@ func (p *printer) custom(m *mop) {
 		p.s("}")
 	case opReturn:
 		p.s("return")
-		if len(m.operands) > 0 {
+		if len(ops) > 0 {
 			p.s(" ")
-			p.vals(m.operands)
+			p.vals(ops)
 			p.s(" : ")
-			p.types(m.operands)
+			p.types(ops)
 		}
 	case opFor:
 		p.s("scf.for ")
 		p.val(m.iv)
 		p.s(" = ")
-		p.val(m.operands[0])
+		p.val(ops[0])
 		p.s(" to ")
-		p.val(m.operands[1])
+		p.val(ops[1])
 		p.s(" step ")
-		p.val(m.operands[2])
+		p.val(ops[2])
 		p.s(" {\n")
 		p.region(m)
 		p.start()
 		p.s("}")
 	case opConstant:
 		p.s("arith.constant ")
-		p.i(m.attrs[0].i)
+		p.i(attrs[0].i)
 		p.s(" : index")
 	case opAddi:
 		p.s("arith.addi ")
-		p.vals(m.operands)
+		p.vals(ops)
 		p.s(" : index")
 	case opApply:
 		p.s("affine.apply #map_")
-		p.i(m.attrs[0].i)
+		p.i(attrs[0].i)
 		p.s("(")
-		p.vals(m.operands[:m.nDims])
+		p.vals(ops[:m.nDims])
 		p.s(")[")
-		p.vals(m.operands[m.nDims:])
+		p.vals(ops[m.nDims:])
 		p.s("]")
 	case opDeviceMemAllocate:
 		p.s("sdscbundle.device_mem_allocate ")
-		p.i(m.attrs[0].i)
+		p.i(attrs[0].i)
 		p.s(" bytes : index")
 	case opInputArgExtract:
 		p.s("sdscbundle.input_arg_extract value from ")
-		p.val(m.operands[0])
+		p.val(ops[0])
 		p.s(" : " + inputArgType + " -> index")
 	case opExecute:
 		p.s("sdscbundle.sdsc_execute (")
-		p.vals(m.operands)
+		p.vals(ops)
 		p.s(`) {sdsc_filename="sdsc_`)
-		p.i(m.attrs[0].i)
+		p.i(attrs[0].i)
 		p.s(`.json", "symbol_ids"=`)
-		p.ints(m.attrs[1].ints)
+		p.ints(attrs[1].ints)
 		p.s("}")
 	}
 	p.end()
@@ -403,13 +407,14 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.result(m)
 	p.s(`"`)
 	p.s(opNames[m.kind])
 	p.s(`"(`)
 	if m.kind != opFunc {
-		p.vals(m.operands)
+		p.vals(ops)
 	}
 	p.s(")")
 	if m.region != nil {
@@ -421,7 +426,7 @@ func (p *printer) generic(m *mop) {
 			p.s(": index):\n")
 		case opFunc:
 			p.s("^bb0(")
-			for k, v := range m.operands {
+			for k, v := range ops {
 				if k > 0 {
 					p.s(", ")
 				}
@@ -441,19 +446,19 @@ func (p *printer) generic(m *mop) {
 		p.start()
 		p.s("})")
 	}
-	if len(m.attrs) > 0 {
+	if len(attrs) > 0 {
 		p.s(" {")
-		for k := range m.attrs {
+		for k := range attrs {
 			if k > 0 {
 				p.s(", ")
 			}
-			p.attr(m, &m.attrs[k])
+			p.attr(m, &attrs[k])
 		}
 		p.s("}")
 	}
 	p.s(" : (")
 	if m.kind != opFunc {
-		p.types(m.operands)
+		p.types(ops)
 	}
 	p.s(") -> ")
 	if m.result.kind != vNone {
@@ -465,6 +470,7 @@ func (p *printer) generic(m *mop) {
 }
 
 func (p *printer) attr(m *mop, a *attr) {
+	ops := m.ops()
 	p.s(a.name)
 	p.s(" = ")
 	switch a.kind {
@@ -487,7 +493,7 @@ func (p *printer) attr(m *mop, a *attr) {
 		p.i(a.i)
 	case attrFuncType:
 		p.s("(")
-		p.types(m.operands)
+		p.types(ops)
 		p.s(") -> (")
 		p.indexTypes(m.nResults)
 		p.s(")")

@@ -11,7 +11,6 @@ func printOp(t *testing.T, m mop, generic bool) string {
 	var buf bytes.Buffer
 	pr := newPrinter(&buf)
 	pr.indent = 1
-	m.fix()
 	if generic {
 		pr.generic(&m)
 	} else {
@@ -36,8 +35,7 @@ func TestOpPrinters(t *testing.T) {
 	empty := mop{kind: opExecute}
 	empty.attrs = []attr{{name: "sdsc_filename", kind: attrFile, i: 0}, {name: "symbol_ids", kind: attrInts}}
 	inner := constantOp(numbered(vPoolOffset, 0), 0)
-	inner.fix()
-	loop := mop{kind: opFor, iv: iv(2), opBuf: [3]value{{kind: vC0}, numbered(vLoopBound, 2), {kind: vC1}}}
+	loop := mop{kind: opFor, iv: iv(2), nOps: 3, opBuf: [3]value{{kind: vC0}, numbered(vLoopBound, 2), {kind: vC1}}}
 	fn := funcOp("f", []value{{kind: vPoolBaseAddr}, arg(0)}, 1, nil)
 	mod := mop{kind: opModule}
 	cases := []struct {
@@ -106,7 +104,6 @@ func TestOpPrinters(t *testing.T) {
 					var buf bytes.Buffer
 					pr = newPrinter(&buf)
 					pr.indent = 1
-					m.fix()
 					if generic {
 						pr.generic(&m)
 					} else {

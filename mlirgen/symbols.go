@@ -112,9 +112,11 @@ type layout struct {
 	// the bundle, its map.
 	mapOf []int32
 	// decls are the distinct declared values (%pool_addr_V,
-	// %arg_N_slice_S, %B_core_O) in registration order.
-	decls []value
-	sc    *scratch
+	// %arg_N_slice_S, %B_core_O) in registration order, encoded as
+	// declare says.
+	decls  []int64
+	others []value
+	sc     *scratch
 }
 
 // scratch is the per-group and per-op state of a bundle's emission.
@@ -125,9 +127,13 @@ type scratch struct {
 	seen   []uint32
 	kind   []operandKind
 	argNum []int
-	op     opSyms
-	vals   []value // operands of the op being printed
-	ids    []int64 // its symbol ids
+	// declSeen[gi] == gen marks that declLast[gi] is the value group gi
+	// declared last in this bundle.
+	declSeen []uint32
+	declLast []value
+	op       opSyms
+	vals     []value // operands of the op being printed
+	ids      []int64 // its symbol ids
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -138,11 +144,14 @@ func getScratch(n int) *scratch {
 		sc.seen = make([]uint32, n)
 		sc.kind = make([]operandKind, n)
 		sc.argNum = make([]int, n)
+		sc.declSeen = make([]uint32, n)
+		sc.declLast = make([]value, n)
 		sc.gen = 0
 	}
 	sc.gen++
 	if sc.gen == 0 { // wrapped: stale stamps could match again
 		clear(sc.seen)
+		clear(sc.declSeen)
 		sc.gen = 1
 	}
 	return sc
@@ -175,7 +184,10 @@ func newLayout(p *planner.Result, bi int) *layout {
 	lay := &layout{g: g, p: p, kind: sc.kind, argNum: sc.argNum, sc: sc}
 	seen, gen := sc.seen, sc.gen
 	mapIdx := map[string]int32{}
-	var key []byte
+	// key is the step key of an access; lastKey and lastMap remember the
+	// previous one, which consecutive accesses often repeat.
+	var key, lastKey []byte
+	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
 		gi := a.Group
 		if seen[gi] == gen {
@@ -205,6 +217,10 @@ func newLayout(p *planner.Result, bi int) *layout {
 				key = append(key, ',')
 			}
 		}
+		if lastMap >= 0 && string(key) == string(lastKey) {
+			lay.mapOf = append(lay.mapOf, lastMap)
+			return
+		}
 		m, ok := mapIdx[string(key)]
 		if !ok {
 			m = int32(len(lay.maps))
@@ -218,93 +234,149 @@ func newLayout(p *planner.Result, bi int) *layout {
 			lay.maps = append(lay.maps, coeffs)
 		}
 		lay.mapOf = append(lay.mapOf, m)
+		lastKey, lastMap = append(lastKey[:0], key...), m
 	}
 	st := &sc.op
 	for k := range b.Ops {
 		op := &b.Ops[k]
 		forAccesses(op, classify)
-		lay.resolve(op, st)
-		for _, s := range st.syms {
-			if s.kind != symKernel {
-				lay.decls = append(lay.decls, s.name)
-			}
-		}
+		lay.resolve(op, st, true)
 		forAccesses(op, addMap)
 	}
-	lay.decls = distinct(lay.decls)
+	lay.distinctDecls()
 	return lay
 }
 
 // resolve fills st with op's symbols (§3 "Symbols" and "Which symbol a
-// core uses"). The groups of op's accesses must be classified.
-func (lay *layout) resolve(op *ir.Op, st *opSyms) {
+// core uses"). The groups of op's accesses must be classified. With
+// collect, every new slice, derived and pool symbol's value is added to
+// the declarations.
+func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
 	st.reset()
 	nc := op.NumCores()
-	forAccesses(op, func(a *ir.Access) {
-		gi := a.Group
-		v := lay.g.Buffers[a.Buffer].ViewOffset
-		switch lay.kind[gi] {
-		case omitted:
-		case poolBase:
-			base := lay.p.Groups[gi].Offset + v
-			for c := 0; c < nc; c++ {
-				val := base + a.CoreOffset(op.Cores, c)
-				st.uses = append(st.uses, st.register(symPool, val, 0, poolAddr(val)))
-			}
-		case argBase:
-			n := int64(lay.argNum[gi])
-			b := st.register(symKernel, n, 0, arg(n))
-			s := int64(-1)
-			if v > 0 {
-				b = st.register(symSlice, n, v, slice(n, v))
-				s = v
-			}
-			st.uses = append(st.uses, b)
-			o0 := a.CoreOffset(op.Cores, 0)
-			for c := 1; c < nc; c++ {
-				oc := a.CoreOffset(op.Cores, c)
-				if oc == o0 {
-					st.uses = append(st.uses, b)
-					continue
-				}
-				st.uses = append(st.uses, st.register(symDerived, n, v+oc, core(n, s, oc-o0)))
-			}
-		}
-	})
+	for k := range op.Reads {
+		lay.resolveAccess(op, &op.Reads[k], st, nc, collect)
+	}
+	for k := range op.Writes {
+		lay.resolveAccess(op, &op.Writes[k], st, nc, collect)
+	}
 }
 
-// distinct keeps the first occurrence of every value, in order. A sort of
-// (value, position) pairs instead of a map: a bundle may pool a million
-// buffers, and the sort is several times faster than as many map probes.
-func distinct(vals []value) []value {
-	if len(vals) < 2 {
-		return vals
+func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, collect bool) {
+	gi := a.Group
+	v := lay.g.Buffers[a.Buffer].ViewOffset
+	// reg registers a key and, when it is new and collect is set,
+	// declares its value.
+	reg := func(kind symKind, x, y int64, name value) int32 {
+		n := len(st.syms)
+		k := st.register(kind, x, y, name)
+		if collect && int(k) == n && kind != symKernel {
+			lay.declare(gi, name)
+		}
+		return k
+	}
+	switch lay.kind[gi] {
+	case omitted:
+	case poolBase:
+		base := lay.p.Groups[gi].Offset + v
+		for c := 0; c < nc; c++ {
+			val := base + a.CoreOffset(op.Cores, c)
+			st.uses = append(st.uses, reg(symPool, val, 0, poolAddr(val)))
+		}
+	case argBase:
+		n := int64(lay.argNum[gi])
+		b := reg(symKernel, n, 0, arg(n))
+		s := int64(-1)
+		if v > 0 {
+			b = reg(symSlice, n, v, slice(n, v))
+			s = v
+		}
+		st.uses = append(st.uses, b)
+		o0 := a.CoreOffset(op.Cores, 0)
+		for c := 1; c < nc; c++ {
+			oc := a.CoreOffset(op.Cores, c)
+			if oc == o0 {
+				st.uses = append(st.uses, b)
+				continue
+			}
+			st.uses = append(st.uses, reg(symDerived, n, v+oc, core(n, s, oc-o0)))
+		}
+	}
+}
+
+// declare adds a declared value. The value group gi declared last is
+// skipped at once (every op that touches a group registers its symbols
+// again); distinctDecls removes the remaining repeats at the end. A pool
+// address V (>= 0) is stored as itself, any other value as -(k+1) for
+// lay.others[k]: eight bytes a declaration, as a bundle may pool a
+// million buffers.
+func (lay *layout) declare(gi int, v value) {
+	sc := lay.sc
+	if sc.declSeen[gi] == sc.gen && sc.declLast[gi] == v {
+		return
+	}
+	sc.declSeen[gi], sc.declLast[gi] = sc.gen, v
+	if v.kind == vPoolAddr {
+		lay.decls = append(lay.decls, v.n)
+		return
+	}
+	lay.others = append(lay.others, v)
+	lay.decls = append(lay.decls, -int64(len(lay.others)))
+}
+
+// decl returns a declaration's value.
+func (lay *layout) decl(d int64) value {
+	if d >= 0 {
+		return poolAddr(d)
+	}
+	return lay.others[-d-1]
+}
+
+// distinctDecls keeps the first occurrence of every declared value, in
+// order. Pool addresses, the bulk, are deduped by a sort of (value,
+// position) pairs, several times faster than as many map probes; the few
+// slice and core values go through a map.
+func (lay *layout) distinctDecls() {
+	ds := lay.decls
+	if len(ds) < 2 {
+		return
 	}
 	type entry struct {
-		v   value
+		v   int64
 		pos int32
 	}
-	es := make([]entry, len(vals))
-	for k, v := range vals {
-		es[k] = entry{v, int32(k)}
-	}
-	cmpVal := func(a, b value) int {
-		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.n, b.n), cmp.Compare(a.s, b.s), cmp.Compare(a.o, b.o))
+	es := make([]entry, 0, len(ds))
+	var others map[value]bool
+	keep := make([]bool, len(ds))
+	for k, d := range ds {
+		if d >= 0 {
+			es = append(es, entry{d, int32(k)})
+			continue
+		}
+		if others == nil {
+			others = map[value]bool{}
+		}
+		if v := lay.decl(d); !others[v] {
+			others[v] = true
+			keep[k] = true
+		}
 	}
 	slices.SortFunc(es, func(a, b entry) int {
-		return cmp.Or(cmpVal(a.v, b.v), cmp.Compare(a.pos, b.pos))
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
 	})
-	keep := make([]bool, len(vals))
 	for k := range es {
 		if k == 0 || es[k].v != es[k-1].v {
 			keep[es[k].pos] = true
 		}
 	}
-	out := vals[:0]
-	for k, v := range vals {
+	out := ds[:0]
+	for k, d := range ds {
 		if keep[k] {
-			out = append(out, v)
+			out = append(out, d)
 		}
 	}
-	return out
+	lay.decls = out
 }

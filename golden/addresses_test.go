@@ -350,16 +350,8 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 // address functions in-process and checks them as checkAddresses does.
 func checkAddressesV2(t *testing.T, name, src string, edit func(t *testing.T, g *ir.Graph)) {
 	t.Helper()
-	f, errs := frontend.Parse(name+".bir", []byte(src))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	g, errs := frontend.Check(f)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	edit(t, g)
-	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	p := planV2(t, name, src, edit)
+	g := p.Graph
 	var buf bytes.Buffer
 	if err := mlirgen.EmitAll(&buf, p, mlirgen.Options{Addresses: true}); err != nil {
 		t.Fatal(err)
@@ -385,6 +377,33 @@ func checkAddressesV2(t *testing.T, name, src string, edit func(t *testing.T, g 
 			return 0, false
 		}
 	})
+}
+
+// planV2 checks v1 text, edits the graph and plans it.
+func planV2(t *testing.T, name, src string, edit func(t *testing.T, g *ir.Graph)) *planner.Result {
+	t.Helper()
+	f, errs := frontend.Parse(name+".bir", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	edit(t, g)
+	return planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+}
+
+// v2Handmade is the edit that makes v2Source a v2 graph.
+var v2Handmade = v2Edit{
+	views: map[string]int64{"xv": 8192, "tv": 2048},
+	cores: map[string][]int64{"a": {2, 2}, "b": {2}, "c": {2, 3}, "e": {2}},
+	splits: map[string][][]int64{
+		"a": {{1024, 4096}, {512, 1024}},
+		"b": {{256}, {1024}, nil, {512}},
+		"c": {{256, 0}, nil, nil, {128, 256}},
+		"e": {{256}, {8448}, {128}},
+	},
 }
 
 // v2Source covers, in one fused bundle with nested loops: multi-core ops
@@ -427,16 +446,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 	requireTool(t, "mlir-opt-16")
 	requireTool(t, "mlir-translate-16")
 	t.Run("handmade", func(t *testing.T) {
-		checkAddressesV2(t, "v2", v2Source, v2Edit{
-			views: map[string]int64{"xv": 8192, "tv": 2048},
-			cores: map[string][]int64{"a": {2, 2}, "b": {2}, "c": {2, 3}, "e": {2}},
-			splits: map[string][][]int64{
-				"a": {{1024, 4096}, {512, 1024}},
-				"b": {{256}, {1024}, nil, {512}},
-				"c": {{256, 0}, nil, nil, {128, 256}},
-				"e": {{256}, {8448}, {128}},
-			},
-		}.apply)
+		checkAddressesV2(t, "v2", v2Source, v2Handmade.apply)
 	})
 	for seed := int64(1); seed <= 4; seed++ {
 		name := fmt.Sprintf("random_v2_%d", seed)

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sdscgen/sdscgen/mlirgen"
 )
 
 // requireTool returns the path of an MLIR/LLVM tool. When it is missing
@@ -175,5 +177,33 @@ func TestFileCheck(t *testing.T) {
 				t.Fatalf("FileCheck %s: %v\n%s\n--- input:\n%s", f, err, out, stdout.String())
 			}
 		})
+	}
+}
+
+// TestMLIROptV2: the generic module of a v2 bundle (views at offsets,
+// multi-core ops with slice, derived and per-core pool symbols), with and
+// without --frontend-pool-allocation, passes mlir-opt --verify-each with
+// every sdsc_execute kept, and --cse merges no arith.addi (every declared
+// value is distinct) and only the affine.applys expectedAfterCSE allows.
+func TestMLIROptV2(t *testing.T) {
+	requireTool(t, "mlir-opt-16")
+	p := planV2(t, "v2", v2Source, v2Handmade.apply)
+	for _, fpa := range []bool{false, true} {
+		var buf bytes.Buffer
+		if err := mlirgen.EmitAll(&buf, p, mlirgen.Options{Generic: true, FrontendPoolAllocation: fpa}); err != nil {
+			t.Fatal(err)
+		}
+		src := buf.String()
+		out := string(tool(t, buf.Bytes(), "mlir-opt-16", "--allow-unregistered-dialect", "--verify-each"))
+		if a, b := strings.Count(src, "sdscbundle.sdsc_execute"), strings.Count(out, "sdscbundle.sdsc_execute"); a != b || a != 5 {
+			t.Errorf("fpa=%v: %d sdsc_execute in, %d out, want 5", fpa, a, b)
+		}
+		cse := string(tool(t, buf.Bytes(), "mlir-opt-16", "--allow-unregistered-dialect", "--cse"))
+		if a, b := len(addiOp.FindAllString(src, -1)), len(addiOp.FindAllString(cse, -1)); a != b {
+			t.Errorf("fpa=%v: --cse changed arith.addi count %d -> %d", fpa, a, b)
+		}
+		if b, want := len(applyOp.FindAllString(cse, -1)), expectedAfterCSE(src); b != want {
+			t.Errorf("fpa=%v: --cse left %d affine.apply, want %d", fpa, b, want)
+		}
 	}
 }

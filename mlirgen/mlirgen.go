@@ -1,6 +1,8 @@
 // Package mlirgen owns the MLIR text of spec §3: one module per bundle,
-// with the pool allocation, deduplicated pool addresses, kernel arguments
-// and tiled addressing of every leaf op's operands.
+// with the pool allocation, kernel arguments, the symbols every leaf op
+// registers (pool, kernel, slice and per-core derived keys, symbols.go),
+// their declarations and the tiled addressing of their operands. Every
+// line is one op value printed by the op model (ops.go).
 //
 // Emission is a pure function of a plan: every ordering comes from the
 // bundle's op order, never from a map, so the same plan always gives the
@@ -28,8 +30,8 @@ type Options struct {
 	// as torch-spyre's FRONTEND_POOL_ALLOCATION does.
 	FrontendPoolAllocation bool
 	// Addresses emits, instead of the bundle, its address function (see
-	// addresses.go): builtin dialects only, computing every sdsc_execute
-	// operand address with the same code as the bundle.
+	// addresses.go): builtin dialects only, computing the address of every
+	// access on every core with the same code as the bundle.
 	Addresses bool
 }
 

@@ -249,8 +249,8 @@ func newLayout(p *planner.Result, bi int) *layout {
 
 // resolve fills st with op's symbols (§3 "Symbols" and "Which symbol a
 // core uses"). The groups of op's accesses must be classified. With
-// collect, every new slice, derived and pool symbol's value is added to
-// the declarations.
+// collect it declares the values of the op's slice, derived and pool
+// symbols instead (the layout pass).
 func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
 	st.reset()
 	nc := op.NumCores()
@@ -265,15 +265,26 @@ func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
 func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, collect bool) {
 	gi := a.Group
 	v := lay.g.Buffers[a.Buffer].ViewOffset
-	// reg registers a key and, when it is new and collect is set,
-	// declares its value.
+	// reg registers a key. With collect it declares the key's value
+	// instead (uses are then meaningless): the values come in the order
+	// the keys would be registered, and declare drops the repeats. Only a
+	// derived key is still registered there, as its name is not its key:
+	// two accesses of one op may reach one derived key by different
+	// names (a view's slice + O, or the root + O'), and only the first
+	// names the op's symbol.
 	reg := func(kind symKind, x, y int64, name value) int32 {
-		n := len(st.syms)
-		k := st.register(kind, x, y, name)
-		if collect && int(k) == n && kind != symKernel {
-			lay.declare(gi, name)
+		if !collect {
+			return st.register(kind, x, y, name)
 		}
-		return k
+		switch kind {
+		case symPool, symSlice:
+			lay.declare(gi, name)
+		case symDerived:
+			if n := len(st.syms); int(st.register(kind, x, y, name)) == n {
+				lay.declare(gi, name)
+			}
+		}
+		return 0
 	}
 	switch lay.kind[gi] {
 	case omitted:

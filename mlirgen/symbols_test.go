@@ -481,3 +481,39 @@ func TestSymbolsNoOperands(t *testing.T) {
 		"\t}",
 		"}"))
 }
+
+// The same shared derived key in a bundle of one op: x's core 1 reaches
+// derived(0, 512) through the name %arg_0_slice_256_core_256 that xs
+// registered first, so %arg_0_core_512 is never a symbol's name and is
+// not declared (an unused declaration would be dead code that mlir-opt
+// --cse removes).
+func TestSymbolsDerivedKeySharedOneOp(t *testing.T) {
+	src := `graph g {
+  buffer x : 8192
+  buffer xs : 4096
+  buffer y : 1024
+  input x
+  output y
+  alias xs = x
+  op a reads xs, x writes y
+}`
+	p := build(t, src, func(e *editor) {
+		e.view("xs", 256)
+		e.cores("a", 2)
+		e.split("a", 0, 256)
+		e.split("a", 1, 512)
+	})
+	diffText(t, emitText(t, p, 0, Options{}), lines(
+		"module {",
+		"\tfunc.func @sdsc_bundle(%arg_0_base_addr"+argT+", %arg_1_base_addr"+argT+") {",
+		extract("0"),
+		extract("1"),
+		"\t\t%arg_0_slice_offset_256 = arith.constant 256 : index",
+		"\t\t%arg_0_slice_256 = arith.addi %arg_0, %arg_0_slice_offset_256 : index",
+		"\t\t%arg_0_slice_256_core_offset_256 = arith.constant 256 : index",
+		"\t\t%arg_0_slice_256_core_256 = arith.addi %arg_0_slice_256, %arg_0_slice_256_core_offset_256 : index",
+		`		sdscbundle.sdsc_execute (%arg_0_slice_256, %arg_0_slice_256_core_256, %arg_0, %arg_1) {sdsc_filename="sdsc_0.json", "symbol_ids"=[-2, -3, -1, -4]}`,
+		"\t\treturn",
+		"\t}",
+		"}"))
+}

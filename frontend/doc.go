@@ -8,7 +8,9 @@
 // the contract (names, renames, aliases, sizes, loops and steps) to a
 // syntactically valid AST, collects every violation it finds and, only when
 // there are none, builds the *ir.Graph that the later stages trust without
-// re-validating.
+// re-validating. CheckAndRelease does the same while dropping each part of
+// the AST as soon as the graph holds it, so that a caller with no further
+// use for the AST (the CLI) never holds both at full size.
 //
 // All diagnostics are *Error values positioned at 1-based line and byte
 // column and printed as FILE:LINE:COL: error: MESSAGE. Lines end at LF,

@@ -12,12 +12,6 @@ import (
 
 func init() { registerWith("best", BestWith) }
 
-// Best returns the portfolio allocator with the given time limit (0 means
-// DefaultSearchTime); registered as "best" with the default.
-func Best(searchTime time.Duration) Func {
-	return BestWith(Options{SearchTime: searchTime})
-}
-
 // BestWith returns the portfolio allocator configured by opt.
 //
 // It runs a portfolio of constructive placements, keeps for each static
@@ -58,8 +52,8 @@ func Best(searchTime time.Duration) Func {
 // of it (then fewer fallbacks, then the lower pool end, then portfolio
 // order), so the buffers falling back are that member's.
 func BestWith(opt Options) Func {
-	if opt.SearchTime <= 0 {
-		opt.SearchTime = DefaultSearchTime
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = DefaultMaxNodes
 	}
 	return func(items []Interval, budget int64) Result {
 		return runBest(items, budget, opt)
@@ -90,9 +84,11 @@ type bestState struct {
 }
 
 func runBest(items []Interval, budget int64, opt Options) Result {
-	start := time.Now()
-	deadline := start.Add(opt.SearchTime)
-	stop := func() bool { return !time.Now().Before(deadline) }
+	stop := func() bool { return false }
+	if opt.SearchTime > 0 {
+		deadline := time.Now().Add(opt.SearchTime)
+		stop = func() bool { return !time.Now().Before(deadline) }
+	}
 	n := len(items)
 	if n == 0 {
 		return Result{Offsets: []int64{}}

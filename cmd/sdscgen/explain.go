@@ -136,6 +136,9 @@ func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, 
 	return nil, nil, false
 }
 
+// renameSteps counts sourceOf's chain steps, for a test of its bound.
+var renameSteps int
+
 // sourceOf collects the rename declarations of a checked file, each with
 // its chain resolved to the declared buffer it ends at. Check has already
 // rejected broken chains and cycles. Each name is resolved once (the end
@@ -163,6 +166,7 @@ func sourceOf(f *frontend.File) *report.Source {
 			}
 			path = append(path, n)
 			n = to
+			renameSteps++
 		}
 		for _, p := range path {
 			end[p] = n
@@ -207,7 +211,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if args[n-1] == "" {
-		fmt.Fprintln(stderr, "sdscgen: explain: the buffer NAME is empty")
+		fmt.Fprintln(stderr, "sdscgen: explain: the buffer name is empty")
 		return exitUsage
 	}
 	return run(append([]string{"--explain", args[n-1]}, args[:n-1]...), stdin, stdout, stderr)

@@ -315,7 +315,12 @@ func checkOwned(dir string) error {
 	}
 	bundles, err := planBundles(filepath.Join(dir, "plan.json"))
 	if err != nil {
-		return fmt.Errorf("it is not empty and holds no plan.json that sdscgen wrote (%v)", err)
+		for _, e := range entries {
+			if e.Name() != "plan.json" {
+				return fmt.Errorf("it holds %s, and no plan.json of an earlier run", e.Name())
+			}
+		}
+		return fmt.Errorf("its plan.json was not written by sdscgen (%v)", err)
 	}
 	for _, e := range entries {
 		if e.Name() == "plan.json" && e.Type().IsRegular() {

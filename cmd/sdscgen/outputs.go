@@ -55,11 +55,11 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 	}
 	planFile := cfg.planPath != "" && cfg.planPath != "-"
 	if planFile {
-		target, err := checkOutputFile(cfg.planPath)
-		if err != nil {
-			return fmt.Errorf("--plan: %v", err)
-		}
 		if od != nil {
+			target, err := resolveOutput(cfg.planPath)
+			if err != nil {
+				return fmt.Errorf("--plan: %v", err)
+			}
 			real := realPath(target)
 			switch {
 			case real == filepath.Join(od.dir, "plan.json"):
@@ -67,6 +67,11 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 			case real == od.dir || within(real, od.dir):
 				return fmt.Errorf("--plan %s is inside the -o DIR %s, which the run replaces whole (-o writes %s anyway)", cfg.planPath, cfg.outDir, filepath.Join(cfg.outDir, "plan.json"))
 			}
+		}
+	}
+	if planFile {
+		if _, err := checkOutputFile(cfg.planPath); err != nil {
+			return fmt.Errorf("--plan: %v", err)
 		}
 	}
 

@@ -21,7 +21,7 @@ type Options struct {
 }
 
 // DefaultMaxNodes is best's search effort when Options.MaxNodes is 0.
-const DefaultMaxNodes = 4 << 20
+const DefaultMaxNodes = 1 << 18
 
 // withOptions holds the allocators that take Options.
 var withOptions = map[string]func(Options) Func{}

@@ -47,3 +47,69 @@ func BenchmarkSizeBestFitAllLive(b *testing.B) {
 		SizeBestFit(items, 1<<62)
 	}
 }
+
+// pipeline100k is TestBestTimeLimit's bundle: 100k buffers shaped like a
+// long pipeline, mostly short live ranges, some long ones.
+func pipeline100k() []Interval {
+	rng := rand.New(rand.NewSource(8))
+	items := make([]Interval, 100000)
+	for i := range items {
+		s := rng.Intn(200000)
+		l := rng.Intn(40)
+		if rng.Intn(20) == 0 {
+			l = rng.Intn(20000)
+		}
+		items[i] = Interval{Name: "t" + string(rune('a'+i%26)), Size: 128 * int64(1+rng.Intn(4096)), Start: s, End: s + l}
+	}
+	return items
+}
+
+// Issue 12: best on 100k buffers within 3x best-fit's time; compare
+// BenchmarkBest100k with BenchmarkBestFit100k.
+func BenchmarkBest100k(b *testing.B) {
+	items := pipeline100k()
+	for b.Loop() {
+		BestWith(Options{})(items, 15032385536)
+	}
+}
+
+func BenchmarkBestFit100k(b *testing.B) {
+	items := pipeline100k()
+	for b.Loop() {
+		BestFit(items, 15032385536)
+	}
+}
+
+func BenchmarkSizeBestFit100k(b *testing.B) {
+	items := pipeline100k()
+	for b.Loop() {
+		SizeBestFit(items, 15032385536)
+	}
+}
+
+// TestBestNeverWorseThanMembers: without a clock, every member of the
+// portfolio runs to completion, so best's pool end is at most each of
+// theirs whenever they all place everything (issue 10).
+func TestBestNeverWorseThanMembers(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	best := BestWith(Options{MaxNodes: 2000})
+	for iter := 0; iter < 400; iter++ {
+		var items []Interval
+		if iter%2 == 0 {
+			items = randomItems(rng, 1+rng.Intn(120), 1+rng.Intn(60))
+		} else {
+			items = allLive(rng, 1+rng.Intn(120), 2+rng.Intn(30), rng.Intn(4))
+		}
+		tl := newTimeline(items)
+		b := best(items, 1<<62)
+		if err := Check(items, 1<<62, b); err != nil {
+			t.Fatal(err)
+		}
+		for k, m := range append([]member{func(func() bool) (Result, bool) { return FirstFit(items, 1<<62), true }}, portfolio(items, tl, 1<<62)...) {
+			r, ok := m(func() bool { return false })
+			if ok && r.PoolEnd < b.PoolEnd {
+				t.Fatalf("iter %d: member %d packs to %d, best to %d", iter, k, r.PoolEnd, b.PoolEnd)
+			}
+		}
+	}
+}

@@ -33,17 +33,17 @@ func init() { registerWith("best", BestWith) }
 // They run on two goroutines (runMembers); results are merged in this
 // order whatever order they finish in.
 //
-// Because first-fit, best-fit and size-best-fit are members, best's pool
-// end never exceeds theirs when they all finish within the time limit and
-// place everything.
+// Every member runs to completion and the search is bounded by a node
+// count (Options.MaxNodes, charged the same way whatever the parallel
+// runs did), so the result depends only on the input and the options,
+// never on machine speed, load or core count; and since every member's
+// packing is merged, best's pool end never exceeds any member's when
+// they place everything.
 //
-// What depends on time: first-fit always runs to completion (so there is
-// always an answer, even with a tiny limit); any later member or search
-// run still going at the limit is abandoned and contributes nothing. The
-// search's own work is measured in nodes with a fixed schedule, so when
-// the answer is found (or proved optimal) before the limit it does not
-// depend on machine speed; only a run cut by the limit can return a
-// different, always valid, packing on a faster or slower machine.
+// Options.SearchTime, when set, adds a clock limit: first-fit always
+// runs to completion (so there is always an answer), and any later
+// member or search run still going at the limit is abandoned and
+// contributes nothing; the result may then vary from run to run.
 //
 // Over budget: members place under the budget with their own fallback
 // rules, and the search only looks for complete packings under the

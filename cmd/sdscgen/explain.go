@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,64 +104,18 @@ func (rc *reportConfig) afterPlan(plan *planner.Result, src *report.Source, stdo
 	return 0, false
 }
 
-// svgInOutputDir reports whether the memory maps go into the -o DIR (and
-// are then staged and committed with the rest of it).
-func (rc *reportConfig) svgInOutputDir(outDir string) bool {
-	return rc.svgDir != "" && outDir != "" && filepath.Clean(rc.svgDir) == filepath.Clean(outDir)
-}
-
 // svgFile is the memory map's path relative to the SVG directory.
 func svgFile(bundle string) string { return filepath.Join(bundle, "memory.svg") }
-
-// writeSVGsStaged adds every memory map to an -o stage.
-func writeSVGsStaged(out *outputDir, plan *planner.Result) error {
-	for bi, b := range plan.Graph.Bundles {
-		if err := out.create(svgFile(b.Name), func(f *os.File) error { return report.SVG(f, plan, bi) }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeSVGs writes every memory map into dir (not the -o DIR), each file
-// atomically.
-func (rc *reportConfig) writeSVGs(plan *planner.Result, outDir string, stderr io.Writer) int {
-	if rc.svgDir == "" || rc.svgInOutputDir(outDir) {
-		return exitOK
-	}
-	for bi, b := range plan.Graph.Bundles {
-		path := filepath.Join(rc.svgDir, svgFile(b.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
-			return exitBadInput
-		}
-		if err := writeFileAtomic(path, func(f *os.File) error {
-			w := bufio.NewWriter(f)
-			if err := report.SVG(w, plan, bi); err != nil {
-				return err
-			}
-			return w.Flush()
-		}); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: writing memory map: %v\n", err)
-			return exitBadInput
-		}
-	}
-	return exitOK
-}
 
 // loadWithSource reads, parses and checks the input ("-": stdin), printing
 // every diagnostic; besides the checked graph it returns the source facts
 // the checked model drops (the rename declarations), for --explain.
 func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, *report.Source, bool) {
 	name := path
-	var src []byte
-	var err error
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(path)
 	}
+	src, err := readInput(path, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		return nil, nil, false
@@ -183,15 +136,42 @@ func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, 
 	return nil, nil, false
 }
 
+// renameSteps counts sourceOf's chain steps, for a test of its bound.
+var renameSteps int
+
 // sourceOf collects the rename declarations of a checked file, each with
 // its chain resolved to the declared buffer it ends at. Check has already
-// rejected broken chains and cycles.
+// rejected broken chains and cycles. Each name is resolved once (the end
+// of a chain is remembered for every name on it), so long chains cost
+// linear time.
 func sourceOf(f *frontend.File) *report.Source {
 	next := map[string]string{}
 	for _, d := range f.Graph.Decls {
 		if d.Rename != nil {
 			next[d.Rename.From.Value] = d.Rename.To.Value
 		}
+	}
+	end := make(map[string]string, len(next))
+	var path []string
+	resolve := func(n string) string {
+		path = path[:0]
+		for len(path) <= len(next) {
+			if e, ok := end[n]; ok {
+				n = e
+				break
+			}
+			to, ok := next[n]
+			if !ok {
+				break
+			}
+			path = append(path, n)
+			n = to
+			renameSteps++
+		}
+		for _, p := range path {
+			end[p] = n
+		}
+		return n
 	}
 	src := &report.Source{}
 	for _, d := range f.Graph.Decls {
@@ -200,14 +180,7 @@ func sourceOf(f *frontend.File) *report.Source {
 			continue
 		}
 		// As in Check, a rename wins over a declaration of the same name.
-		to := r.To.Value
-		for steps := 0; steps <= len(next); steps++ {
-			n, ok := next[to]
-			if !ok {
-				break
-			}
-			to = n
-		}
+		to := resolve(r.To.Value)
 		p := r.From.Pos
 		src.Renames = append(src.Renames, report.Rename{From: r.From.Value, To: to,
 			Pos: ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}})
@@ -235,6 +208,10 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if n < 2 || (strings.HasPrefix(args[n-1], "-") && args[n-1] != "-") {
 		fmt.Fprint(stderr, explainUsage)
 		fmt.Fprintln(stderr, "sdscgen: explain: want FILE.bir NAME")
+		return exitUsage
+	}
+	if args[n-1] == "" {
+		fmt.Fprintln(stderr, "sdscgen: explain: the buffer name is empty")
 		return exitUsage
 	}
 	return run(append([]string{"--explain", args[n-1]}, args[:n-1]...), stdin, stdout, stderr)

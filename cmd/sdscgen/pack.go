@@ -41,9 +41,10 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, packUsage)
 		fs.PrintDefaults()
 	}
-	capacity := fs.Int64("capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
+	capacity := decimalFlag(fs, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
 	allocator := fs.String("allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
-	searchTime := fs.Duration("search-time", alloc.DefaultSearchTime, "time limit of --allocator best")
+	searchEffort := decimalFlag(fs, "search-effort", alloc.DefaultMaxNodes, "search nodes of --allocator best (the result depends only on the input and this)")
+	searchTime := fs.Duration("search-time", 0, "also stop --allocator best's search after this `duration` (opt-in: the result then varies with machine load)")
 	out := fs.String("o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
 	// Flags may also follow the file name.
 	var files []string
@@ -70,12 +71,12 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usage("no input file (FILE.csv, or - for standard input)")
 	case len(files) > 1:
 		return usage("one input file expected, got %d: %s", len(files), strings.Join(files, " "))
-	case *capacity < 0:
-		return usage("--capacity %d is negative", *capacity)
-	case *searchTime <= 0:
+	case *searchTime <= 0 && flagSet(fs, "search-time"):
 		return usage("--search-time must be positive, got %v", *searchTime)
+	case *searchEffort <= 0:
+		return usage("--search-effort must be positive")
 	}
-	opt := alloc.Options{SearchTime: *searchTime}
+	opt := alloc.Options{SearchTime: *searchTime, MaxNodes: *searchEffort}
 	budget := int64(math.MaxInt64)
 	if *capacity > 0 {
 		budget = *capacity
@@ -86,6 +87,9 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usage("--allocator: %v", err)
 	}
 
+	if *searchTime > 0 && *allocator == "best" {
+		fmt.Fprintf(stderr, "sdscgen pack: note: --search-time %v bounds the search by the clock: the packing may differ from run to run and machine to machine\n", *searchTime)
+	}
 	name := files[0]
 	var inst *dsa.Instance
 	if name == "-" {
@@ -114,7 +118,10 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case p.LowerBound > *capacity:
 			why = fmt.Sprintf("%d bytes are live at once, so none exists", p.LowerBound)
 		case *allocator == "best":
-			why = fmt.Sprintf("none found within --search-time %v, though one may exist", *searchTime)
+			why = fmt.Sprintf("none found within --search-effort %d, though one may exist", *searchEffort)
+			if *searchTime > 0 {
+				why = fmt.Sprintf("none found within --search-effort %d and --search-time %v, though one may exist", *searchEffort, *searchTime)
+			}
 		default:
 			why = fmt.Sprintf("%s found none; --allocator best searches", *allocator)
 		}
@@ -129,7 +136,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = write(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
+		fmt.Fprintf(stderr, "sdscgen pack: writing %s: %v\n", outName(*out), err)
 		return exitBadInput
 	}
 	fmt.Fprintln(stderr, report)
@@ -143,4 +150,19 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(10 * time.Microsecond)
+}
+
+// outName names an output in messages: FILE, or standard output.
+func outName(path string) string {
+	if path == "" {
+		return "standard output"
+	}
+	return path
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

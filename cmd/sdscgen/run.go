@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +52,9 @@ type config struct {
 	generic      bool
 	budget       int64
 	allocator    string
-	searchTime   time.Duration // bound for --allocator best
+	searchTime   time.Duration // opt-in clock bound for --allocator best (0: none)
+	searchEffort int64         // node bound for --allocator best
+	force        bool          // --force: replace an -o DIR holding foreign files
 	compare      bool          // --compare: every allocator's pool sizes in the plan
 	disabled     bool
 	symbolicArgs bool
@@ -108,11 +109,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.outDir, "o", "", "write DIR/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
 	fs.StringVar(&cfg.planPath, "plan", "", "write the plan JSON to `FILE` (\"-\": standard output, instead of the MLIR)")
 	fs.BoolVar(&cfg.generic, "generic", false, "print sdscbundle ops in MLIR generic form (for stock mlir-opt --allow-unregistered-dialect)")
-	budget := fs.Int64("budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
-	segment := fs.Int64("segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
-	reserve := fs.Int64("reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
+	budget := decimalFlag(fs, "budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
+	segment := decimalFlag(fs, "segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
+	reserve := decimalFlag(fs, "reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
 	fs.StringVar(&cfg.allocator, "allocator", "first-fit", "pool allocator: "+strings.Join(alloc.Names, ", "))
-	fs.DurationVar(&cfg.searchTime, "search-time", alloc.DefaultSearchTime, "time limit per bundle of --allocator best's search")
+	decimalVar(fs, &cfg.searchEffort, "search-effort", alloc.DefaultMaxNodes, "search nodes per bundle of --allocator best (the result depends only on the input and this)")
+	fs.DurationVar(&cfg.searchTime, "search-time", 0, "also stop --allocator best's search after this `duration` per bundle (opt-in: the result then varies with machine load)")
+	fs.BoolVar(&cfg.force, "force", false, "let -o replace an existing DIR even when it holds files sdscgen did not write (they are deleted)")
 	fs.BoolVar(&cfg.compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
 	noPool := fs.Bool("no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
 	fs.BoolVar(&cfg.symbolicArgs, "bundle-symbolic-args", true, "fuse ops into bundles; false makes every leaf op its own bundle")
@@ -154,11 +157,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, usageError{"--budget cannot be combined with --segment-size or --reserve"}
 	case set["budget"]:
 		cfg.budget = *budget
+	case *reserve > *segment:
+		return nil, usageError{fmt.Sprintf("--reserve %d is larger than --segment-size %d", *reserve, *segment)}
 	default:
 		cfg.budget = *segment - *reserve
 	}
-	if cfg.budget < 0 {
-		return nil, usageError{fmt.Sprintf("the budget must not be negative (got %d)", cfg.budget)}
+	if set["explain"] && cfg.rep.explain == "" {
+		return nil, usageError{"--explain needs a buffer name"}
 	}
 	if err := cfg.rep.validate(); err != nil {
 		return nil, err
@@ -169,8 +174,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if _, err := alloc.Lookup(cfg.allocator); err != nil {
 		return nil, usageError{err.Error()}
 	}
-	if cfg.searchTime <= 0 {
+	if set["search-time"] && cfg.searchTime <= 0 {
 		return nil, usageError{fmt.Sprintf("--search-time must be positive (got %v)", cfg.searchTime)}
+	}
+	if cfg.searchEffort <= 0 {
+		return nil, usageError{"--search-effort must be positive"}
 	}
 
 	cfg.disabled = *noPool
@@ -207,6 +215,9 @@ func envBool(name string, def bool) (bool, error) {
 }
 
 func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
+	if cfg.searchTime > 0 && (cfg.allocator == "best" || cfg.compare) {
+		fmt.Fprintf(stderr, "sdscgen: note: --search-time %v bounds best's search by the clock: the plan may differ from run to run and machine to machine\n", cfg.searchTime)
+	}
 	g, src, ok := loadWithSource(cfg.input, stdin, stderr)
 	if !ok {
 		return exitBadInput
@@ -236,42 +247,15 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := cfg.rep.afterPlan(plan, src, stdout, stderr); done {
 		return code
 	}
-	if code := cfg.rep.writeSVGs(plan, cfg.outDir, stderr); code != exitOK {
-		return code
-	}
-
 	mopt := mlirgen.Options{Generic: cfg.generic}
 	cfg.emit.apply(&mopt)
-	if cfg.outDir != "" {
-		// The -o layout puts bundle folders beside plan.json.
-		for _, b := range plan.Graph.Bundles {
-			if b.Name == "plan.json" {
-				fmt.Fprintf(stderr, "%s: error: bundle %q would collide with %s in -o DIR\n", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json"))
-				return exitBadInput
-			}
-		}
-		if err := writeOutputDir(cfg, plan, mopt); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
-			return exitBadInput
-		}
-	}
-	if cfg.planPath != "" && !(cfg.outDir != "" && cfg.planPath == filepath.Join(cfg.outDir, "plan.json")) {
-		var err error
-		if cfg.planPath == "-" {
-			err = planner.WriteJSON(stdout, plan)
+	if err := writeOutputs(cfg, plan, mopt, stdout); err != nil {
+		if d, ok := err.(diagError); ok {
+			fmt.Fprintln(stderr, d)
 		} else {
-			err = writeFileAtomic(cfg.planPath, func(f *os.File) error { return planner.WriteJSON(f, plan) })
+			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "sdscgen: writing plan: %v\n", err)
-			return exitBadInput
-		}
-	}
-	if cfg.outDir == "" && cfg.planPath != "-" {
-		if err := mlirgen.EmitAll(stdout, plan, mopt); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: writing MLIR: %v\n", err)
-			return exitBadInput
-		}
+		return exitBadInput
 	}
 	return exitOK
 }
@@ -279,37 +263,9 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 // allocFunc returns the allocator called name (already validated) with the
 // command line's options.
 func (cfg *config) allocFunc(name string) alloc.Func {
-	f, err := alloc.LookupWith(name, alloc.Options{SearchTime: cfg.searchTime})
+	f, err := alloc.LookupWith(name, alloc.Options{SearchTime: cfg.searchTime, MaxNodes: cfg.searchEffort})
 	if err != nil {
 		panic(err) // names come from alloc.Names or were validated
 	}
 	return f
-}
-
-// writeOutputDir writes the -o layout: one folder per bundle and the plan.
-func writeOutputDir(cfg *config, plan *planner.Result, mopt mlirgen.Options) error {
-	out, err := newOutputDir(cfg.outDir)
-	if err != nil {
-		return err
-	}
-	for bi, b := range plan.Graph.Bundles {
-		err := out.create(filepath.Join(b.Name, cfg.emit.fileName()), func(f *os.File) error {
-			return mlirgen.Emit(f, plan, bi, mopt)
-		})
-		if err != nil {
-			out.discard()
-			return err
-		}
-	}
-	if cfg.rep.svgInOutputDir(cfg.outDir) {
-		if err := writeSVGsStaged(out, plan); err != nil {
-			out.discard()
-			return err
-		}
-	}
-	if err := out.create("plan.json", func(f *os.File) error { return planner.WriteJSON(f, plan) }); err != nil {
-		out.discard()
-		return err
-	}
-	return out.commit()
 }

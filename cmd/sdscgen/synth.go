@@ -10,6 +10,10 @@ import (
 	"github.com/sdscgen/sdscgen/synth"
 )
 
+// maxSynthOps bounds --ops: a graph beyond it would not fit the 2 GiB
+// input limit anyway.
+const maxSynthOps = 1 << 26
+
 const synthUsage = `usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--name NAME] [-o FILE]
 
 Writes a deterministic synthetic bundle-IR graph (see package synth for its
@@ -27,9 +31,9 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var cfg synth.Config
-	fs.IntVar(&cfg.Ops, "ops", 10000, "leaf ops in total")
-	fs.IntVar(&cfg.Bundles, "bundles", 1, "top-level bundles the ops are spread over")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
+	ops := decimalFlag(fs, "ops", 10000, "leaf ops in total")
+	bundles := decimalFlag(fs, "bundles", 1, "top-level bundles the ops are spread over")
+	seed := decimalFlag(fs, "seed", 1, "random seed")
 	fs.StringVar(&cfg.Name, "name", "synth", "graph name")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
 	if err := fs.Parse(args); err != nil {
@@ -43,10 +47,11 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen synth: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if cfg.Ops < 1 || cfg.Bundles < 1 || cfg.Bundles > cfg.Ops {
-		fmt.Fprintf(stderr, "sdscgen synth: want --ops >= 1 and 1 <= --bundles <= --ops (got %d, %d)\n", cfg.Ops, cfg.Bundles)
+	if *ops < 1 || *ops > maxSynthOps || *bundles < 1 || *bundles > *ops {
+		fmt.Fprintf(stderr, "sdscgen synth: want 1 <= --ops <= %d and 1 <= --bundles <= --ops (got %d, %d)\n", maxSynthOps, *ops, *bundles)
 		return exitUsage
 	}
+	cfg.Ops, cfg.Bundles, cfg.Seed = int(*ops), int(*bundles), uint64(*seed)
 	var err error
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 256<<10)
@@ -57,8 +62,10 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		err = writeFileAtomic(*out, func(f *os.File) error { return synth.Generate(f, cfg) })
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen synth: %v\n", err)
-		return exitInternal
+		// Generate only fails writing: a full disk or a closed pipe is
+		// the environment's doing, not an internal error.
+		fmt.Fprintf(stderr, "sdscgen synth: writing %s: %v\n", outName(*out), err)
+		return exitBadInput
 	}
 	return exitOK
 }

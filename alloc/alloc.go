@@ -39,26 +39,49 @@ type Result struct {
 // Func places intervals under a budget. It must not modify its input.
 type Func func(items []Interval, budget int64) Result
 
-// Names lists the allocators offered behind --allocator, default first.
-var Names = []string{"first-fit"}
-
-var registry = map[string]Func{
-	"first-fit": FirstFit,
+// Allocator is one entry of the allocator table.
+type Allocator struct {
+	// Name is how the allocator is chosen (--allocator NAME) and recorded
+	// in the plan.
+	Name string
+	// New builds the allocator with opt; allocators without knobs ignore
+	// it. Each call returns an independent Func.
+	New func(opt Options) Func
+	// Doc is a one-line description.
+	Doc string
 }
 
-// Lookup returns the allocator called name.
-func Lookup(name string) (Func, error) {
-	if f, ok := registry[name]; ok {
-		return f, nil
+// Table lists every allocator, default first. Its order is the order of
+// --help, of --compare and of the plan's "compare" entries.
+var Table = []Allocator{
+	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (§2.3): start order, lowest free offset"},
+	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees"},
+	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)"},
+	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found"},
+}
+
+// Names lists the allocators' names in table order, default first.
+var Names = func() []string {
+	n := make([]string, len(Table))
+	for i, a := range Table {
+		n[i] = a.Name
+	}
+	return n
+}()
+
+// Lookup returns the allocator called name with default options.
+func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
+
+// LookupWith builds the allocator called name with opt. Each call returns
+// an independent Func, so different callers can use different options
+// concurrently without shared mutable state.
+func LookupWith(name string, opt Options) (Func, error) {
+	for _, a := range Table {
+		if a.Name == name {
+			return a.New(opt), nil
+		}
 	}
 	return nil, fmt.Errorf("unknown allocator %q (have %v)", name, Names)
-}
-
-// register adds an allocator; called from init functions of the files that
-// define one, so that Names keeps the default first and the rest in order.
-func register(name string, f Func) {
-	registry[name] = f
-	Names = append(Names, name)
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):

@@ -8,8 +8,6 @@ import (
 	"strings"
 )
 
-func init() { register("size-best-fit", SizeBestFit) }
-
 // SizeBestFit is the greedy-by-size policy of TFLite's arena planner and
 // XLA's decreasing-size best-fit heap: buffers in decreasing size (ties:
 // longer life first, then name, then input position), each placed in the

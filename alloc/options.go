@@ -22,24 +22,3 @@ type Options struct {
 
 // DefaultMaxNodes is best's search effort when Options.MaxNodes is 0.
 const DefaultMaxNodes = 1 << 18
-
-// withOptions holds the allocators that take Options.
-var withOptions = map[string]func(Options) Func{}
-
-// registerWith registers an allocator that takes options, with its
-// default-options instance under the plain registry.
-func registerWith(name string, mk func(Options) Func) {
-	withOptions[name] = mk
-	register(name, mk(Options{}))
-}
-
-// LookupWith is Lookup for allocators with knobs: it builds the allocator
-// called name with opt. Each call returns an independent Func, so
-// different callers can use different options concurrently without shared
-// mutable state.
-func LookupWith(name string, opt Options) (Func, error) {
-	if mk, ok := withOptions[name]; ok {
-		return mk(opt), nil
-	}
-	return Lookup(name)
-}

@@ -10,8 +10,6 @@ import (
 	"time"
 )
 
-func init() { registerWith("best", BestWith) }
-
 // BestWith returns the portfolio allocator configured by opt.
 //
 // It runs a portfolio of constructive placements, keeps for each static

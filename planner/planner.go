@@ -36,9 +36,56 @@ const (
 	OverBudget  Reason = "over-budget"
 )
 
-// Reasons lists every non-pooled reason in precedence order.
-var Reasons = []Reason{Disabled, GraphInput, GraphOutput, LX, CPURead, Unused,
-	NotWritten, NotRead, MultiWriter, CrossBundle, ZeroSize, OverBudget}
+// ReasonInfo describes one reason a group is not pooled.
+type ReasonInfo struct {
+	Reason Reason
+	// Meaning completes "the group…": when the reason applies.
+	Meaning string
+	// Evidence is the one-line justification reports print when they
+	// have nothing more specific (positions, bundle names) to say.
+	Evidence string
+}
+
+// ReasonTable is the one table of the reasons of spec §2.1, in precedence
+// order: the first that applies is reported. reasonFor applies them in
+// this order; report and docs/bundle-ir.md read it (a test holds the doc
+// equal to it).
+var ReasonTable = []ReasonInfo{
+	{Disabled, "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
+		"pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"},
+	{GraphInput, "holds a graph input", "its storage holds a graph input, allocated outside any bundle"},
+	{GraphOutput, "holds a graph output", "its storage holds a graph output, which must outlive the bundle"},
+	{LX, "holds an LX-claimed name", "its storage is claimed by LX scratchpad planning"},
+	{CPURead, "is read by a CPU fallback node", "a CPU node reads it"},
+	{Unused, "is read or written by no node at all", "no node reads or writes it"},
+	{NotWritten, "is written by no bundle (only read, or written only by CPU nodes)", "no bundle writes it"},
+	{NotRead, "is read by no node", "no node reads it"},
+	{MultiWriter, "is written by two or more bundles", "two or more bundles write it"},
+	{CrossBundle, "is read by a bundle other than its single writer", "a bundle other than its writer reads it"},
+	{ZeroSize, "has size 0", "its size is 0 bytes"},
+	{OverBudget, "could not be placed under the budget (3.3)", "the allocator could not place it under the budget"},
+}
+
+// Reasons lists every non-pooled reason in precedence order (the
+// reasons of ReasonTable).
+var Reasons = func() []Reason {
+	r := make([]Reason, len(ReasonTable))
+	for i, x := range ReasonTable {
+		r[i] = x.Reason
+	}
+	return r
+}()
+
+// Index returns r's position in ReasonTable (its precedence), or -1 for
+// Pooled or an unknown reason.
+func (r Reason) Index() int {
+	for i, x := range ReasonTable {
+		if x.Reason == r {
+			return i
+		}
+	}
+	return -1
+}
 
 // Options selects how a graph is planned.
 type Options struct {

@@ -253,22 +253,13 @@ func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
 		if p.Pooled(gi, bi) {
 			continue
 		}
-		r := reasonIndex(p.Groups[gi].Reason)
+		r := p.Groups[gi].Reason.Index()
 		if r < 0 {
 			continue // pooled in another bundle: impossible, a pooled group has one bundle
 		}
 		byReason[r] = append(byReason[r], gi)
 	}
 	return byReason
-}
-
-func reasonIndex(r planner.Reason) int {
-	for i, x := range planner.Reasons {
-		if x == r {
-			return i
-		}
-	}
-	return -1
 }
 
 // opAt names the op at step s of bundle bi.
@@ -283,23 +274,12 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 	case planner.Pooled:
 		return fmt.Sprintf("pooled in bundle %s at offset %d (%s), live at steps %d..%d",
 			g.Bundles[pg.Bundle].Name, pg.Offset, HumanSize(g.Groups[gi].Size), pg.Start, pg.End)
-	case planner.Disabled:
-		return "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"
-	case planner.GraphInput:
-		return "its storage holds a graph input, allocated outside any bundle"
-	case planner.GraphOutput:
-		return "its storage holds a graph output, which must outlive the bundle"
-	case planner.LX:
-		return "its storage is claimed by LX scratchpad planning"
 	case planner.CPURead:
 		for _, c := range ix.cpu[gi] {
 			if c.read {
 				return fmt.Sprintf("CPU node %s reads it at %s", g.CPU[c.node].Name, c.pos)
 			}
 		}
-		return "a CPU node reads it"
-	case planner.Unused:
-		return "no node reads or writes it"
 	case planner.NotWritten:
 		for _, c := range ix.cpu[gi] {
 			if !c.read {
@@ -311,7 +291,6 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 			return fmt.Sprintf("no bundle writes it; bundle %s only reads it (op %s at %s)",
 				g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
 		}
-		return "no bundle writes it"
 	case planner.NotRead:
 		for _, t := range ix.bundle[gi] {
 			if !t.read {
@@ -319,7 +298,6 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 					g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
 			}
 		}
-		return "no node reads it"
 	case planner.MultiWriter:
 		var parts []string
 		for _, bi := range pg.Usage.WrittenBy {
@@ -339,13 +317,16 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 				g.Bundles[w].Name, opAt(g, w, wt.step), wt.pos, g.Bundles[r].Name, opAt(g, r, rt.step), rt.pos)
 		}
 		return fmt.Sprintf("written by bundle %s and read by another bundle", g.Bundles[w].Name)
-	case planner.ZeroSize:
-		return "its size is 0 bytes"
 	case planner.OverBudget:
 		pb := &p.Bundles[pg.Bundle]
 		return fmt.Sprintf("in bundle %s (steps %d..%d) the allocator could not place %s under the budget of %s (pool size %s, lower bound %s)",
 			g.Bundles[pg.Bundle].Name, pg.Start, pg.End, HumanSize(g.Groups[gi].Size), HumanSize(p.Budget),
 			HumanSize(pb.PoolSize), lowerHuman(pb.LowerBound))
+	}
+	// The reasons whose evidence is the same for every group, and the
+	// fallbacks of the others, are the table's.
+	if r := pg.Reason.Index(); r >= 0 {
+		return planner.ReasonTable[r].Evidence
 	}
 	return string(pg.Reason)
 }

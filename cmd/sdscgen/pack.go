@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -14,8 +12,9 @@ import (
 	"github.com/sdscgen/sdscgen/dsa"
 )
 
-const packUsage = `usage: sdscgen pack [flags] FILE.csv     (FILE "-" reads standard input)
+const packShort = "usage: sdscgen pack [flags] FILE.csv     (FILE \"-\" reads standard input)\n"
 
+const packLong = packShort + `
 Packs a MiniMalloc-format instance (id,lower,upper,size; lifespans
 half-open [lower, upper)) with one of sdscgen's pool allocators, checks
 the packing, and writes id,lower,upper,size,offset rows to standard
@@ -33,45 +32,40 @@ usage, 3 internal error.
 Flags:
 `
 
+// packFlags are the flags of sdscgen pack.
+type packFlags struct {
+	capacity, searchEffort int64
+	allocator, out         string
+	searchTime             time.Duration
+}
+
+func packCommand(f *packFlags) *command {
+	c := newCommand("sdscgen pack", packLong, packShort)
+	fs := c.fs
+	decimalVar(fs, &f.capacity, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
+	fs.StringVar(&f.allocator, "allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
+	decimalVar(fs, &f.searchEffort, "search-effort", alloc.DefaultMaxNodes, "search nodes of --allocator best (the result depends only on the input and this)")
+	fs.DurationVar(&f.searchTime, "search-time", 0, "also stop --allocator best's search after this `duration` (opt-in: the result then varies with machine load)")
+	fs.StringVar(&f.out, "o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
+	return c
+}
+
 // runPack is the pack subcommand: MiniMalloc CSV in, packed CSV out.
 func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sdscgen pack", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, packUsage)
-		fs.PrintDefaults()
+	pf := &packFlags{}
+	c := packCommand(pf)
+	files, code, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	capacity := decimalFlag(fs, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
-	allocator := fs.String("allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
-	searchEffort := decimalFlag(fs, "search-effort", alloc.DefaultMaxNodes, "search nodes of --allocator best (the result depends only on the input and this)")
-	searchTime := fs.Duration("search-time", 0, "also stop --allocator best's search after this `duration` (opt-in: the result then varies with machine load)")
-	out := fs.String("o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
-	// Flags may also follow the file name.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sdscgen pack: "+format+"\n", a...)
-		fmt.Fprintln(stderr, `run "sdscgen pack -h" for usage`)
-		return exitUsage
-	}
+	capacity, allocator, searchEffort, searchTime, out := &pf.capacity, &pf.allocator, &pf.searchEffort, &pf.searchTime, &pf.out
+	usage := func(format string, a ...any) int { return c.usageError(stderr, fmt.Sprintf(format, a...)) }
 	switch {
 	case len(files) == 0:
 		return usage("no input file (FILE.csv, or - for standard input)")
 	case len(files) > 1:
 		return usage("one input file expected, got %d: %s", len(files), strings.Join(files, " "))
-	case *searchTime <= 0 && flagSet(fs, "search-time"):
+	case *searchTime <= 0 && c.set()["search-time"]:
 		return usage("--search-time must be positive, got %v", *searchTime)
 	case *searchEffort <= 0:
 		return usage("--search-effort must be positive")
@@ -158,11 +152,4 @@ func outName(path string) string {
 		return "standard output"
 	}
 	return path
-}
-
-// flagSet reports whether the command line set flag name.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -557,26 +556,6 @@ func TestExplainEmptyName(t *testing.T) {
 		if code != exitUsage || out != "" || !strings.Contains(errs, "name") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
-	}
-}
-
-// TestRenameChainLinear: resolving a chain of n renames takes O(n) steps
-// (it took O(n²)).
-func TestRenameChainLinear(t *testing.T) {
-	const n = 20000
-	var b strings.Builder
-	b.WriteString("graph g {\n  buffer b0 : 64\n  output b0\n")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "  rename b%d -> b%d\n", i, i-1)
-	}
-	b.WriteString("  op w writes b0\n}\n")
-	renameSteps = 0
-	code, out, errs := runCLI(t, b.String(), "explain", "-", fmt.Sprintf("b%d", n))
-	if code != 0 || !strings.Contains(out, "b0") {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if renameSteps > 3*n {
-		t.Errorf("%d steps for %d renames", renameSteps, n)
 	}
 }
 

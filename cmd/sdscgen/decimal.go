@@ -45,10 +45,3 @@ func decimalVar(fs *flag.FlagSet, p *int64, name string, def int64, usage string
 	*p = def
 	fs.Var(decimal{p}, name, usage)
 }
-
-// decimalFlag is decimalVar returning the variable.
-func decimalFlag(fs *flag.FlagSet, name string, def int64, usage string) *int64 {
-	p := new(int64)
-	decimalVar(fs, p, name, def, usage)
-	return p
-}

@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sdscgen/sdscgen/mlirgen"
-	"github.com/sdscgen/sdscgen/planner"
-	"github.com/sdscgen/sdscgen/report"
+	"github.com/sdscgen/sdscgen"
 )
 
 // writeOutputs writes a run's outputs in three phases, so that a run
@@ -24,12 +22,12 @@ import (
 //     beside each other output);
 //  3. commit: swap the -o DIR in, then rename the other files into
 //     place; then standard output.
-func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdout io.Writer) error {
+func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
 	// 1. Checks.
 	var od *outputDir
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.
-		for _, b := range plan.Graph.Bundles {
+		for _, b := range res.Graph.Bundles {
 			if b.Name == "plan.json" {
 				return diagError(fmt.Sprintf("%s: error: bundle %q would collide with %s in -o DIR", b.Pos, b.Name, filepath.Join(cfg.outDir, "plan.json")))
 			}
@@ -48,7 +46,7 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 		case od != nil && within(real, od.dir):
 			return fmt.Errorf("--svg %s is inside the -o DIR %s, which the run replaces whole (--svg %s puts the maps in it)", cfg.rep.svgDir, cfg.outDir, cfg.outDir)
 		default:
-			if err := checkSVGDir(svgDir, plan); err != nil {
+			if err := checkSVGDir(svgDir, res); err != nil {
 				return err
 			}
 		}
@@ -94,7 +92,7 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 		f, err := createOutput(cfg.planPath)
 		if err == nil {
 			files = append(files, f)
-			err = f.write(func(w *os.File) error { return planner.WriteJSON(w, plan) })
+			err = f.write(func(w *os.File) error { return res.WritePlanJSON(w) })
 		}
 		if err != nil {
 			return fail(fmt.Errorf("writing plan: %w", err))
@@ -113,7 +111,7 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 		if err := mkdir(svgDir); err != nil {
 			return fail(err)
 		}
-		for bi, b := range plan.Graph.Bundles {
+		for bi, b := range res.Graph.Bundles {
 			if err := mkdir(filepath.Join(svgDir, b.Name)); err != nil {
 				return fail(err)
 			}
@@ -122,7 +120,7 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 				files = append(files, f)
 				err = f.write(func(w *os.File) error {
 					bw := bufio.NewWriter(w)
-					if err := report.SVG(bw, plan, bi); err != nil {
+					if err := res.WriteSVG(bw, bi); err != nil {
 						return err
 					}
 					return bw.Flush()
@@ -137,18 +135,18 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 		if err := od.start(); err != nil {
 			return fail(err)
 		}
-		for bi, b := range plan.Graph.Bundles {
-			err := od.create(filepath.Join(b.Name, cfg.emit.fileName()), func(f *os.File) error {
-				return mlirgen.Emit(f, plan, bi, mopt)
+		for bi, b := range res.Graph.Bundles {
+			err := od.create(filepath.Join(b.Name, bundleFile(cfg.emit)), func(f *os.File) error {
+				return res.WriteBundleMLIR(f, bi, cfg.emit)
 			})
 			if err == nil && svgInside {
-				err = od.create(svgFile(b.Name), func(f *os.File) error { return report.SVG(f, plan, bi) })
+				err = od.create(svgFile(b.Name), func(f *os.File) error { return res.WriteSVG(f, bi) })
 			}
 			if err != nil {
 				return fail(err)
 			}
 		}
-		if err := od.create("plan.json", func(f *os.File) error { return planner.WriteJSON(f, plan) }); err != nil {
+		if err := od.create("plan.json", func(f *os.File) error { return res.WritePlanJSON(f) }); err != nil {
 			return fail(err)
 		}
 	}
@@ -168,16 +166,27 @@ func writeOutputs(cfg *config, plan *planner.Result, mopt mlirgen.Options, stdou
 		}
 	}
 	if cfg.planPath == "-" {
-		if err := planner.WriteJSON(stdout, plan); err != nil {
+		if err := res.WritePlanJSON(stdout); err != nil {
 			return fmt.Errorf("writing plan: %w", err)
 		}
 	}
 	if cfg.outDir == "" && cfg.planPath != "-" {
-		if err := mlirgen.EmitAll(stdout, plan, mopt); err != nil {
+		if err := res.WriteMLIR(stdout, cfg.emit); err != nil {
 			return fmt.Errorf("writing MLIR: %w", err)
 		}
 	}
 	return nil
+}
+
+// svgFile is the memory map's path relative to the SVG directory.
+func svgFile(bundle string) string { return filepath.Join(bundle, "memory.svg") }
+
+// bundleFile is the per-bundle file name under -o DIR/<bundle>/.
+func bundleFile(e sdscgen.EmitOptions) string {
+	if e.Addresses {
+		return "addresses.mlir"
+	}
+	return "bundle.mlir"
 }
 
 // diagError is a positioned diagnostic, printed as it is.
@@ -187,7 +196,7 @@ func (e diagError) Error() string { return string(e) }
 
 // checkSVGDir reports, without writing anything, why the memory maps
 // cannot go into dir.
-func checkSVGDir(dir string, plan *planner.Result) error {
+func checkSVGDir(dir string, res *sdscgen.Result) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case err == nil && !fi.IsDir():
@@ -205,7 +214,7 @@ func checkSVGDir(dir string, plan *planner.Result) error {
 	case err != nil:
 		return err
 	}
-	for _, b := range plan.Graph.Bundles {
+	for _, b := range res.Graph.Bundles {
 		sub := filepath.Join(dir, b.Name)
 		if fi, err := os.Stat(sub); err == nil && !fi.IsDir() {
 			return fmt.Errorf("--svg: %s exists and is not a directory", sub)

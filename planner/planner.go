@@ -44,6 +44,9 @@ type ReasonInfo struct {
 	// Evidence is the one-line justification reports print when they
 	// have nothing more specific (positions, bundle names) to say.
 	Evidence string
+	// FromAccesses says the reason is decided by who reads and writes
+	// the group (its Usage), so evidence can name those accesses.
+	FromAccesses bool
 }
 
 // ReasonTable is the one table of the reasons of spec §2.1, in precedence
@@ -51,19 +54,30 @@ type ReasonInfo struct {
 // this order; report and docs/bundle-ir.md read it (a test holds the doc
 // equal to it).
 var ReasonTable = []ReasonInfo{
-	{Disabled, "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
-		"pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"},
-	{GraphInput, "holds a graph input", "its storage holds a graph input, allocated outside any bundle"},
-	{GraphOutput, "holds a graph output", "its storage holds a graph output, which must outlive the bundle"},
-	{LX, "holds an LX-claimed name", "its storage is claimed by LX scratchpad planning"},
-	{CPURead, "is read by a CPU fallback node", "a CPU node reads it"},
-	{Unused, "is read or written by no node at all", "no node reads or writes it"},
-	{NotWritten, "is written by no bundle (only read, or written only by CPU nodes)", "no bundle writes it"},
-	{NotRead, "is read by no node", "no node reads it"},
-	{MultiWriter, "is written by two or more bundles", "two or more bundles write it"},
-	{CrossBundle, "is read by a bundle other than its single writer", "a bundle other than its writer reads it"},
-	{ZeroSize, "has size 0", "its size is 0 bytes"},
-	{OverBudget, "could not be placed under the budget (3.3)", "the allocator could not place it under the budget"},
+	{Reason: Disabled, Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
+		Evidence: "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"},
+	{Reason: GraphInput, Meaning: "holds a graph input",
+		Evidence: "its storage holds a graph input, allocated outside any bundle"},
+	{Reason: GraphOutput, Meaning: "holds a graph output",
+		Evidence: "its storage holds a graph output, which must outlive the bundle"},
+	{Reason: LX, Meaning: "holds an LX-claimed name",
+		Evidence: "its storage is claimed by LX scratchpad planning"},
+	{Reason: CPURead, Meaning: "is read by a CPU fallback node",
+		Evidence: "a CPU node reads it", FromAccesses: true},
+	{Reason: Unused, Meaning: "is read or written by no node at all",
+		Evidence: "no node reads or writes it", FromAccesses: true},
+	{Reason: NotWritten, Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
+		Evidence: "no bundle writes it", FromAccesses: true},
+	{Reason: NotRead, Meaning: "is read by no node",
+		Evidence: "no node reads it", FromAccesses: true},
+	{Reason: MultiWriter, Meaning: "is written by two or more bundles",
+		Evidence: "two or more bundles write it", FromAccesses: true},
+	{Reason: CrossBundle, Meaning: "is read by a bundle other than its single writer",
+		Evidence: "a bundle other than its writer reads it", FromAccesses: true},
+	{Reason: ZeroSize, Meaning: "has size 0",
+		Evidence: "its size is 0 bytes"},
+	{Reason: OverBudget, Meaning: "could not be placed under the budget (3.3)",
+		Evidence: "the allocator could not place it under the budget"},
 }
 
 // Reasons lists every non-pooled reason in precedence order (the

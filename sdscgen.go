@@ -159,7 +159,7 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	if opt.Unfused {
 		g = g.Unfused()
 	}
-	res := &Result{Graph: g, src: renamesOf(f)}
+	res := &Result{Graph: g, src: report.SourceOf(f)}
 	if opt.CheckOnly {
 		return res, nil
 	}
@@ -220,58 +220,6 @@ func verifyPlan(plan *planner.Result, opt verify.Options) error {
 		return err
 	}
 	return planErr
-}
-
-// renameSteps counts renamesOf's chain steps, for a test of its bound.
-var renameSteps int
-
-// renamesOf collects the rename declarations of a checked file, each with
-// its chain resolved to the declared buffer it ends at, for Explain.
-// Check has already rejected broken chains and cycles. Each name is
-// resolved once (the end of a chain is remembered for every name on it),
-// so long chains cost linear time.
-func renamesOf(f *frontend.File) *report.Source {
-	next := map[string]string{}
-	for _, d := range f.Graph.Decls {
-		if d.Rename != nil {
-			next[d.Rename.From.Value] = d.Rename.To.Value
-		}
-	}
-	end := make(map[string]string, len(next))
-	var path []string
-	resolve := func(n string) string {
-		path = path[:0]
-		for len(path) <= len(next) {
-			if e, ok := end[n]; ok {
-				n = e
-				break
-			}
-			to, ok := next[n]
-			if !ok {
-				break
-			}
-			path = append(path, n)
-			n = to
-			renameSteps++
-		}
-		for _, p := range path {
-			end[p] = n
-		}
-		return n
-	}
-	src := &report.Source{}
-	for _, d := range f.Graph.Decls {
-		r := d.Rename
-		if r == nil {
-			continue
-		}
-		// As in Check, a rename wins over a declaration of the same name.
-		to := resolve(r.To.Value)
-		p := r.From.Pos
-		src.Renames = append(src.Renames, report.Rename{From: r.From.Value, To: to,
-			Pos: ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}})
-	}
-	return src
 }
 
 // errNoPlan is the answer of the plan's writers after CheckOnly.

@@ -1,38 +1,12 @@
 package sdscgen
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/planner"
 )
-
-// TestRenameChainLinear: resolving a chain of n renames takes O(n) steps
-// (it took O(n²)), and explain follows the whole chain.
-func TestRenameChainLinear(t *testing.T) {
-	const n = 20000
-	var b strings.Builder
-	b.WriteString("graph g {\n  buffer b0 : 64\n  output b0\n")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "  rename b%d -> b%d\n", i, i-1)
-	}
-	b.WriteString("  op w writes b0\n}\n")
-	renameSteps = 0
-	res, err := Compile("chain.bir", []byte(b.String()), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := res.Explain(&out, fmt.Sprintf("b%d", n)); err != nil || !strings.Contains(out.String(), "b0") {
-		t.Fatalf("explain: %v\n%s", err, out.String())
-	}
-	if renameSteps > 3*n {
-		t.Errorf("%d steps for %d renames", renameSteps, n)
-	}
-}
 
 // verifyInput has one pooled buffer t in bundle k (and u, pooled too).
 const verifyInput = `graph g {

@@ -203,3 +203,20 @@ func TestGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainRename: the Result knows the renames of its source: in
+// spec_example, acc_next is renamed to acc at line 22.
+func TestExplainRename(t *testing.T) {
+	src, err := os.ReadFile("golden/testdata/spec_example/input.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sdscgen.Compile("s.bir", src, sdscgen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.Explain(&b, "acc_next"); err != nil || !strings.HasPrefix(b.String(), "acc_next is renamed to acc (rename at s.bir:22:10): ") {
+		t.Errorf("%v\n%s", err, b.String())
+	}
+}

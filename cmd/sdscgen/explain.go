@@ -12,7 +12,8 @@ Explains how buffer NAME of FILE.bir is planned: its storage group, the
 bundles, ops and CPU nodes that write and read it, its live range, the
 reason it is not pooled with the evidence, or its pool offset and the
 buffers that reuse its bytes. The flags are those of sdscgen (e.g.
---budget, --no-pool, --bundle-symbolic-args=false) and may come before,
+--budget, --no-pool, --bundle-symbolic-args=false) but -o, --plan, --svg,
+--dump-after and --explain, which do not apply; they may come before,
 between or after FILE and NAME.
 
 Flags:
@@ -40,7 +41,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	set := c.set()
-	for _, f := range []string{"explain", "dump-after", "o", "plan", "svg", "version"} {
+	for _, f := range []string{"o", "plan", "svg", "dump-after", "explain", "version"} {
 		if set[f] {
 			return c.usageError(stderr, fmt.Sprintf("--%s does not apply to explain", f))
 		}

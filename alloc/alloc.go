@@ -10,8 +10,8 @@ package alloc
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -39,26 +39,49 @@ type Result struct {
 // Func places intervals under a budget. It must not modify its input.
 type Func func(items []Interval, budget int64) Result
 
-// Names lists the allocators offered behind --allocator, default first.
-var Names = []string{"first-fit"}
-
-var registry = map[string]Func{
-	"first-fit": FirstFit,
+// Allocator is one entry of the allocator table.
+type Allocator struct {
+	// Name is how the allocator is chosen (--allocator NAME) and recorded
+	// in the plan.
+	Name string
+	// New builds the allocator with opt; allocators without knobs ignore
+	// it. Each call returns an independent Func.
+	New func(opt Options) Func
+	// Doc is a one-line description.
+	Doc string
 }
 
-// Lookup returns the allocator called name.
-func Lookup(name string) (Func, error) {
-	if f, ok := registry[name]; ok {
-		return f, nil
+// Table lists every allocator, default first. Its order is the order of
+// --help, of --compare and of the plan's "compare" entries.
+var Table = []Allocator{
+	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (§2.3): start order, lowest free offset"},
+	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees"},
+	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)"},
+	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found"},
+}
+
+// Names lists the allocators' names in table order, default first.
+var Names = func() []string {
+	n := make([]string, len(Table))
+	for i, a := range Table {
+		n[i] = a.Name
+	}
+	return n
+}()
+
+// Lookup returns the allocator called name with default options.
+func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
+
+// LookupWith builds the allocator called name with opt. Each call returns
+// an independent Func, so different callers can use different options
+// concurrently without shared mutable state.
+func LookupWith(name string, opt Options) (Func, error) {
+	for _, a := range Table {
+		if a.Name == name {
+			return a.New(opt), nil
+		}
 	}
 	return nil, fmt.Errorf("unknown allocator %q (have %v)", name, Names)
-}
-
-// register adds an allocator; called from init functions of the files that
-// define one, so that Names keeps the default first and the rest in order.
-func register(name string, f Func) {
-	registry[name] = f
-	Names = append(Names, name)
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):
@@ -218,31 +241,40 @@ func Check(items []Interval, budget int64, r Result) error {
 	if top != r.PoolEnd {
 		return fmt.Errorf("pool end %d, highest placed byte %d", r.PoolEnd, top)
 	}
-	// Sweep by start so each interval is compared only with those live
-	// with it.
-	sort.Slice(placed, func(a, b int) bool { return items[placed[a]].Start < items[placed[b]].Start })
-	var active []int
+	// Sweep by start, keeping the byte ranges of the intervals live at
+	// the current step in an ordered set: while no overlap was found they
+	// are disjoint, so a new range overlaps one of them exactly when it
+	// overlaps its neighbour below or above. O(n log n) whatever the
+	// shape (comparing with every live interval was quadratic when all
+	// are live at once).
+	slices.SortStableFunc(placed, func(a, b int) int { return cmp.Compare(items[a].Start, items[b].Start) })
+	byEnd := slices.Clone(placed)
+	slices.SortStableFunc(byEnd, func(a, b int) int { return cmp.Compare(items[a].End, items[b].End) })
+	live := newPairSet()
+	e := 0
+	overlap := func(i, j int) error {
+		a, b := items[i], items[j]
+		a0, b0 := r.Offsets[i], r.Offsets[j]
+		return fmt.Errorf("%s [%d,%d) steps %d..%d overlaps %s [%d,%d) steps %d..%d",
+			a.Name, a0, a0+a.Size, a.Start, a.End, b.Name, b0, b0+b.Size, b.Start, b.End)
+	}
 	for _, i := range placed {
 		it := items[i]
-		keep := active[:0]
-		for _, j := range active {
-			if items[j].End >= it.Start {
-				keep = append(keep, j)
-			}
+		for ; e < len(byEnd) && items[byEnd[e]].End < it.Start; e++ {
+			j := byEnd[e]
+			live.Delete(pair{r.Offsets[j], int64(j)})
 		}
-		active = keep
-		for _, j := range active {
-			if it.Size == 0 || items[j].Size == 0 {
-				continue
-			}
-			a0, a1 := r.Offsets[i], r.Offsets[i]+it.Size
-			b0, b1 := r.Offsets[j], r.Offsets[j]+items[j].Size
-			if a0 < b1 && b0 < a1 {
-				return fmt.Errorf("%s [%d,%d) steps %d..%d overlaps %s [%d,%d) steps %d..%d",
-					it.Name, a0, a1, it.Start, it.End, items[j].Name, b0, b1, items[j].Start, items[j].End)
-			}
+		if it.Size == 0 {
+			continue
 		}
-		active = append(active, i)
+		a0, a1 := r.Offsets[i], r.Offsets[i]+it.Size
+		if p, ok := live.Floor(pair{a0, math.MaxInt64}); ok && p.a+items[p.b].Size > a0 {
+			return overlap(i, int(p.b))
+		}
+		if p, ok := live.Ceil(pair{a0, math.MinInt64}); ok && p.a < a1 {
+			return overlap(i, int(p.b))
+		}
+		live.Insert(pair{a0, int64(i)})
 	}
 	return nil
 }

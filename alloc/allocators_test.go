@@ -306,7 +306,7 @@ func TestBestTimeLimit(t *testing.T) {
 	}
 	limit := time.Second
 	t0 := time.Now()
-	r := Best(limit)(items, 15032385536)
+	r := BestWith(Options{SearchTime: limit})(items, 15032385536)
 	el := time.Since(t0)
 	if err := Check(items, 15032385536, r); err != nil {
 		t.Fatal(err)

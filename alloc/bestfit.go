@@ -4,8 +4,6 @@ import (
 	"math"
 )
 
-func init() { register("best-fit", BestFit) }
-
 // BestFit keeps the seed's processing order (StartOrder, blocks freed
 // when their interval ended strictly before the next start) but manages
 // the free list like a general-purpose allocator: freed blocks coalesce

@@ -2,12 +2,11 @@ package alloc
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
 	"strings"
 )
-
-func init() { register("size-best-fit", SizeBestFit) }
 
 // SizeBestFit is the greedy-by-size policy of TFLite's arena planner and
 // XLA's decreasing-size best-fit heap: buffers in decreasing size (ties:
@@ -61,6 +60,7 @@ func gapFit(items []Interval, budget int64, order []int, stop func() bool) (Resu
 		res.Offsets[i] = -1
 	}
 	ix := newOverlapIndex(items)
+	cl := newCliqueIndex(items)
 	var nb, scratch []span
 	for k, i := range order {
 		if stop != nil && k&63 == 63 && stop() {
@@ -71,8 +71,16 @@ func gapFit(items []Interval, budget int64, order []int, stop func() bool) (Resu
 			res.Offsets[i] = 0
 			continue
 		}
-		nb = ix.spans(it.Start, it.End, nb[:0])
-		off := bestGap(nb, it.Size, &scratch)
+		var off int64
+		if cl.liveWithAll(it) {
+			// Every placed buffer is live with this one: their spans
+			// are all its neighbours, and the union keeps their gaps
+			// ready (O(log n) instead of gathering and sorting them).
+			off = cl.union.bestGap(it.Size)
+		} else {
+			nb = ix.spans(it.Start, it.End, nb[:0])
+			off = bestGap(nb, it.Size, &scratch)
+		}
 		if it.Size > budget-off {
 			continue
 		}
@@ -81,8 +89,129 @@ func gapFit(items []Interval, budget int64, order []int, stop func() bool) (Resu
 			res.PoolEnd = off + it.Size
 		}
 		ix.add(i, off)
+		cl.add(it, off)
 	}
 	return res, true
+}
+
+// cliqueIndex tells in O(log n) whether a buffer is live with every
+// placed one (counting the placed that end before it starts or start
+// after it ends, in two Fenwick trees), and keeps the union of all placed
+// spans with its gaps. When every buffer is live with all placed before
+// it (many buffers live at once, the shape that made size-best-fit
+// quadratic), each placement costs O(log n); otherwise gapFit gathers the
+// neighbours as before, in time proportional to their number.
+type cliqueIndex struct {
+	starts, ends []int   // distinct values, sorted
+	byStart      fenwick // placed per start value (skyline.go)
+	byEnd        fenwick // placed per end value
+	placed       int
+	union        spanUnion
+}
+
+func newCliqueIndex(items []Interval) *cliqueIndex {
+	c := &cliqueIndex{union: newSpanUnion()}
+	for _, it := range items {
+		c.starts = append(c.starts, it.Start)
+		c.ends = append(c.ends, it.End)
+	}
+	slices.Sort(c.starts)
+	slices.Sort(c.ends)
+	c.starts, c.ends = slices.Compact(c.starts), slices.Compact(c.ends)
+	c.byStart, c.byEnd = make(fenwick, len(c.starts)+1), make(fenwick, len(c.ends)+1)
+	return c
+}
+
+func (c *cliqueIndex) liveWithAll(it Interval) bool {
+	if c.placed == 0 {
+		return true
+	}
+	endBefore := c.byEnd.sum(sort.SearchInts(c.ends, it.Start) - 1)                    // placed with End < Start
+	startAfter := c.placed - int(c.byStart.sum(sort.SearchInts(c.starts, it.End+1)-1)) // placed with Start > End
+	return endBefore == 0 && startAfter == 0
+}
+
+func (c *cliqueIndex) add(it Interval, off int64) {
+	c.byStart.add(sort.SearchInts(c.starts, it.Start), 1)
+	c.byEnd.add(sort.SearchInts(c.ends, it.End), 1)
+	c.placed++
+	c.union.add(off, off+it.Size)
+}
+
+// spanUnion is the union of byte spans as disjoint, non-touching
+// intervals (lo, hi), with the gaps between them (and below the first,
+// from 0) by (length, lo): the gaps bestGap would find among the spans.
+type spanUnion struct {
+	iv, gaps *pairSet
+	top      int64
+}
+
+func newSpanUnion() spanUnion { return spanUnion{iv: newPairSet(), gaps: newPairSet()} }
+
+// bestGap is bestGap over the spans: the smallest gap holding size
+// (lowest offset on ties), else the top.
+func (u *spanUnion) bestGap(size int64) int64 {
+	if g, ok := u.gaps.Ceil(pair{size, math.MinInt64}); ok {
+		return g.b
+	}
+	return u.top
+}
+
+func (u *spanUnion) gap(lo, hi int64, add bool) {
+	if hi <= lo {
+		return
+	}
+	if add {
+		u.gaps.Insert(pair{hi - lo, lo})
+	} else {
+		u.gaps.Delete(pair{hi - lo, lo})
+	}
+}
+
+// add merges [lo, hi) into the union.
+func (u *spanUnion) add(lo, hi int64) {
+	if hi <= lo {
+		return
+	}
+	var merged []pair
+	if p, ok := u.iv.Floor(pair{lo, math.MaxInt64}); ok && p.b >= lo {
+		merged = append(merged, p)
+	}
+	for x := lo; ; {
+		p, ok := u.iv.Ceil(pair{x, math.MinInt64})
+		if !ok || p.a > hi {
+			break
+		}
+		if len(merged) == 0 || merged[len(merged)-1] != p {
+			merged = append(merged, p)
+		}
+		x = p.a + 1
+	}
+	L, H := lo, hi
+	if len(merged) > 0 {
+		L, H = min(lo, merged[0].a), max(hi, merged[len(merged)-1].b)
+	}
+	var below int64
+	if p, ok := u.iv.Floor(pair{L - 1, math.MaxInt64}); ok {
+		below = p.b
+	}
+	succ, hasSucc := u.iv.Ceil(pair{H, math.MinInt64})
+	if hasSucc && len(merged) > 0 && succ == merged[len(merged)-1] {
+		succ, hasSucc = u.iv.Ceil(pair{succ.a + 1, math.MinInt64})
+	}
+	prev := below
+	for _, m := range merged {
+		u.gap(prev, m.a, false)
+		prev = m.b
+		u.iv.Delete(m)
+	}
+	if hasSucc {
+		u.gap(prev, succ.a, false)
+		u.gap(H, succ.a, true)
+	}
+	u.iv.Insert(pair{L, H})
+	u.gap(below, L, true)
+	u.top = max(u.top, H)
 }
 
 // span is a placed byte range [lo, hi).

@@ -5,39 +5,20 @@ import "time"
 // Options tunes the allocators that have knobs; the zero value means the
 // defaults. Allocators without knobs ignore it.
 type Options struct {
-	// SearchTime bounds best's wall time; 0 means DefaultSearchTime.
+	// SearchTime, when positive, also bounds best's wall time: an opt-in
+	// cap that makes the result depend on machine speed and load. 0 (the
+	// default) means no clock at all: the result depends only on the
+	// input and MaxNodes.
 	SearchTime time.Duration
 	// Goal makes best stop as soon as its pool end is at most Goal (a
 	// decision problem, like MiniMalloc's --capacity); 0 means the lower
 	// bound, below which no packing exists anyway.
 	Goal int64
 	// MaxNodes caps the work of best's complete search, counted in search
-	// nodes (0: no cap). With a SearchTime generous enough never to be
-	// reached first, the result then does not depend on machine speed
-	// at all.
+	// nodes; 0 means DefaultMaxNodes. It is what bounds best by default,
+	// so that the result does not depend on machine speed or load.
 	MaxNodes int64
 }
 
-// DefaultSearchTime is best's time limit when Options.SearchTime is 0.
-const DefaultSearchTime = time.Second
-
-// withOptions holds the allocators that take Options.
-var withOptions = map[string]func(Options) Func{}
-
-// registerWith registers an allocator that takes options, with its
-// default-options instance under the plain registry.
-func registerWith(name string, mk func(Options) Func) {
-	withOptions[name] = mk
-	register(name, mk(Options{}))
-}
-
-// LookupWith is Lookup for allocators with knobs: it builds the allocator
-// called name with opt. Each call returns an independent Func, so
-// different callers can use different options concurrently without shared
-// mutable state.
-func LookupWith(name string, opt Options) (Func, error) {
-	if mk, ok := withOptions[name]; ok {
-		return mk(opt), nil
-	}
-	return Lookup(name)
-}
+// DefaultMaxNodes is best's search effort when Options.MaxNodes is 0.
+const DefaultMaxNodes = 1 << 18

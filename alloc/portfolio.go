@@ -10,14 +10,6 @@ import (
 	"time"
 )
 
-func init() { registerWith("best", BestWith) }
-
-// Best returns the portfolio allocator with the given time limit (0 means
-// DefaultSearchTime); registered as "best" with the default.
-func Best(searchTime time.Duration) Func {
-	return BestWith(Options{SearchTime: searchTime})
-}
-
 // BestWith returns the portfolio allocator configured by opt.
 //
 // It runs a portfolio of constructive placements, keeps for each static
@@ -39,17 +31,17 @@ func Best(searchTime time.Duration) Func {
 // They run on two goroutines (runMembers); results are merged in this
 // order whatever order they finish in.
 //
-// Because first-fit, best-fit and size-best-fit are members, best's pool
-// end never exceeds theirs when they all finish within the time limit and
-// place everything.
+// Every member runs to completion and the search is bounded by a node
+// count (Options.MaxNodes, charged the same way whatever the parallel
+// runs did), so the result depends only on the input and the options,
+// never on machine speed, load or core count; and since every member's
+// packing is merged, best's pool end never exceeds any member's when
+// they place everything.
 //
-// What depends on time: first-fit always runs to completion (so there is
-// always an answer, even with a tiny limit); any later member or search
-// run still going at the limit is abandoned and contributes nothing. The
-// search's own work is measured in nodes with a fixed schedule, so when
-// the answer is found (or proved optimal) before the limit it does not
-// depend on machine speed; only a run cut by the limit can return a
-// different, always valid, packing on a faster or slower machine.
+// Options.SearchTime, when set, adds a clock limit: first-fit always
+// runs to completion (so there is always an answer), and any later
+// member or search run still going at the limit is abandoned and
+// contributes nothing; the result may then vary from run to run.
 //
 // Over budget: members place under the budget with their own fallback
 // rules, and the search only looks for complete packings under the
@@ -58,8 +50,8 @@ func Best(searchTime time.Duration) Func {
 // of it (then fewer fallbacks, then the lower pool end, then portfolio
 // order), so the buffers falling back are that member's.
 func BestWith(opt Options) Func {
-	if opt.SearchTime <= 0 {
-		opt.SearchTime = DefaultSearchTime
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = DefaultMaxNodes
 	}
 	return func(items []Interval, budget int64) Result {
 		return runBest(items, budget, opt)
@@ -90,9 +82,11 @@ type bestState struct {
 }
 
 func runBest(items []Interval, budget int64, opt Options) Result {
-	start := time.Now()
-	deadline := start.Add(opt.SearchTime)
-	stop := func() bool { return !time.Now().Before(deadline) }
+	stop := func() bool { return false }
+	if opt.SearchTime > 0 {
+		deadline := time.Now().Add(opt.SearchTime)
+		stop = func() bool { return !time.Now().Before(deadline) }
+	}
 	n := len(items)
 	if n == 0 {
 		return Result{Offsets: []int64{}}

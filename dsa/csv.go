@@ -12,6 +12,7 @@ package dsa
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,10 +74,20 @@ func ReadFile(path string) (*Instance, error) {
 // before.
 func Read(r io.Reader, name string) (*Instance, error) {
 	inst := &Instance{Name: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	lr := &limitReader{r: r, left: maxInput}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
 	errAt := func(line int, format string, a ...any) error {
 		return &Error{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	scanErr := func(line int, err error) error {
+		switch {
+		case errors.Is(err, errTooLarge):
+			return errAt(0, "input is larger than the limit of %d bytes", maxInput)
+		case errors.Is(err, bufio.ErrTooLong):
+			return errAt(line, "line is longer than %d bytes", maxLine)
+		}
+		return errAt(line, "%v", err)
 	}
 	line := 0
 	// Header.
@@ -94,7 +105,7 @@ func Read(r io.Reader, name string) (*Instance, error) {
 		break
 	}
 	if err := sc.Err(); err != nil {
-		return nil, errAt(line, "%v", err)
+		return nil, scanErr(line+1, err)
 	}
 	if header == nil {
 		return nil, errAt(0, "empty input: expected a header like id,lower,upper,size")
@@ -189,6 +200,9 @@ func Read(r io.Reader, name string) (*Instance, error) {
 		if b.Size <= 0 {
 			return nil, errAt(line, "size %d is not positive", b.Size)
 		}
+		if b.Size > maxBytes {
+			return nil, errAt(line, "size %d is larger than the maximum %d", b.Size, int64(maxBytes))
+		}
 		// Offsets are sums of sizes: keep them far from overflowing.
 		if b.Size > maxBytes-sum {
 			return nil, errAt(line, "sizes add up to more than %d bytes", int64(maxBytes))
@@ -205,7 +219,7 @@ func Read(r io.Reader, name string) (*Instance, error) {
 		inst.Buffers = append(inst.Buffers, b)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, errAt(line+1, "%v", err)
+		return nil, scanErr(line+1, err)
 	}
 	return inst, nil
 }
@@ -217,6 +231,42 @@ const (
 	maxStep  = 1 << 30
 	maxBytes = 1 << 62
 )
+
+// Limits on what Read reads: the whole input and one line.
+const maxLine = 16 << 20
+
+// maxInput is the most bytes Read takes (a variable for tests): beyond
+// it, it stops reading rather than let a device such as /dev/zero or a
+// huge file take all memory.
+var maxInput int64 = 1<<31 - 1
+
+// errTooLarge is limitReader's error past its limit.
+var errTooLarge = errors.New("input too large")
+
+// limitReader reads at most left bytes and then fails with errTooLarge
+// (io.LimitReader would end quietly, as if the input ended there).
+type limitReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One byte more tells a longer input from one that ends here.
+		var b [1]byte
+		n, err := l.r.Read(b[:])
+		if n > 0 {
+			return 0, errTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
 
 func splitFields(s string) []string {
 	f := strings.Split(s, ",")

@@ -182,3 +182,57 @@ func TestBadInputCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileCLI: issue 10's hostile command lines, through the built
+// binary: each exits with the status it should (2 only for bad usage),
+// says what is wrong, and writes nothing it should not.
+func TestHostileCLI(t *testing.T) {
+	in := filepath.Join("testdata", "spec_example", "input.bir")
+	root := t.TempDir()
+	base := filepath.Join(root, "w") // snapshot walks it whole
+	os.Mkdir(base, 0o755)
+	foreign := filepath.Join(base, "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine\n"), 0o644)
+	dangling := filepath.Join(root, "dangling")
+	os.Symlink("nowhere", dangling)
+	longCSV := filepath.Join(base, "long.csv")
+	os.WriteFile(longCSV, []byte("id,lower,upper,size\na,0,1,"+strings.Repeat("7", 17<<20)+"\n"), 0o644)
+	hugeCSV := filepath.Join(base, "huge.csv")
+	os.WriteFile(hugeCSV, []byte("id,lower,upper,size\na,0,1,9223372036854775807\n"), 0o644)
+	before := snapshot(t, foreign)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--budget", "0x10000", in}, 2, `invalid value "0x10000" for flag -budget: want a decimal integer`},
+		{[]string{"--segment-size=-9223372036854775808", "--reserve=1", in}, 2, "must not be negative"},
+		{[]string{"--segment-size=100", "--reserve=200", in}, 2, "--reserve 200 is larger than --segment-size 100"},
+		{[]string{"explain", in, ""}, 2, "the buffer name is empty"},
+		{[]string{"--explain", "", in}, 2, "--explain needs a buffer name"},
+		{[]string{"-o", foreign, in}, 1, "notes.txt, and no plan.json of an earlier run; not replacing it (remove it, or pass --force"},
+		{[]string{"-o", dangling, in}, 1, "is a symbolic link to nowhere, which does not exist"},
+		{[]string{"pack", longCSV}, 1, longCSV + ":2: error: line is longer than 16777216 bytes"},
+		{[]string{"pack", hugeCSV}, 1, hugeCSV + ":2: error: size 9223372036854775807 is larger than the maximum 4611686018427387904"},
+		{[]string{"pack", "--capacity", "010", hugeCSV}, 1, "is larger than the maximum"},
+	} {
+		cmd := exec.Command(binary, c.args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != c.code || stdout.Len() != 0 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q; want exit %d and %q", c.args, code, stdout.Len(), stderr.String(), c.code, c.want)
+		}
+	}
+	if after := snapshot(t, foreign); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("hostile runs changed %s", base)
+	}
+	// Leading zeros are decimal, as in .bir.
+	a, _ := exec.Command(binary, "--budget", "065536", "--plan", "-", in).Output()
+	b, _ := exec.Command(binary, "--budget", "65536", "--plan", "-", in).Output()
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("--budget 065536 differs from --budget 65536")
+	}
+}

@@ -36,9 +36,88 @@ const (
 	OverBudget  Reason = "over-budget"
 )
 
-// Reasons lists every non-pooled reason in precedence order.
-var Reasons = []Reason{Disabled, GraphInput, GraphOutput, LX, CPURead, Unused,
-	NotWritten, NotRead, MultiWriter, CrossBundle, ZeroSize, OverBudget}
+// ReasonInfo describes one reason a group is not pooled.
+type ReasonInfo struct {
+	Reason Reason
+	// Meaning completes "the group…": when the reason applies.
+	Meaning string
+	// Evidence is the one-line justification reports print when they
+	// have nothing more specific (positions, bundle names) to say.
+	Evidence string
+	// FromAccesses says the reason is decided by who reads and writes
+	// the group (its Usage), so evidence can name those accesses.
+	FromAccesses bool
+
+	// applies is the rule: whether the reason holds for a group, given
+	// that no earlier reason of the table does. nil for over-budget,
+	// which the allocator decides.
+	applies func(gr *ir.Group, u *Usage, disabled bool) bool
+}
+
+// ReasonTable is the one table of the reasons of spec §2.1, in precedence
+// order: the first that applies is reported. reasonFor applies its rules
+// in this order; report and docs/bundle-ir.md read it (a test holds the
+// doc equal to it).
+var ReasonTable = []ReasonInfo{
+	{Reason: Disabled, Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
+		Evidence: "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)",
+		applies:  func(_ *ir.Group, _ *Usage, disabled bool) bool { return disabled }},
+	{Reason: GraphInput, Meaning: "holds a graph input",
+		Evidence: "its storage holds a graph input, allocated outside any bundle",
+		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Input }},
+	{Reason: GraphOutput, Meaning: "holds a graph output",
+		Evidence: "its storage holds a graph output, which must outlive the bundle",
+		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Output }},
+	{Reason: LX, Meaning: "holds an LX-claimed name",
+		Evidence: "its storage is claimed by LX scratchpad planning",
+		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.LX }},
+	{Reason: CPURead, Meaning: "is read by a CPU fallback node",
+		Evidence: "a CPU node reads it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.CPUReadBy) > 0 }},
+	{Reason: Unused, Meaning: "is read or written by no node at all",
+		Evidence: "no node reads or writes it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool {
+			return len(u.ReadBy) == 0 && len(u.WrittenBy) == 0 && len(u.CPUWrittenBy) == 0
+		}},
+	{Reason: NotWritten, Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
+		Evidence: "no bundle writes it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.WrittenBy) == 0 }},
+	{Reason: NotRead, Meaning: "is read by no node",
+		Evidence: "no node reads it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.ReadBy) == 0 }},
+	{Reason: MultiWriter, Meaning: "is written by two or more bundles",
+		Evidence: "two or more bundles write it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.WrittenBy) > 1 }},
+	{Reason: CrossBundle, Meaning: "is read by a bundle other than its single writer",
+		Evidence: "a bundle other than its writer reads it", FromAccesses: true,
+		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.ReadBy) > 1 || u.ReadBy[0] != u.WrittenBy[0] }},
+	{Reason: ZeroSize, Meaning: "has size 0",
+		Evidence: "its size is 0 bytes",
+		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Size == 0 }},
+	{Reason: OverBudget, Meaning: "could not be placed under the budget (3.3)",
+		Evidence: "the allocator could not place it under the budget"},
+}
+
+// Reasons lists every non-pooled reason in precedence order (the
+// reasons of ReasonTable).
+var Reasons = func() []Reason {
+	r := make([]Reason, len(ReasonTable))
+	for i, x := range ReasonTable {
+		r[i] = x.Reason
+	}
+	return r
+}()
+
+// Index returns r's position in ReasonTable (its precedence), or -1 for
+// Pooled or an unknown reason.
+func (r Reason) Index() int {
+	for i, x := range ReasonTable {
+		if x.Reason == r {
+			return i
+		}
+	}
+	return -1
+}
 
 // Options selects how a graph is planned.
 type Options struct {
@@ -124,7 +203,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	for gi := range p.Groups {
 		pg := &p.Groups[gi]
 		pg.Bundle, pg.Offset = -1, -1
-		pg.Reason = reasonFor(&g.Groups[gi], pg.Usage, opt.Disabled)
+		pg.Reason = reasonFor(&g.Groups[gi], &pg.Usage, opt.Disabled)
 		if pg.Reason == Pooled {
 			pg.Bundle = pg.Usage.WrittenBy[0]
 		}
@@ -214,32 +293,13 @@ func collectUsage(g *ir.Graph, groups []Group) {
 	}
 }
 
-// reasonFor applies the table of spec §2.1 up to zero-size; over-budget
-// is decided by the allocator.
-func reasonFor(gr *ir.Group, u Usage, disabled bool) Reason {
-	switch {
-	case disabled:
-		return Disabled
-	case gr.Input:
-		return GraphInput
-	case gr.Output:
-		return GraphOutput
-	case gr.LX:
-		return LX
-	case len(u.CPUReadBy) > 0:
-		return CPURead
-	case len(u.ReadBy) == 0 && len(u.WrittenBy) == 0 && len(u.CPUWrittenBy) == 0:
-		return Unused
-	case len(u.WrittenBy) == 0:
-		return NotWritten
-	case len(u.ReadBy) == 0:
-		return NotRead
-	case len(u.WrittenBy) > 1:
-		return MultiWriter
-	case len(u.ReadBy) > 1 || u.ReadBy[0] != u.WrittenBy[0]:
-		return CrossBundle
-	case gr.Size == 0:
-		return ZeroSize
+// reasonFor applies the rules of ReasonTable in order up to zero-size;
+// over-budget is decided by the allocator.
+func reasonFor(gr *ir.Group, u *Usage, disabled bool) Reason {
+	for i := range ReasonTable {
+		if r := &ReasonTable[i]; r.applies != nil && r.applies(gr, u, disabled) {
+			return r.Reason
+		}
 	}
 	return Pooled
 }

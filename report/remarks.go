@@ -48,8 +48,7 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	// read everywhere would make the index as large as the graph.
 	want := make([]bool, len(g.Groups))
 	for gi, pg := range p.Groups {
-		switch pg.Reason {
-		case planner.CPURead, planner.NotWritten, planner.NotRead, planner.MultiWriter, planner.CrossBundle:
+		if r := pg.Reason.Index(); r >= 0 && planner.ReasonTable[r].FromAccesses {
 			want[gi] = mode != RemarksPassed
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -24,8 +25,8 @@ import (
 // Source carries facts about the input text that the checked model does
 // not keep. ir.Graph resolves every rename away (an access names the
 // buffer a rename chain ends at), so the rename declarations themselves
-// come from the parsed file; see the CLI's loader. A nil *Source is valid
-// and means "no renames known".
+// come from the parsed file (SourceOf). A nil *Source is valid and means
+// "no renames known".
 type Source struct {
 	// Renames lists the rename declarations in source order.
 	Renames []Rename
@@ -39,6 +40,59 @@ type Rename struct {
 	To string
 	// Pos is the position of FROM in the declaration.
 	Pos ir.Position
+}
+
+// renameSteps counts SourceOf's chain steps, for a test of its bound.
+var renameSteps int
+
+// SourceOf collects the rename declarations of a file that
+// frontend.Check accepted, each with its chain resolved to the declared
+// buffer it ends at, for Explain. Check has already rejected broken
+// chains and cycles. Each name is
+// resolved once (the end of a chain is remembered for every name on it),
+// so long chains cost linear time.
+func SourceOf(f *frontend.File) *Source {
+	next := map[string]string{}
+	for _, d := range f.Graph.Decls {
+		if d.Rename != nil {
+			next[d.Rename.From.Value] = d.Rename.To.Value
+		}
+	}
+	end := make(map[string]string, len(next))
+	var path []string
+	resolve := func(n string) string {
+		path = path[:0]
+		for len(path) <= len(next) {
+			if e, ok := end[n]; ok {
+				n = e
+				break
+			}
+			to, ok := next[n]
+			if !ok {
+				break
+			}
+			path = append(path, n)
+			n = to
+			renameSteps++
+		}
+		for _, p := range path {
+			end[p] = n
+		}
+		return n
+	}
+	src := &Source{}
+	for _, d := range f.Graph.Decls {
+		r := d.Rename
+		if r == nil {
+			continue
+		}
+		// As in Check, a rename wins over a declaration of the same name.
+		to := resolve(r.To.Value)
+		p := r.From.Pos
+		src.Renames = append(src.Renames, Rename{From: r.From.Value, To: to,
+			Pos: ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}})
+	}
+	return src
 }
 
 // HumanSize formats a byte count with binary units and one decimal:
@@ -253,22 +307,13 @@ func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
 		if p.Pooled(gi, bi) {
 			continue
 		}
-		r := reasonIndex(p.Groups[gi].Reason)
+		r := p.Groups[gi].Reason.Index()
 		if r < 0 {
 			continue // pooled in another bundle: impossible, a pooled group has one bundle
 		}
 		byReason[r] = append(byReason[r], gi)
 	}
 	return byReason
-}
-
-func reasonIndex(r planner.Reason) int {
-	for i, x := range planner.Reasons {
-		if x == r {
-			return i
-		}
-	}
-	return -1
 }
 
 // opAt names the op at step s of bundle bi.
@@ -283,23 +328,12 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 	case planner.Pooled:
 		return fmt.Sprintf("pooled in bundle %s at offset %d (%s), live at steps %d..%d",
 			g.Bundles[pg.Bundle].Name, pg.Offset, HumanSize(g.Groups[gi].Size), pg.Start, pg.End)
-	case planner.Disabled:
-		return "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)"
-	case planner.GraphInput:
-		return "its storage holds a graph input, allocated outside any bundle"
-	case planner.GraphOutput:
-		return "its storage holds a graph output, which must outlive the bundle"
-	case planner.LX:
-		return "its storage is claimed by LX scratchpad planning"
 	case planner.CPURead:
 		for _, c := range ix.cpu[gi] {
 			if c.read {
 				return fmt.Sprintf("CPU node %s reads it at %s", g.CPU[c.node].Name, c.pos)
 			}
 		}
-		return "a CPU node reads it"
-	case planner.Unused:
-		return "no node reads or writes it"
 	case planner.NotWritten:
 		for _, c := range ix.cpu[gi] {
 			if !c.read {
@@ -311,7 +345,6 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 			return fmt.Sprintf("no bundle writes it; bundle %s only reads it (op %s at %s)",
 				g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
 		}
-		return "no bundle writes it"
 	case planner.NotRead:
 		for _, t := range ix.bundle[gi] {
 			if !t.read {
@@ -319,7 +352,6 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 					g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
 			}
 		}
-		return "no node reads it"
 	case planner.MultiWriter:
 		var parts []string
 		for _, bi := range pg.Usage.WrittenBy {
@@ -339,13 +371,16 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 				g.Bundles[w].Name, opAt(g, w, wt.step), wt.pos, g.Bundles[r].Name, opAt(g, r, rt.step), rt.pos)
 		}
 		return fmt.Sprintf("written by bundle %s and read by another bundle", g.Bundles[w].Name)
-	case planner.ZeroSize:
-		return "its size is 0 bytes"
 	case planner.OverBudget:
 		pb := &p.Bundles[pg.Bundle]
 		return fmt.Sprintf("in bundle %s (steps %d..%d) the allocator could not place %s under the budget of %s (pool size %s, lower bound %s)",
 			g.Bundles[pg.Bundle].Name, pg.Start, pg.End, HumanSize(g.Groups[gi].Size), HumanSize(p.Budget),
 			HumanSize(pb.PoolSize), lowerHuman(pb.LowerBound))
+	}
+	// The reasons whose evidence is the same for every group, and the
+	// fallbacks of the others, are the table's.
+	if r := pg.Reason.Index(); r >= 0 {
+		return planner.ReasonTable[r].Evidence
 	}
 	return string(pg.Reason)
 }

@@ -37,25 +37,7 @@ func check(t testing.TB, file string, src []byte) (*ir.Graph, *report.Source) {
 	if len(errs) > 0 {
 		t.Fatalf("check: %v", errs)
 	}
-	// The renames as the CLI collects them (cmd/sdscgen sourceOf).
-	next := map[string]string{}
-	for _, d := range f.Graph.Decls {
-		if r := d.Rename; r != nil {
-			next[r.From.Value] = r.To.Value
-		}
-	}
-	src2 := &report.Source{}
-	for _, d := range f.Graph.Decls {
-		if r := d.Rename; r != nil {
-			to := r.To.Value
-			for n, ok := next[to]; ok; n, ok = next[to] {
-				to = n
-			}
-			src2.Renames = append(src2.Renames, report.Rename{From: r.From.Value, To: to,
-				Pos: ir.Position{File: r.From.Pos.Filename, Line: r.From.Pos.Line, Col: r.From.Pos.Column}})
-		}
-	}
-	return g, src2
+	return g, report.SourceOf(f)
 }
 
 func plan(t testing.TB, name string, budget int64) (*planner.Result, *report.Source) {

@@ -77,7 +77,7 @@ func Stats(w io.Writer, p *planner.Result) error {
 	}
 	all := make([][]int, len(planner.Reasons))
 	for gi := range p.Groups {
-		if r := reasonIndex(p.Groups[gi].Reason); r >= 0 {
+		if r := p.Groups[gi].Reason.Index(); r >= 0 {
 			all[r] = append(all[r], gi)
 		}
 	}

@@ -1,241 +1,55 @@
 package main
 
 import (
-	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/sdscgen/sdscgen/frontend"
-	"github.com/sdscgen/sdscgen/ir"
-	"github.com/sdscgen/sdscgen/planner"
-	"github.com/sdscgen/sdscgen/report"
 )
 
-// reportConfig holds the reporting flags (docs/reporting.md). None of them
-// changes the -o output, the plan JSON or the MLIR: --stats and --remarks
-// add text on standard error, --svg adds files, and --explain and
-// --dump-after replace standard output and stop before any output file is
-// written.
-type reportConfig struct {
-	stats     bool
-	explain   string
-	remarks   string
-	svgDir    string
-	dumpAfter string
+const explainShort = "usage: sdscgen explain [flags] FILE.bir NAME\n"
 
-	remarkMode report.RemarkMode
-}
-
-// register adds the reporting flags to fs.
-func (rc *reportConfig) register(fs *flag.FlagSet) {
-	fs.BoolVar(&rc.stats, "stats", false, "print a per-bundle pool summary table to standard error")
-	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, on standard output, instead of the MLIR")
-	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
-	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
-	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
-}
-
-// validate checks the reporting flags once all flags are parsed.
-func (rc *reportConfig) validate() error {
-	if rc.remarks != "" {
-		m, err := report.ParseRemarkMode(rc.remarks)
-		if err != nil {
-			return usageError{"--remarks: " + err.Error()}
-		}
-		rc.remarkMode = m
-	}
-	switch rc.dumpAfter {
-	case "", "check", "plan":
-	default:
-		return usageError{fmt.Sprintf("--dump-after=%s: want check or plan", rc.dumpAfter)}
-	}
-	if rc.explain != "" && rc.dumpAfter != "" {
-		return usageError{"--explain cannot be combined with --dump-after"}
-	}
-	return nil
-}
-
-// afterCheck runs --dump-after=check. done reports that the run ends here
-// with the given exit code.
-func (rc *reportConfig) afterCheck(g *ir.Graph, stdout, stderr io.Writer) (code int, done bool) {
-	if rc.dumpAfter != "check" {
-		return 0, false
-	}
-	if err := report.DumpCheck(stdout, g); err != nil {
-		fmt.Fprintf(stderr, "sdscgen: writing dump: %v\n", err)
-		return exitBadInput, true
-	}
-	return exitOK, true
-}
-
-// afterPlan prints --remarks and --stats on standard error, then runs
-// --dump-after=plan or --explain, which end the run (done).
-func (rc *reportConfig) afterPlan(plan *planner.Result, src *report.Source, stdout, stderr io.Writer) (code int, done bool) {
-	if rc.remarkMode != 0 {
-		report.Remarks(stderr, plan, rc.remarkMode)
-	}
-	if rc.stats {
-		report.Stats(stderr, plan)
-	}
-	if rc.dumpAfter == "plan" {
-		if err := report.DumpPlan(stdout, plan); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: writing dump: %v\n", err)
-			return exitBadInput, true
-		}
-		return exitOK, true
-	}
-	if rc.explain != "" {
-		err := report.Explain(stdout, plan, rc.explain, src)
-		var unk *report.UnknownNameError
-		if errors.As(err, &unk) {
-			fmt.Fprintf(stderr, "sdscgen: explain: %v\n", err)
-			return exitUsage, true
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "sdscgen: explain: %v\n", err)
-			return exitBadInput, true
-		}
-		return exitOK, true
-	}
-	return 0, false
-}
-
-// svgInOutputDir reports whether the memory maps go into the -o DIR (and
-// are then staged and committed with the rest of it).
-func (rc *reportConfig) svgInOutputDir(outDir string) bool {
-	return rc.svgDir != "" && outDir != "" && filepath.Clean(rc.svgDir) == filepath.Clean(outDir)
-}
-
-// svgFile is the memory map's path relative to the SVG directory.
-func svgFile(bundle string) string { return filepath.Join(bundle, "memory.svg") }
-
-// writeSVGsStaged adds every memory map to an -o stage.
-func writeSVGsStaged(out *outputDir, plan *planner.Result) error {
-	for bi, b := range plan.Graph.Bundles {
-		if err := out.create(svgFile(b.Name), func(f *os.File) error { return report.SVG(f, plan, bi) }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeSVGs writes every memory map into dir (not the -o DIR), each file
-// atomically.
-func (rc *reportConfig) writeSVGs(plan *planner.Result, outDir string, stderr io.Writer) int {
-	if rc.svgDir == "" || rc.svgInOutputDir(outDir) {
-		return exitOK
-	}
-	for bi, b := range plan.Graph.Bundles {
-		path := filepath.Join(rc.svgDir, svgFile(b.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
-			return exitBadInput
-		}
-		if err := writeFileAtomic(path, func(f *os.File) error {
-			w := bufio.NewWriter(f)
-			if err := report.SVG(w, plan, bi); err != nil {
-				return err
-			}
-			return w.Flush()
-		}); err != nil {
-			fmt.Fprintf(stderr, "sdscgen: writing memory map: %v\n", err)
-			return exitBadInput
-		}
-	}
-	return exitOK
-}
-
-// loadWithSource reads, parses and checks the input ("-": stdin), printing
-// every diagnostic; besides the checked graph it returns the source facts
-// the checked model drops (the rename declarations), for --explain.
-func loadWithSource(path string, stdin io.Reader, stderr io.Writer) (*ir.Graph, *report.Source, bool) {
-	name := path
-	var src []byte
-	var err error
-	if path == "-" {
-		name = "<stdin>"
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(path)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
-		return nil, nil, false
-	}
-	f, errs := frontend.Parse(name, src)
-	if len(errs) == 0 {
-		var g *ir.Graph
-		g, errs = frontend.CheckAndRelease(f)
-		if len(errs) == 0 {
-			return g, sourceOf(f), true
-		}
-	}
-	w := bufio.NewWriter(stderr)
-	for _, e := range errs {
-		fmt.Fprintln(w, e.Error())
-	}
-	w.Flush()
-	return nil, nil, false
-}
-
-// sourceOf collects the rename declarations of a checked file, each with
-// its chain resolved to the declared buffer it ends at. Check has already
-// rejected broken chains and cycles.
-func sourceOf(f *frontend.File) *report.Source {
-	next := map[string]string{}
-	for _, d := range f.Graph.Decls {
-		if d.Rename != nil {
-			next[d.Rename.From.Value] = d.Rename.To.Value
-		}
-	}
-	src := &report.Source{}
-	for _, d := range f.Graph.Decls {
-		r := d.Rename
-		if r == nil {
-			continue
-		}
-		// As in Check, a rename wins over a declaration of the same name.
-		to := r.To.Value
-		for steps := 0; steps <= len(next); steps++ {
-			n, ok := next[to]
-			if !ok {
-				break
-			}
-			to = n
-		}
-		p := r.From.Pos
-		src.Renames = append(src.Renames, report.Rename{From: r.From.Value, To: to,
-			Pos: ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}})
-	}
-	return src
-}
-
-const explainUsage = `usage: sdscgen explain [flags] FILE.bir NAME
-
+const explainLong = explainShort + `
 Explains how buffer NAME of FILE.bir is planned: its storage group, the
 bundles, ops and CPU nodes that write and read it, its live range, the
 reason it is not pooled with the evidence, or its pool offset and the
-buffers that reuse its bytes. NAME comes last; the flags are those of
-sdscgen (e.g. --budget, --no-pool, --bundle-symbolic-args=false).
+buffers that reuse its bytes. The flags are those of sdscgen (e.g.
+--budget, --no-pool, --bundle-symbolic-args=false) but -o, --plan, --svg,
+--dump-after and --explain, which do not apply; they may come before,
+between or after FILE and NAME.
+
+Flags:
 `
+
+func explainCommand() (*command, *mainFlags) {
+	c, m := mainCommand()
+	c.name, c.long, c.short = "sdscgen explain", explainLong, explainShort
+	return c, m
+}
 
 // runExplain implements `sdscgen explain [flags] FILE NAME` as
 // `sdscgen --explain NAME [flags] FILE`.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	n := len(args)
-	if n == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-		fmt.Fprint(stderr, explainUsage)
-		return exitOK
+	c, m := explainCommand()
+	positional, code, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if n < 2 || (strings.HasPrefix(args[n-1], "-") && args[n-1] != "-") {
-		fmt.Fprint(stderr, explainUsage)
-		fmt.Fprintln(stderr, "sdscgen: explain: want FILE.bir NAME")
+	if len(positional) != 2 {
+		return c.usageError(stderr, fmt.Sprintf("want FILE.bir NAME, got %d arguments", len(positional)))
+	}
+	if positional[1] == "" {
+		fmt.Fprintln(stderr, "sdscgen: explain: the buffer name is empty")
 		return exitUsage
 	}
-	return run(append([]string{"--explain", args[n-1]}, args[:n-1]...), stdin, stdout, stderr)
+	set := c.set()
+	for _, f := range []string{"o", "plan", "svg", "dump-after", "explain", "version"} {
+		if set[f] {
+			return c.usageError(stderr, fmt.Sprintf("--%s does not apply to explain", f))
+		}
+	}
+	m.cfg.rep.explain = positional[1]
+	cfg, code, ok := m.resolve(c, positional[0], stderr)
+	if !ok {
+		return code
+	}
+	return generate(cfg, stdin, stdout, stderr)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -14,8 +12,9 @@ import (
 	"github.com/sdscgen/sdscgen/dsa"
 )
 
-const packUsage = `usage: sdscgen pack [flags] FILE.csv     (FILE "-" reads standard input)
+const packShort = "usage: sdscgen pack [flags] FILE.csv     (FILE \"-\" reads standard input)\n"
 
+const packLong = packShort + `
 Packs a MiniMalloc-format instance (id,lower,upper,size; lifespans
 half-open [lower, upper)) with one of sdscgen's pool allocators, checks
 the packing, and writes id,lower,upper,size,offset rows to standard
@@ -33,49 +32,45 @@ usage, 3 internal error.
 Flags:
 `
 
+// packFlags are the flags of sdscgen pack.
+type packFlags struct {
+	capacity, searchEffort int64
+	allocator, out         string
+	searchTime             time.Duration
+}
+
+func packCommand(f *packFlags) *command {
+	c := newCommand("sdscgen pack", packLong, packShort)
+	fs := c.fs
+	decimalVar(fs, &f.capacity, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
+	fs.StringVar(&f.allocator, "allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
+	decimalVar(fs, &f.searchEffort, "search-effort", alloc.DefaultMaxNodes, "search nodes of --allocator best (the result depends only on the input and this)")
+	fs.DurationVar(&f.searchTime, "search-time", 0, "also stop --allocator best's search after this `duration` (opt-in: the result then varies with machine load)")
+	fs.StringVar(&f.out, "o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
+	return c
+}
+
 // runPack is the pack subcommand: MiniMalloc CSV in, packed CSV out.
 func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sdscgen pack", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, packUsage)
-		fs.PrintDefaults()
+	pf := &packFlags{}
+	c := packCommand(pf)
+	files, code, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	capacity := fs.Int64("capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
-	allocator := fs.String("allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
-	searchTime := fs.Duration("search-time", alloc.DefaultSearchTime, "time limit of --allocator best")
-	out := fs.String("o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
-	// Flags may also follow the file name.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sdscgen pack: "+format+"\n", a...)
-		fmt.Fprintln(stderr, `run "sdscgen pack -h" for usage`)
-		return exitUsage
-	}
+	capacity, allocator, searchEffort, searchTime, out := &pf.capacity, &pf.allocator, &pf.searchEffort, &pf.searchTime, &pf.out
+	usage := func(format string, a ...any) int { return c.usageError(stderr, fmt.Sprintf(format, a...)) }
 	switch {
 	case len(files) == 0:
 		return usage("no input file (FILE.csv, or - for standard input)")
 	case len(files) > 1:
 		return usage("one input file expected, got %d: %s", len(files), strings.Join(files, " "))
-	case *capacity < 0:
-		return usage("--capacity %d is negative", *capacity)
-	case *searchTime <= 0:
+	case *searchTime <= 0 && c.set()["search-time"]:
 		return usage("--search-time must be positive, got %v", *searchTime)
+	case *searchEffort <= 0:
+		return usage("--search-effort must be positive")
 	}
-	opt := alloc.Options{SearchTime: *searchTime}
+	opt := alloc.Options{SearchTime: *searchTime, MaxNodes: *searchEffort}
 	budget := int64(math.MaxInt64)
 	if *capacity > 0 {
 		budget = *capacity
@@ -86,6 +81,9 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usage("--allocator: %v", err)
 	}
 
+	if *searchTime > 0 && *allocator == "best" {
+		fmt.Fprintf(stderr, "sdscgen pack: note: --search-time %v bounds the search by the clock: the packing may differ from run to run and machine to machine\n", *searchTime)
+	}
 	name := files[0]
 	var inst *dsa.Instance
 	if name == "-" {
@@ -114,7 +112,10 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case p.LowerBound > *capacity:
 			why = fmt.Sprintf("%d bytes are live at once, so none exists", p.LowerBound)
 		case *allocator == "best":
-			why = fmt.Sprintf("none found within --search-time %v, though one may exist", *searchTime)
+			why = fmt.Sprintf("none found within --search-effort %d, though one may exist", *searchEffort)
+			if *searchTime > 0 {
+				why = fmt.Sprintf("none found within --search-effort %d and --search-time %v, though one may exist", *searchEffort, *searchTime)
+			}
 		default:
 			why = fmt.Sprintf("%s found none; --allocator best searches", *allocator)
 		}
@@ -129,7 +130,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = write(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
+		fmt.Fprintf(stderr, "sdscgen pack: writing %s: %v\n", outName(*out), err)
 		return exitBadInput
 	}
 	fmt.Fprintln(stderr, report)
@@ -143,4 +144,12 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(10 * time.Microsecond)
+}
+
+// outName names an output in messages: FILE, or standard output.
+func outName(path string) string {
+	if path == "" {
+		return "standard output"
+	}
+	return path
 }

@@ -116,12 +116,12 @@ func TestPackErrors(t *testing.T) {
 		{nil, exitUsage, "no input file"},
 		{[]string{"a.csv", "b.csv"}, exitUsage, "one input file expected"},
 		{[]string{"--allocator", "worst-fit", "-"}, exitUsage, `unknown allocator "worst-fit"`},
-		{[]string{"--capacity", "-5", "-"}, exitUsage, "--capacity -5 is negative"},
+		{[]string{"--capacity", "-5", "-"}, exitUsage, `invalid value "-5" for flag -capacity: must not be negative`},
 		{[]string{"--search-time", "0s", "-"}, exitUsage, "--search-time must be positive"},
-		{[]string{"--bogus", "-"}, exitUsage, "flag provided but not defined"},
+		{[]string{"--bogus", "-"}, exitUsage, "sdscgen pack: unknown flag --bogus\nusage: sdscgen pack"},
 		{[]string{bad}, exitBadInput, bad + ":3: error: duplicate id \"a\" (first on line 2)"},
 		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, exitBadInput, "no such file"},
-		{[]string{"-o", filepath.Join(t.TempDir(), "no", "such", "dir.csv"), "-"}, exitBadInput, "no such file"},
+		{[]string{"-o", filepath.Join(t.TempDir(), "no", "such", "dir.csv"), "-"}, exitBadInput, "no/such does not exist"},
 	}
 	for _, c := range cases {
 		code, _, errs := runPackCLI(t, trapCSV, c.args...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,43 +9,54 @@ import (
 	"github.com/sdscgen/sdscgen/synth"
 )
 
-const synthUsage = `usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--name NAME] [-o FILE]
+// maxSynthOps bounds --ops: a graph beyond it would not fit the 2 GiB
+// input limit anyway.
+const maxSynthOps = 1 << 26
 
+const synthShort = "usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--name NAME] [-o FILE]\n"
+
+const synthLong = synthShort + `
 Writes a deterministic synthetic bundle-IR graph (see package synth for its
 shape): N leaf ops spread over B bundles, to FILE or standard output.
 
 Flags:
 `
 
+// synthFlags are the flags of sdscgen synth.
+type synthFlags struct {
+	ops, bundles, seed int64
+	name, out          string
+}
+
+func synthCommand(f *synthFlags) *command {
+	c := newCommand("sdscgen synth", synthLong, synthShort)
+	fs := c.fs
+	decimalVar(fs, &f.ops, "ops", 10000, "leaf ops in total")
+	decimalVar(fs, &f.bundles, "bundles", 1, "top-level bundles the ops are spread over")
+	decimalVar(fs, &f.seed, "seed", 1, "random seed")
+	fs.StringVar(&f.name, "name", "synth", "graph name")
+	fs.StringVar(&f.out, "o", "", "write to `FILE` instead of standard output")
+	return c
+}
+
 // runSynth implements `sdscgen synth`.
 func runSynth(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sdscgen synth", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, synthUsage)
-		fs.PrintDefaults()
+	sf := &synthFlags{}
+	c := synthCommand(sf)
+	rest, code, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	var cfg synth.Config
-	fs.IntVar(&cfg.Ops, "ops", 10000, "leaf ops in total")
-	fs.IntVar(&cfg.Bundles, "bundles", 1, "top-level bundles the ops are spread over")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
-	fs.StringVar(&cfg.Name, "name", "synth", "graph name")
-	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
+	if len(rest) != 0 {
+		return c.usageError(stderr, fmt.Sprintf("unexpected argument %q", rest[0]))
+	}
+	ops, bundles, seed, out := &sf.ops, &sf.bundles, &sf.seed, &sf.out
+	cfg := synth.Config{Name: sf.name}
+	if *ops < 1 || *ops > maxSynthOps || *bundles < 1 || *bundles > *ops {
+		fmt.Fprintf(stderr, "sdscgen synth: want 1 <= --ops <= %d and 1 <= --bundles <= --ops (got %d, %d)\n", maxSynthOps, *ops, *bundles)
 		return exitUsage
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		fmt.Fprintf(stderr, "sdscgen synth: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	if cfg.Ops < 1 || cfg.Bundles < 1 || cfg.Bundles > cfg.Ops {
-		fmt.Fprintf(stderr, "sdscgen synth: want --ops >= 1 and 1 <= --bundles <= --ops (got %d, %d)\n", cfg.Ops, cfg.Bundles)
-		return exitUsage
-	}
+	cfg.Ops, cfg.Bundles, cfg.Seed = int(*ops), int(*bundles), uint64(*seed)
 	var err error
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 256<<10)
@@ -57,8 +67,10 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		err = writeFileAtomic(*out, func(f *os.File) error { return synth.Generate(f, cfg) })
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen synth: %v\n", err)
-		return exitInternal
+		// Generate only fails writing: a full disk or a closed pipe is
+		// the environment's doing, not an internal error.
+		fmt.Fprintf(stderr, "sdscgen synth: writing %s: %v\n", outName(*out), err)
+		return exitBadInput
 	}
 	return exitOK
 }

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/sdscgen/sdscgen"
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/report"
+)
+
+// command is one command's flags and usage texts. Flags may come before
+// or after the positional arguments ("--" ends the flags); -h, -help and
+// --help print the whole usage on standard output and exit 0; a bad flag
+// prints one error line, with a did-you-mean for a misspelt flag, and the
+// short usage, on standard error (exit 2).
+type command struct {
+	fs    *flag.FlagSet
+	name  string // "sdscgen", "sdscgen pack", ...
+	long  string // printed before the flags by help
+	short string // the usage lines, printed after a usage error
+}
+
+func newCommand(name, long, short string) *command {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &command{fs: fs, name: name, long: long, short: short}
+}
+
+// help prints the whole usage: the text, then every flag.
+func (c *command) help(w io.Writer) {
+	fmt.Fprint(w, c.long)
+	c.fs.SetOutput(w)
+	c.fs.PrintDefaults()
+	c.fs.SetOutput(io.Discard)
+}
+
+// usageError prints msg and the short usage on stderr; it returns the
+// exit status of bad usage.
+func (c *command) usageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "%s: %s\n%sRun '%s -h' for details.\n", c.name, msg, c.short, c.name)
+	return exitUsage
+}
+
+// parse parses args; it returns the positional arguments, or ok false
+// with the exit status once help or a usage error has been printed.
+func (c *command) parse(args []string, stdout, stderr io.Writer) (positional []string, code int, ok bool) {
+	for {
+		err := c.fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			c.help(stdout)
+			return nil, exitOK, false
+		}
+		if err != nil {
+			return nil, c.usageError(stderr, c.flagMessage(err)), false
+		}
+		rest := c.fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			// flag consumed a "--": everything after it is positional.
+			return append(positional, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return positional, 0, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// flagMessage rewords the flag package's error for an unknown flag
+// with the closest defined flag.
+func (c *command) flagMessage(err error) string {
+	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !unknown {
+		return err.Error()
+	}
+	var names []string
+	c.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	msg := "unknown flag --" + name
+	if s := report.Suggest(name, names, 1); len(s) > 0 {
+		msg += " (did you mean --" + s[0] + "?)"
+	}
+	return msg
+}
+
+// set reports which flags the command line set.
+func (c *command) set() map[string]bool {
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+const mainShort = `usage: sdscgen [flags] FILE.bir     (FILE "-" reads standard input)
+       sdscgen pack [flags] FILE.csv
+       sdscgen synth [--ops N] [--bundles B] [--seed S] [-o FILE]
+       sdscgen explain [flags] FILE.bir NAME
+       sdscgen help [pack|synth|explain]
+       sdscgen version
+`
+
+var mainLong = mainShort + `
+Plans the per-bundle HBM pools of a bundle-IR graph and emits one MLIR
+module per bundle: to standard output separated by "// -----" lines, or as
+DIR/<bundle>/bundle.mlir plus DIR/plan.json with -o.
+
+Environment: HBM_POOL_PLANNING=0|false|no turns planning off (1|true|yes on);
+BUNDLE_SYMBOLIC_ARGS=0|false|no turns fusion off. Flags win over the
+environment.
+
+Exit status: 0 ok, 1 bad input, 2 bad usage, 3 internal error.
+
+Allocators (--allocator):
+` + allocatorList() + `
+Flags:
+`
+
+// allocatorList is alloc.Table as help text, in table order.
+func allocatorList() string {
+	var b strings.Builder
+	for _, a := range alloc.Table {
+		fmt.Fprintf(&b, "  %-14s %s\n", a.Name, a.Doc)
+	}
+	return b.String()
+}
+
+// config is the command line after flags and environment are resolved.
+type config struct {
+	input    string
+	outDir   string
+	planPath string
+	force    bool // --force: replace an -o DIR holding foreign files
+	opt      sdscgen.Options
+	emit     sdscgen.EmitOptions
+	rep      reportConfig
+}
+
+// reportConfig holds the reporting flags (docs/reporting.md). None of them
+// changes the -o output, the plan JSON or the MLIR: --stats and --remarks
+// add text on standard error, --svg adds files, and --explain and
+// --dump-after replace standard output and stop before any output file is
+// written.
+type reportConfig struct {
+	stats     bool
+	explain   string
+	remarks   string
+	svgDir    string
+	dumpAfter string
+}
+
+// mainFlags are the flags of sdscgen (and of sdscgen explain) as parsed,
+// before they are resolved into a config.
+type mainFlags struct {
+	cfg                      config
+	budget, segment, reserve int64
+	emit                     string
+	noPool, fused, verify    bool
+}
+
+func mainCommand() (*command, *mainFlags) {
+	c := newCommand("sdscgen", mainLong, mainShort)
+	m := &mainFlags{}
+	fs, cfg := c.fs, &m.cfg
+	fs.StringVar(&cfg.outDir, "o", "", "write DIR/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
+	fs.StringVar(&cfg.planPath, "plan", "", "write the plan JSON to `FILE` (\"-\": standard output, instead of the MLIR)")
+	fs.BoolVar(&cfg.emit.Generic, "generic", false, "print sdscbundle ops in MLIR generic form (for stock mlir-opt --allow-unregistered-dialect)")
+	decimalVar(fs, &m.budget, "budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
+	decimalVar(fs, &m.segment, "segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
+	decimalVar(fs, &m.reserve, "reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
+	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names[0], "pool allocator: "+strings.Join(alloc.Names, ", "))
+	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "search nodes per bundle of --allocator best (the result depends only on the input and this)")
+	fs.DurationVar(&cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after this `duration` per bundle (opt-in: the result then varies with machine load)")
+	fs.BoolVar(&cfg.force, "force", false, "let -o replace an existing DIR even when it holds files sdscgen did not write (they are deleted)")
+	fs.BoolVar(&cfg.opt.Compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
+	fs.BoolVar(&m.noPool, "no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
+	fs.BoolVar(&m.fused, "bundle-symbolic-args", true, "fuse ops into bundles; false makes every leaf op its own bundle")
+	fs.Bool("version", false, "print the version and exit")
+	fs.BoolVar(&m.verify, "verify", true, "check the plan against the spec's rules with an independent verifier; a failure is an internal error (exit 3)")
+	rc := &cfg.rep
+	fs.BoolVar(&rc.stats, "stats", false, "print a per-bundle pool summary table to standard error")
+	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, on standard output, instead of the MLIR")
+	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
+	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
+	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
+	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle: `mlir` (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
+	fs.BoolVar(&cfg.emit.FrontendPoolAllocation, "frontend-pool-allocation", false, "take each bundle's pool as a last %pool_base_addr argument instead of allocating it (torch-spyre FRONTEND_POOL_ALLOCATION)")
+	return c, m
+}
+
+// parseFlags resolves the command line and environment into a config; ok
+// is false, with the exit status, when the run ends here (help, version,
+// a usage error, all printed).
+func parseFlags(args []string, stdout, stderr io.Writer) (cfg *config, code int, ok bool) {
+	c, m := mainCommand()
+	positional, code, ok := c.parse(args, stdout, stderr)
+	if !ok {
+		return nil, code, false
+	}
+	if c.set()["version"] {
+		fmt.Fprint(stdout, versionText(debug.ReadBuildInfo()))
+		return nil, exitOK, false
+	}
+	if len(positional) != 1 {
+		return nil, c.usageError(stderr, fmt.Sprintf("want exactly one input file, got %d", len(positional))), false
+	}
+	return m.resolve(c, positional[0], stderr)
+}
+
+// resolve checks the parsed flags against each other and the
+// environment. Errors here are printed as one line (exit 2).
+func (m *mainFlags) resolve(c *command, input string, stderr io.Writer) (*config, int, bool) {
+	cfg, err := m.config(c, input)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		return nil, exitUsage, false
+	}
+	return cfg, 0, true
+}
+
+func (m *mainFlags) config(c *command, input string) (*config, error) {
+	cfg := &m.cfg
+	set := c.set()
+	cfg.input = input
+	var budget int64
+	switch {
+	case set["budget"] && (set["segment-size"] || set["reserve"]):
+		return nil, errors.New("--budget cannot be combined with --segment-size or --reserve")
+	case set["budget"]:
+		budget = m.budget
+	case m.reserve > m.segment:
+		return nil, fmt.Errorf("--reserve %d is larger than --segment-size %d", m.reserve, m.segment)
+	default:
+		budget = m.segment - m.reserve
+	}
+	cfg.opt.Budget, cfg.opt.ZeroBudget = budget, budget == 0
+	rc := &cfg.rep
+	if set["explain"] && rc.explain == "" {
+		return nil, errors.New("--explain needs a buffer name")
+	}
+	if rc.remarks != "" {
+		if _, err := report.ParseRemarkMode(rc.remarks); err != nil {
+			return nil, errors.New("--remarks: " + err.Error())
+		}
+	}
+	switch rc.dumpAfter {
+	case "", "check", "plan":
+	default:
+		return nil, fmt.Errorf("--dump-after=%s: want check or plan", rc.dumpAfter)
+	}
+	if rc.explain != "" && rc.dumpAfter != "" {
+		return nil, errors.New("--explain cannot be combined with --dump-after")
+	}
+	if rc.dumpAfter == "check" && (rc.stats || rc.remarks != "") {
+		// Both report on the plan, which --dump-after=check stops
+		// before: say so rather than drop them.
+		return nil, errors.New("--stats and --remarks report on the plan: combine them with --dump-after=plan, not check")
+	}
+	switch m.emit {
+	case "mlir":
+	case "addresses":
+		cfg.emit.Addresses = true
+	default:
+		return nil, fmt.Errorf("--emit=%s: want mlir or addresses", m.emit)
+	}
+	if set["search-time"] && cfg.opt.SearchTime <= 0 {
+		return nil, fmt.Errorf("--search-time must be positive (got %v)", cfg.opt.SearchTime)
+	}
+	if cfg.opt.SearchNodes <= 0 {
+		return nil, errors.New("--search-effort must be positive")
+	}
+	cfg.opt.NoVerify = !m.verify
+	cfg.opt.NoPool = m.noPool
+	if !set["no-pool"] {
+		on, err := envBool("HBM_POOL_PLANNING", true)
+		if err != nil {
+			return nil, err
+		}
+		cfg.opt.NoPool = !on
+	}
+	fused := m.fused
+	if !set["bundle-symbolic-args"] {
+		on, err := envBool("BUNDLE_SYMBOLIC_ARGS", true)
+		if err != nil {
+			return nil, err
+		}
+		fused = on
+	}
+	cfg.opt.Unfused = !fused
+	cfg.opt.CheckOnly = rc.dumpAfter == "check"
+	// The library's own check, after the command line's: an unknown
+	// allocator, for one.
+	if err := cfg.opt.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// envBool reads a boolean switch from the environment the way torch-spyre
+// does: 0/false/no and 1/true/yes in any case; unset or empty means def.
+func envBool(name string, def bool) (bool, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	switch strings.ToLower(v) {
+	case "":
+		return def, nil
+	case "0", "false", "no":
+		return false, nil
+	case "1", "true", "yes":
+		return true, nil
+	}
+	return false, fmt.Errorf("%s=%s: want 0/false/no or 1/true/yes", name, strconv.Quote(v))
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sdscgen/sdscgen"
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/report"
+)
+
+// generate is a compiler run: read the input, sdscgen.Compile it, print
+// the reports the flags ask for, then write the outputs.
+func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
+	if cfg.opt.SearchTime > 0 && (cfg.opt.Allocator == "best" || cfg.opt.Compare) {
+		fmt.Fprintf(stderr, "sdscgen: note: --search-time %v bounds best's search by the clock: the plan may differ from run to run and machine to machine\n", cfg.opt.SearchTime)
+	}
+	name := cfg.input
+	if name == "-" {
+		name = "<stdin>"
+	}
+	src, err := readInput(cfg.input, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		return exitBadInput
+	}
+	res, err := compile(name, src, cfg.opt)
+	var diags frontend.ErrorList
+	var verr *sdscgen.VerifyError
+	switch {
+	case errors.As(err, &diags):
+		w := bufio.NewWriter(stderr)
+		for _, e := range diags {
+			fmt.Fprintln(w, e.Error())
+		}
+		w.Flush()
+		return exitBadInput
+	case errors.As(err, &verr):
+		fmt.Fprintf(stderr, "sdscgen: internal error: %v\n", err)
+		return exitInternal
+	case err != nil:
+		// parseFlags validated the options: this is a bug.
+		fmt.Fprintf(stderr, "sdscgen: internal error: %v\n", err)
+		return exitInternal
+	}
+	if code, done := reports(cfg, res, stdout, stderr); done {
+		return code
+	}
+	if err := writeOutputs(cfg, res, stdout); err != nil {
+		if d, ok := err.(diagError); ok {
+			fmt.Fprintln(stderr, d)
+		} else {
+			fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		}
+		return exitBadInput
+	}
+	return exitOK
+}
+
+// reports prints --remarks and --stats on standard error, then runs
+// --dump-after or --explain, which end the run (done).
+func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code int, done bool) {
+	rc := &cfg.rep
+	if rc.dumpAfter == "check" {
+		if err := res.WriteDump(stdout, "check"); err != nil {
+			fmt.Fprintf(stderr, "sdscgen: writing dump: %v\n", err)
+			return exitBadInput, true
+		}
+		return exitOK, true
+	}
+	if rc.remarks != "" {
+		res.WriteRemarks(stderr, rc.remarks)
+	}
+	if rc.stats {
+		res.WriteStats(stderr)
+	}
+	if rc.dumpAfter == "plan" {
+		if err := res.WriteDump(stdout, "plan"); err != nil {
+			fmt.Fprintf(stderr, "sdscgen: writing dump: %v\n", err)
+			return exitBadInput, true
+		}
+		return exitOK, true
+	}
+	if rc.explain != "" {
+		err := res.Explain(stdout, rc.explain)
+		var unk *report.UnknownNameError
+		if errors.As(err, &unk) {
+			fmt.Fprintf(stderr, "sdscgen: explain: %v\n", err)
+			return exitUsage, true
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sdscgen: explain: %v\n", err)
+			return exitBadInput, true
+		}
+		return exitOK, true
+	}
+	return 0, false
+}
+
+// compile is sdscgen.Compile; a test replaces it to see how the command
+// reports a verifier failure.
+var compile = sdscgen.Compile

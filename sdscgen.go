@@ -1,0 +1,337 @@
+// Package sdscgen compiles bundle IR (.bir text) for IBM Spyre: it checks
+// the graph, plans each bundle's HBM pool and writes one MLIR module per
+// bundle, the plan JSON and human reports. It is what the sdscgen command
+// runs; docs/bundle-ir.md is the language and behaviour reference and
+// docs/library.md shows a complete program.
+//
+// One call does the whole pipeline, in its fixed order (parse and check,
+// unfuse when asked, plan, compare allocators when asked, verify the plan
+// independently); the Result then writes any output:
+//
+//	res, err := sdscgen.Compile("model.bir", src, sdscgen.Options{})
+//	if err != nil { ... } // a frontend.ErrorList for bad input
+//	err = res.WriteMLIR(os.Stdout, sdscgen.EmitOptions{})
+//
+// The zero Options are the command line's defaults: the contract's budget
+// (planner.DefaultBudget), the first-fit allocator, fusion on, planning
+// on, and the verifier on. Invalid options are errors, never silently
+// replaced. The stage packages (frontend, ir, planner, alloc, mlirgen,
+// report, verify, dsa) stay available for finer use.
+package sdscgen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/mlirgen"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/report"
+	"github.com/sdscgen/sdscgen/verify"
+)
+
+// DefaultBudget is the pool budget of the zero Options, in bytes:
+// MAX_POOL_SIZE_BYTES, the 16 GiB segment less its 2 GiB reserve.
+const DefaultBudget = planner.DefaultBudget
+
+// Options selects how a source is compiled. The zero value is the
+// default of every field.
+type Options struct {
+	// Budget is each bundle pool's limit in bytes (MAX_POOL_SIZE_BYTES);
+	// 0 means DefaultBudget. Negative is an error. A budget of zero
+	// bytes is asked for with ZeroBudget.
+	Budget int64
+	// ZeroBudget plans with a budget of 0 bytes: only zero-byte
+	// candidates fit. Combined with a non-zero Budget it is an error.
+	ZeroBudget bool
+	// NoPool turns pool planning off (HBM_POOL_PLANNING=0): every
+	// buffer keeps its own allocation, with reason "disabled".
+	NoPool bool
+	// Unfused makes every leaf op its own bundle
+	// (BUNDLE_SYMBOLIC_ARGS=0).
+	Unfused bool
+	// Allocator names the pool allocator, one of alloc.Names; "" means
+	// "first-fit". An unknown name is an error.
+	Allocator string
+	// SearchNodes bounds the search of the "best" allocator per bundle;
+	// 0 means alloc.DefaultMaxNodes. Negative is an error.
+	SearchNodes int64
+	// SearchTime, when positive, also bounds best's search by the clock
+	// (the plan may then vary from run to run); 0 means no clock.
+	// Negative is an error.
+	SearchTime time.Duration
+	// Compare records in the plan, per bundle, the pool size every
+	// allocator of alloc.Table would need.
+	Compare bool
+	// NoVerify skips the independent re-check of the plan (package
+	// verify), which is otherwise run and whose failure is a
+	// *VerifyError.
+	NoVerify bool
+	// CheckOnly stops after checking (and unfusing): the Result has no
+	// plan, and only its Graph and WriteDump("check") are usable.
+	CheckOnly bool
+}
+
+// budget is the effective budget of valid options.
+func (o Options) budget() int64 {
+	if o.Budget == 0 && !o.ZeroBudget {
+		return DefaultBudget
+	}
+	return o.Budget
+}
+
+// allocator is the effective allocator name.
+func (o Options) allocator() string {
+	if o.Allocator == "" {
+		return alloc.Names[0]
+	}
+	return o.Allocator
+}
+
+// Validate reports the first invalid option, without compiling anything.
+func (o Options) Validate() error {
+	switch {
+	case o.Budget < 0:
+		return fmt.Errorf("budget %d is negative", o.Budget)
+	case o.ZeroBudget && o.Budget != 0:
+		return fmt.Errorf("ZeroBudget with a budget of %d bytes", o.Budget)
+	case o.SearchNodes < 0:
+		return fmt.Errorf("search nodes %d is negative", o.SearchNodes)
+	case o.SearchTime < 0:
+		return fmt.Errorf("search time %v is negative", o.SearchTime)
+	}
+	if _, err := alloc.Lookup(o.allocator()); err != nil {
+		return err
+	}
+	return nil
+}
+
+// allocFunc builds the allocator called name with the options' knobs.
+func (o Options) allocFunc(name string) (alloc.Func, error) {
+	return alloc.LookupWith(name, alloc.Options{SearchTime: o.SearchTime, MaxNodes: o.SearchNodes})
+}
+
+// VerifyError is Compile's answer when the independent verifier rejects
+// the plan: a bug in the planner, never in the input.
+type VerifyError struct{ Err error }
+
+func (e *VerifyError) Error() string { return "plan verification failed: " + e.Err.Error() }
+func (e *VerifyError) Unwrap() error { return e.Err }
+
+// Result is a compiled source: the checked graph and its plan, and the
+// writers of every output. It is read-only; its methods may be called in
+// any order, and concurrently.
+type Result struct {
+	// Graph is the checked graph (unfused when Options.Unfused).
+	Graph *ir.Graph
+	// Plan is the pool plan; nil with Options.CheckOnly.
+	Plan *planner.Result
+
+	src *report.Source
+}
+
+// planHook, when set (by this package's tests only), sees the plan
+// between planning and verification.
+var planHook func(*planner.Result)
+
+// Compile parses and checks src (name is the file name diagnostics
+// carry), then plans it with opt. Bad input returns a
+// frontend.ErrorList, one positioned diagnostic per line; invalid
+// options an error from Options.Validate; a plan the verifier rejects a
+// *VerifyError.
+func Compile(name string, src []byte, opt Options) (*Result, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	f, errs := frontend.Parse(name, src)
+	var g *ir.Graph
+	if len(errs) == 0 {
+		// The AST's declarations and nodes are dropped as the graph
+		// takes them over (renames stay for report.SourceOf).
+		g, errs = frontend.CheckAndRelease(f)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if opt.Unfused {
+		g = g.Unfused()
+	}
+	res := &Result{Graph: g, src: report.SourceOf(f)}
+	if opt.CheckOnly {
+		return res, nil
+	}
+	place, err := opt.allocFunc(opt.allocator())
+	if err != nil {
+		return nil, err
+	}
+	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place}
+	plan := planner.Plan(g, popt)
+	if opt.Compare {
+		all := make([]planner.NamedAllocator, 0, len(alloc.Table))
+		for _, a := range alloc.Table {
+			f, err := opt.allocFunc(a.Name)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
+		}
+		plan.Compare = planner.Compare(g, popt, all)
+	}
+	if planHook != nil {
+		planHook(plan)
+	}
+	if !opt.NoVerify {
+		if err := verifyPlan(plan, verify.Options{Disabled: opt.NoPool, Budget: opt.budget()}); err != nil {
+			return nil, &VerifyError{err}
+		}
+	}
+	res.Plan = plan
+	return res, nil
+}
+
+// CompileReader is Compile reading the source from r.
+func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(name, src, opt)
+}
+
+// verifyPlan runs the independent verifier on the plan and on its JSON
+// rendering. The two checks only read the plan, so they run side by
+// side; their errors are reported in a fixed order (plan first) whatever
+// finishes first.
+func verifyPlan(plan *planner.Result, opt verify.Options) error {
+	jsonErr := make(chan error, 1)
+	go func() {
+		var buf bytes.Buffer
+		if err := planner.WriteJSON(&buf, plan); err != nil {
+			jsonErr <- err
+			return
+		}
+		jsonErr <- verify.JSON(plan.Graph, plan, buf.Bytes())
+	}()
+	planErr := verify.Plan(plan.Graph, plan, opt)
+	if err := <-jsonErr; planErr == nil {
+		return err
+	}
+	return planErr
+}
+
+// errNoPlan is the answer of the plan's writers after CheckOnly.
+var errNoPlan = errors.New("sdscgen: no plan (compiled with CheckOnly)")
+
+// EmitOptions selects the form of the MLIR.
+type EmitOptions struct {
+	// Generic prints the sdscbundle ops in MLIR's generic form, which
+	// stock mlir-opt parses with --allow-unregistered-dialect (and
+	// --split-input-file for WriteMLIR's stream).
+	Generic bool
+	// Addresses writes each bundle's address function (builtin dialects
+	// only) instead of the bundle.
+	Addresses bool
+	// FrontendPoolAllocation takes each bundle's pool as a
+	// %pool_base_addr argument instead of allocating it (torch-spyre's
+	// FRONTEND_POOL_ALLOCATION).
+	FrontendPoolAllocation bool
+	// Workers is how many goroutines print bundles (0: GOMAXPROCS). The
+	// output is the same bytes for every value.
+	Workers int
+}
+
+func (o EmitOptions) mlirgen() mlirgen.Options {
+	w := o.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, Workers: w}
+}
+
+// WriteMLIR writes every bundle's module, in graph order, separated by
+// "// -----" lines.
+func (r *Result) WriteMLIR(w io.Writer, opt EmitOptions) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return mlirgen.EmitAll(w, r.Plan, opt.mlirgen())
+}
+
+// WriteBundleMLIR writes the module of bundle bi (an index of
+// Graph.Bundles).
+func (r *Result) WriteBundleMLIR(w io.Writer, bi int, opt EmitOptions) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return mlirgen.Emit(w, r.Plan, bi, opt.mlirgen())
+}
+
+// WritePlanJSON writes the plan JSON (docs/bundle-ir.md describes it).
+func (r *Result) WritePlanJSON(w io.Writer) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return planner.WriteJSON(w, r.Plan)
+}
+
+// WriteStats writes the per-bundle pool summary table.
+func (r *Result) WriteStats(w io.Writer) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return report.Stats(w, r.Plan)
+}
+
+// WriteRemarks writes one remark per buffer at its declaration: mode is
+// "missed" (not pooled, with the reason), "passed" (pooled) or "all".
+func (r *Result) WriteRemarks(w io.Writer, mode string) error {
+	m, err := report.ParseRemarkMode(mode)
+	if err != nil {
+		return err
+	}
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return report.Remarks(w, r.Plan, m)
+}
+
+// Explain writes how buffer name (or a rename of it) is planned: its
+// storage group, who writes and reads it, its live range, the decision
+// with its evidence, and its pool bytes. An unknown name is a
+// *report.UnknownNameError with did-you-mean suggestions, and nothing is
+// written.
+func (r *Result) Explain(w io.Writer, name string) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return report.Explain(w, r.Plan, name, r.src)
+}
+
+// WriteSVG writes the memory map of bundle bi as an SVG drawing.
+func (r *Result) WriteSVG(w io.Writer, bi int) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	return report.SVG(w, r.Plan, bi)
+}
+
+// WriteDump writes the text dump after stage "check" (the checked graph)
+// or "plan" (the plan).
+func (r *Result) WriteDump(w io.Writer, stage string) error {
+	switch stage {
+	case "check":
+		return report.DumpCheck(w, r.Graph)
+	case "plan":
+		if r.Plan == nil {
+			return errNoPlan
+		}
+		return report.DumpPlan(w, r.Plan)
+	}
+	return fmt.Errorf("dump stage %q: want check or plan", stage)
+}

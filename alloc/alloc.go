@@ -2,7 +2,7 @@
 // live ranges and sizes of the bundle's candidates and a budget, it decides
 // where each one goes or that it falls back (over budget).
 //
-// Every allocator keeps the rules of spec §2.3 except the placement policy:
+// Every allocator keeps the rules of bundle-ir.md §3.3 except the placement policy:
 // two buffers whose ranges intersect never overlap in bytes, and the pool end
 // never exceeds the budget. Allocators are pure and deterministic.
 package alloc
@@ -54,7 +54,7 @@ type Allocator struct {
 // Table lists every allocator, default first. Its order is the order of
 // --help, of --compare and of the plan's "compare" entries.
 var Table = []Allocator{
-	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (§2.3): start order, lowest free offset"},
+	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (bundle-ir.md §3.3): start order, lowest free offset"},
 	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees"},
 	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)"},
 	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found"},
@@ -85,7 +85,7 @@ func LookupWith(name string, opt Options) (Func, error) {
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):
-// the processing order of spec §2.3 step 1. Ties on all three keep input
+// the processing order of bundle-ir.md §3.3 step 1. Ties on all three keep input
 // order.
 func StartOrder(items []Interval) []int {
 	if lo, span, ok := denseSpan(items); ok {

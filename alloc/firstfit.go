@@ -1,6 +1,6 @@
 package alloc
 
-// FirstFit is the seed's policy (spec §2.3), the default: intervals in
+// FirstFit is the seed's policy (bundle-ir.md §3.3), the default: intervals in
 // (start, end, name) order; before each, every placed block whose end is
 // before its start returns to the free list in allocation order; the first
 // free block in list order that is large enough is taken and its remainder

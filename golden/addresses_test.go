@@ -51,7 +51,7 @@ func pooledFromDoc(g *ir.Graph, doc *planDoc, b *ir.Bundle) pooledFunc {
 	}
 }
 
-// coreOffset is core c's byte offset of an access (spec §1.2), computed
+// coreOffset is core c's byte offset of an access (bundle-ir.md §2), computed
 // here from the definition: digit d of c in the mixed radix of the cores
 // list, first dimension fastest, times split[d].
 func coreOffset(cores, split []int64, c int64) int64 {
@@ -67,14 +67,14 @@ func coreOffset(cores, split []int64, c int64) int64 {
 }
 
 // expectedAddresses computes, from the graph and the plan alone (spec
-// §1.2 and §3), the address each core of each access gets in bundle b:
+// bundle-ir.md §2 and bundle-ir.md §4), the address each core of each access gets in bundle b:
 // for every op in step order, every non-LX access in operand order
 // (reads, then writes) and every core in order, for the given pool base,
 // kernel-argument bases (by %arg_N) and induction values (by loop index).
 // That is the order of the address function's results. It also returns
 // the number of kernel arguments.
 //
-// The address is the one §3's symbols give: the group's base (pool + P,
+// The address is the one bundle-ir.md §4's symbols give: the group's base (pool + P,
 // or argument N's base) + view offset + core offset, and, when the symbol
 // that core uses is tiled in this op, the steps times the induction
 // values of the FIRST tiled access of the op that uses that symbol (the

@@ -75,7 +75,7 @@ func TestMLIROptVerifyEach(t *testing.T) {
 // expectedAfterCSE counts the affine.apply ops that survive CSE: an apply
 // is redundant when a textually equal one (same map, dims and symbol) is
 // visible at its position, i.e. earlier in its block or in an enclosing
-// block. The spec (§3) gives every strided operand its own %addr_N, so two
+// block. The spec (bundle-ir.md §4) gives every strided operand its own %addr_N, so two
 // operands with the same stride and base in one loop body are emitted as
 // two equal applies; that is the only redundancy allowed.
 func expectedAfterCSE(src string) int {

@@ -1,4 +1,4 @@
-// Package mlirgen owns the MLIR text of spec §3: one module per bundle,
+// Package mlirgen owns the MLIR text of bundle-ir.md §4: one module per bundle,
 // with the pool allocation, kernel arguments, the symbols every leaf op
 // registers (pool, kernel, slice and per-core derived keys, symbols.go),
 // their declarations and the tiled addressing of their operands. Every

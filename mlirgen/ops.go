@@ -9,7 +9,7 @@ package mlirgen
 // function parameters), so an op needs no type lists of its own. Ops are
 // built on the stack and printed at once; nothing here allocates.
 
-// valKind names the SSA values of §3; a value's numbers fill the name.
+// valKind names the SSA values of bundle-ir.md §4; a value's numbers fill the name.
 type valKind uint8
 
 const (

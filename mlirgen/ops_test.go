@@ -23,7 +23,7 @@ func printOp(t *testing.T, m mop, generic bool) string {
 }
 
 // TestOpPrinters: every op kind in both forms. The custom forms are the
-// lines of spec §3 (and MLIR's own syntax for func, arith, affine, scf);
+// lines of bundle-ir.md §4 (and MLIR's own syntax for func, arith, affine, scf);
 // the generic forms are MLIR's `"name"(operands) ({region}) {attributes}
 // : (operand types) -> result types`, attributes in alphabetical order,
 // an scf.for body ending in its explicit "scf.yield".

@@ -19,7 +19,7 @@ const (
 	argBase                     // kernel argument: %arg_N
 )
 
-// symKind is the kind of a symbol's key (§3 "Symbols").
+// symKind is the kind of a symbol's key (bundle-ir.md §4 "Symbols").
 type symKind uint8
 
 const (
@@ -247,7 +247,7 @@ func newLayout(p *planner.Result, bi int) *layout {
 	return lay
 }
 
-// resolve fills st with op's symbols (§3 "Symbols" and "Which symbol a
+// resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and "Which symbol a
 // core uses"). The groups of op's accesses must be classified. With
 // collect it declares the values of the op's slice, derived and pool
 // symbols instead (the layout pass).

@@ -2,7 +2,7 @@ package mlirgen
 
 import "testing"
 
-// The expected modules below are written from spec §3 by hand; each case
+// The expected modules below are written from bundle-ir.md §4 by hand; each case
 // says why every line is what it is.
 
 const (

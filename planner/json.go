@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// WriteJSON writes the plan JSON of spec §4. The layout is fixed (keys in
+// WriteJSON writes the plan JSON of bundle-ir.md §5. The layout is fixed (keys in
 // the spec's order, one bundle or buffer per line) so that plans diff well
 // and are byte-identical for the same input and flags. Every buffer line
 // carries its group's decision ("offset" is where the group's storage

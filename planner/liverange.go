@@ -11,7 +11,7 @@ type access struct {
 	read bool
 }
 
-// planBundle computes live ranges (spec §2.2) for the candidates of bundle
+// planBundle computes live ranges (bundle-ir.md §3.2) for the candidates of bundle
 // bi, places them, and fills in the bundle's pool entry.
 //
 // bundleOf holds every group's Bundle. count is scratch indexed by group,

@@ -1,4 +1,4 @@
-// Package planner owns pool planning (spec §2): for every storage group it
+// Package planner owns pool planning (bundle-ir.md §3): for every storage group it
 // decides the reason it cannot be pooled, or its bundle, live range and pool
 // offset; for every bundle its pool size and lower bound.
 //
@@ -19,7 +19,7 @@ const DefaultBudget int64 = 17179869184 - 2147483648
 // Reason says why a group is not pooled. The zero value means it is.
 type Reason string
 
-// The reasons of spec §2.1, in precedence order.
+// The reasons of bundle-ir.md §3.1, in precedence order.
 const (
 	Pooled      Reason = ""
 	Disabled    Reason = "disabled"
@@ -54,7 +54,7 @@ type ReasonInfo struct {
 	applies func(gr *ir.Group, u *Usage, disabled bool) bool
 }
 
-// ReasonTable is the one table of the reasons of spec §2.1, in precedence
+// ReasonTable is the one table of the reasons of bundle-ir.md §3.1, in precedence
 // order: the first that applies is reported. reasonFor applies its rules
 // in this order; report and docs/bundle-ir.md read it (a test holds the
 // doc equal to it).
@@ -188,7 +188,7 @@ func (p *Result) Pooled(gi, bi int) bool {
 	return g.Offset >= 0 && g.Bundle == bi
 }
 
-// Plan applies spec §2 to g.
+// Plan applies bundle-ir.md §3 to g.
 func Plan(g *ir.Graph, opt Options) *Result {
 	p := &Result{Graph: g, Allocator: opt.AllocatorName, Budget: opt.Budget, Disabled: opt.Disabled,
 		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles))}

@@ -217,7 +217,7 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 
 // writeLiveRange explains the candidate's range: its first and last touch
 // in the bundle, then each counted loop whose back-edge widens it (spec
-// §2.2).
+// bundle-ir.md §3.2).
 func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, gi int) {
 	pg := &p.Groups[gi]
 	b := &g.Bundles[pg.Bundle]

@@ -137,7 +137,7 @@ type touch struct {
 }
 
 // groupName is what reports call storage group gi: its root, the one name
-// that is not a view of another (spec §1.2). Sorting still uses
+// that is not a view of another (bundle-ir.md §2). Sorting still uses
 // ir.Group.Name, the smallest member name, as planning does.
 func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
 

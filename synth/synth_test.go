@@ -45,7 +45,7 @@ func TestDeterministic(t *testing.T) {
 
 // TestValid checks that every config parses and checks, has the asked-for
 // shape, and exercises the planning rules it is meant to. The v2 frontend
-// enforces the bounds rule (spec §1.2), so this is also the test that no
+// enforces the bounds rule (bundle-ir.md §2), so this is also the test that no
 // step or split synth writes leaves its buffer.
 func TestValid(t *testing.T) {
 	for _, cfg := range configs {

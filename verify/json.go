@@ -5,7 +5,7 @@ import (
 	"github.com/sdscgen/sdscgen/planner"
 )
 
-// planJSON is the document of spec §4 without its two long arrays
+// planJSON is the document of bundle-ir.md §5 without its two long arrays
 // (bundles and buffers), which JSON checks element by element as they
 // stream by. A field is !ok when it is null or missing.
 type planJSON struct {
@@ -40,7 +40,7 @@ type bufferJSON struct {
 	ViewOffset jint
 }
 
-// decodePlan reads the document of spec §4 (keys in any order, exactly
+// decodePlan reads the document of bundle-ir.md §5 (keys in any order, exactly
 // the spec's keys), handing each bundles element and each buffers
 // element, with its index, to bundle and buffer as it is read. A
 // repeated array key starts its indices afresh (the last value of a key
@@ -131,7 +131,7 @@ func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), 
 
 // JSON checks the plan JSON data (as planner.WriteJSON writes it) against
 // the plan p of graph g: it must be strict JSON with exactly the keys of
-// spec §4, the pool-size table must hold exactly the bundles with
+// bundle-ir.md §5, the pool-size table must hold exactly the bundles with
 // candidates, every bundle must state its name, steps, pool size and
 // lower bound, and every buffer, in declaration order, must carry its
 // group's decision, so alias members share one bundle, range and offset,

@@ -1,4 +1,4 @@
-// Package verify re-derives every rule of pool planning (spec §2) from the
+// Package verify re-derives every rule of pool planning (bundle-ir.md §3) from the
 // checked graph and compares a plan against it, so that the planner's
 // claims are checked by code that is not the planner.
 //
@@ -12,9 +12,9 @@
 //   - the graph's own invariants that planning relies on: groups are
 //     named by their smallest member, every size a whole number of
 //     128-byte sticks, buffer/group links consistent;
-//   - per group, the reason of spec §2.1 (first applicable in table order),
+//   - per group, the reason of bundle-ir.md §3.1 (first applicable in table order),
 //     and for a candidate its bundle (the single writer) and its live range
-//     of spec §2.2 including loop back-edges;
+//     of bundle-ir.md §3.2 including loop back-edges;
 //   - per bundle, the candidate set and its (start, end, name) order, the
 //     pool-size table entry exactly for bundles with candidates, the pool
 //     size equal to the highest placed end and at most the budget, every
@@ -26,7 +26,7 @@
 //   - the alias declarations (v2 views): every name's view offset and
 //     root re-derived from its `alias NAME = BASE + OFF` chain, each
 //     group's size as the largest view offset + size of its names;
-//   - cores and splits (spec §1.2) and the bounds rule of every access,
+//   - cores and splits (bundle-ir.md §2) and the bounds rule of every access,
 //     with core offsets re-derived from the op's cores and the access's
 //     split; and every start address of a pooled access (pool offset +
 //     view offset + core offset + tile) inside its group's bytes;
@@ -34,7 +34,7 @@
 //     algorithm (O(n log n), at every size) must give exactly the same
 //     offsets and pool size.
 //
-// JSON checks the serialized plan (spec §4) against the plan: key values,
+// JSON checks the serialized plan (bundle-ir.md §5) against the plan: key values,
 // buffer order, alias members sharing their group's decision.
 package verify
 
@@ -50,7 +50,7 @@ import (
 	"github.com/sdscgen/sdscgen/planner"
 )
 
-// stick is the HBM allocation granule of spec §1.2.
+// stick is the HBM allocation granule of bundle-ir.md §2.
 const stick = 128
 
 // Options are the settings the plan was requested with.
@@ -136,7 +136,7 @@ type want struct {
 	start, end int
 }
 
-// Plan checks p against the rules of spec §2 re-derived from g. It returns
+// Plan checks p against the rules of bundle-ir.md §3 re-derived from g. It returns
 // nil or an *Error naming every violation found.
 func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
 	c := &checker{g: g, p: p, opt: opt}
@@ -270,8 +270,8 @@ func (c *checker) checkGraph() bool {
 // groupOf resolves an access to its storage through the buffer table.
 func (c *checker) groupOf(a ir.Access) int { return c.g.Buffers[a.Buffer].Group }
 
-// expected derives the reason (spec §2.1) and, for candidates, the bundle
-// and live range (spec §2.2) of every group.
+// expected derives the reason (bundle-ir.md §3.1) and, for candidates, the bundle
+// and live range (bundle-ir.md §3.2) of every group.
 func (c *checker) expected() []want {
 	g := c.g
 	us := make([]usage, len(g.Groups))
@@ -364,7 +364,7 @@ type span struct{ first, last int }
 
 // loopsOf walks the bundle's tree and returns, per step, the enclosing
 // loops (outermost first) and, per loop, its span of steps. A bare loop
-// bundle gets one more loop, over all its steps, as spec §2.2 says.
+// bundle gets one more loop, over all its steps, as bundle-ir.md §3.2 says.
 func (c *checker) loopsOf(b *ir.Bundle) ([][]int, []span) {
 	enclosing := make([][]int, len(b.Ops))
 	spans := make([]span, len(b.Loops))
@@ -811,7 +811,7 @@ func (f *fenwick) find(n int) int {
 	return pos // 0-based slot = (1-based pos+1) - 1
 }
 
-// replayFirstFit runs spec §2.3 as worded, on items in (start, end, name)
+// replayFirstFit runs bundle-ir.md §3.3 as worded, on items in (start, end, name)
 // order, and compares with the plan.
 //
 // The free list is kept in list order as an append-only array of blocks

@@ -8,7 +8,7 @@ import (
 )
 
 // viewInfo is what the verifier derives from the alias declarations alone
-// (Buffer.Alias and Buffer.AliasOffset, spec §1.2): every name's root and
+// (Buffer.Alias and Buffer.AliasOffset, bundle-ir.md §2): every name's root and
 // view offset. It never reads Buffer.ViewOffset, Group.Root or Group.Size,
 // which are the claims it checks.
 type viewInfo struct {
@@ -147,7 +147,7 @@ func (c *checker) checkViews(v *viewInfo) {
 }
 
 // extent is the farthest start of an access relative to the start of the
-// name it accesses (spec §1.2, bounds): the largest core offset plus the
+// name it accesses (bundle-ir.md §2, bounds): the largest core offset plus the
 // sum over its loops of step*(count-1). Core offsets are re-derived from
 // the op's cores and the access's split: core c's offset is
 // sum_d i_d*split[d] with i_d in [0, cores[d]), every combination taken by
@@ -180,7 +180,7 @@ func extent(b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
 }
 
 // checkCores checks every op's cores clause and every access's split
-// (spec §1.2): entries at least 1, a split only on an op with cores and
+// (bundle-ir.md §2): entries at least 1, a split only on an op with cores and
 // with one entry per cores entry, no negative split or step.
 func (c *checker) checkCores() {
 	for _, b := range c.g.Bundles {
@@ -231,7 +231,7 @@ func (c *checker) checkCores() {
 	}
 }
 
-// checkBounds applies the bounds rule of spec §1.2 to every access of
+// checkBounds applies the bounds rule of bundle-ir.md §2 to every access of
 // every op, and checks every pooled access against its group's bytes:
 // each core's start address, from the first iteration's (pool offset +
 // view offset, core 0) to the farthest (+ the largest core offset + every

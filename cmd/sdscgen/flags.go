@@ -190,7 +190,7 @@ func mainCommand() (*command, *mainFlags) {
 	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
 	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle: `mlir` (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
-	fs.BoolVar(&cfg.emit.FrontendPoolAllocation, "frontend-pool-allocation", false, "take each bundle's pool as a last %pool_base_addr argument instead of allocating it (torch-spyre FRONTEND_POOL_ALLOCATION)")
+	fs.BoolVar(&cfg.emit.FrontendPoolAllocation, "frontend-pool-allocation", false, "take each bundle's pool as a first %pool_base_addr argument instead of allocating it (torch-spyre FRONTEND_POOL_ALLOCATION)")
 	return c, m
 }
 

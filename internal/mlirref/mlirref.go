@@ -1,11 +1,11 @@
 // Package mlirref is an independent reference for the MLIR text of the
-// contract's §3 (docs: /work/shared/spec/bundle-ir.md, "MLIR per bundle").
+// bundle-ir.md §4 (docs: /work/shared/spec/bundle-ir.md, "MLIR per bundle").
 //
 // It is written from the contract's words only, deliberately plain and
 // slow, and shares no code with package mlirgen: the property test in this
 // package compares the two byte for byte on random graphs. It reads the
 // checked graph (package ir) and the plan (package planner) and nothing
-// else; core offsets are computed here from the §1.2 formula, not with
+// else; core offsets are computed here from the bundle-ir.md §2 formula, not with
 // ir.Access.CoreOffset.
 //
 // Readings of the contract where its words leave room (each is marked
@@ -70,7 +70,7 @@ type opInfo struct {
 }
 
 // coreOffset is core c's offset for an access with the given split on an
-// op with the given cores list (§1.2): sum over d of i_d*b_d with
+// op with the given cores list (bundle-ir.md §2): sum over d of i_d*b_d with
 // i_d = (c / (s0*...*s(d-1))) mod s_d.
 func coreOffset(cores []int64, split []int64, c int) int64 {
 	if split == nil {

@@ -29,7 +29,7 @@ func expect(t *testing.T, got, want string) {
 	}
 }
 
-// specExample is a program whose module is the example of contract §3:
+// specExample is a program whose module is the example of bundle-ir.md §4:
 // one loop of 4, an op that reads and writes the pooled t (4096 bytes, at
 // pool offset 0) with step 256 and reads the graph input x (arg 0).
 // t's read registers pool(0) as -1 and gets %addr_0; x is kernel(0), -2;
@@ -258,7 +258,7 @@ module {
 `)
 }
 
-// coreOffset follows §1.2: the first dimension varies fastest.
+// coreOffset follows bundle-ir.md §2: the first dimension varies fastest.
 func TestCoreOffset(t *testing.T) {
 	cores := []int64{2, 3}
 	split := []int64{100, 1000}

@@ -7,7 +7,7 @@
 // and broadcast accesses, ops that read and write the same storage, the
 // same name read twice with different steps, and CPU fallback nodes.
 //
-// Every step and split it writes keeps the bounds rule of spec §1.2: the
+// Every step and split it writes keeps the bounds rule of bundle-ir.md §2: the
 // farthest start (largest core offset + every loop's step*(count-1)) is 0
 // or below the accessed name's size. The same seed always gives the same
 // text.
@@ -166,7 +166,7 @@ var dtypes = []struct {
 	bytes int64
 }{{"f32", 4}, {"f16", 2}, {"bf16", 2}, {"f8", 1}, {"i64", 8}, {"i32", 4}, {"i16", 2}, {"i8", 1}, {"u8", 1}, {"bool", 1}}
 
-// bufSize returns a size as written and its byte count (spec §1.2).
+// bufSize returns a size as written and its byte count (bundle-ir.md §2).
 func (g *gen) bufSize() (string, int64) {
 	switch g.r.Intn(8) {
 	case 0:

@@ -4,8 +4,8 @@
 //
 // A fenced block whose first line starts with "$ " is a terminal session.
 // Each "$ " line is one command (run by bash in a fresh scratch folder that
-// sees the repository's examples/, golden/ and docs/ read-only, with the
-// freshly built sdscgen first on PATH; "go run ./cmd/sdscgen" means that
+// sees the repository's examples/, golden/, scripts/ and docs/, with the
+// freshly built sdscgen first on PATH, then sdsc-opt and the LLVM 16 tools; "go run ./cmd/sdscgen" means that
 // binary). The lines after it, up to the next "$ " line, are what the
 // command prints on stdout and stderr together. In expected output a line
 // "..." stands for any number of lines, and a last line "[exit N]" says the
@@ -185,8 +185,12 @@ func TestDocs(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: scripts,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			for _, d := range []string{"examples", "golden", "docs"} {
+			// sdsc-opt (built by scripts/test.sh into dialect/build/bin)
+			// and the LLVM 16 tools are on PATH for the pages that use
+			// them.
+			path := []string{bin, filepath.Join(root, "dialect", "build", "bin"), "/usr/lib/llvm-16/bin", os.Getenv("PATH")}
+			env.Setenv("PATH", strings.Join(path, string(os.PathListSeparator)))
+			for _, d := range []string{"examples", "golden", "docs", "scripts"} {
 				if err := os.Symlink(filepath.Join(root, d), filepath.Join(env.WorkDir, d)); err != nil {
 					return err
 				}

@@ -44,16 +44,47 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	if size > inputLimit {
 		return nil, tooBig
 	}
-	var buf bytes.Buffer
+	// A regular file is read into one buffer of its size (plus one byte
+	// to see it did not grow meanwhile); a stream (stdin, a FIFO, a
+	// device), and a file that grew, in chunks of growing size. Reading
+	// stops at the limit, so /dev/zero costs at most the limit and a
+	// chunk (a growing buffer would hold up to twice the limit while it
+	// copies itself).
+	var chunks [][]byte
+	var total int64
 	if size > 0 {
-		buf.Grow(int(size) + 1)
+		buf := make([]byte, size+1)
+		n, err := io.ReadFull(r, buf)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if int64(n) <= size {
+			return buf[:n], nil
+		}
+		chunks, total = [][]byte{buf}, int64(n)
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, inputLimit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	for c := int64(64 << 10); total <= inputLimit; c = min(2*c, 64<<20) {
+		chunk := make([]byte, 0, c)
+		var err error
+		for len(chunk) < cap(chunk) && total <= inputLimit && err == nil {
+			var n int
+			n, err = r.Read(chunk[len(chunk):cap(chunk)])
+			chunk = chunk[:len(chunk)+n]
+			total += int64(n)
+		}
+		chunks = append(chunks, chunk)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	if n > inputLimit {
+	if total > inputLimit {
 		return nil, tooBig
 	}
-	return buf.Bytes(), nil
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	return bytes.Join(chunks, nil), nil
 }

@@ -1,5 +1,5 @@
 // Package mlirref is an independent reference for the MLIR text of the
-// bundle-ir.md §4 (docs: /work/shared/spec/bundle-ir.md, "MLIR per bundle").
+// docs/bundle-ir.md §4 ("The MLIR").
 //
 // It is written from the contract's words only, deliberately plain and
 // slow, and shares no code with package mlirgen: the property test in this

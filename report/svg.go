@@ -101,6 +101,9 @@ func (s Scale) Drawn(start, end int, off, n int64) (x, y, w, h float64) {
 	return
 }
 
+// realHeight is the height of n bytes by the scale, before MinHeight.
+func realHeight(s Scale, n int64) float64 { return float64(n) * PlotHeight / float64(s.Top) }
+
 // binaryUnits are the units of the offset axis, 1024^k bytes.
 var binaryUnits = []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 
@@ -277,7 +280,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	}
 
 	// Buffers, in allocation order.
-	var labels strings.Builder
+	var labels, over strings.Builder
 	type thin struct {
 		name         string
 		x, y, rw, rh float64
@@ -301,6 +304,14 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		}
 		fmt.Fprintf(bw, `<rect data-buffer="%s" data-offset="%d" data-size="%d"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
 			esc(name), pg.Offset, size, class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
+		// A rectangle grown to MinHeight reaches into its neighbour's
+		// bytes, and a neighbour drawn later would cover that part: a
+		// copy on top of all rectangles keeps it whole (only where it
+		// is wide enough to be seen: hairlines are not copied).
+		if rw >= 3 && rh > realHeight(sc, size) {
+			fmt.Fprintf(&over, `<rect class="s" stroke="%s" x="%s" y="%s" width="%s" height="%s" fill="%s" pointer-events="none"/>`+"\n",
+				dark, num(x), num(y), num(rw), num(rh), fill)
+		}
 		tw := TextWidth(name, labelFont, false)
 		switch {
 		case rw >= tw+4 && rh >= labelFont+3:
@@ -326,7 +337,8 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 			break
 		}
 	}
-	// Labels after every rectangle, so none is covered.
+	// Grown copies and labels after every rectangle, so none is covered.
+	bw.WriteString(over.String())
 	bw.WriteString(labels.String())
 	if pooled == 0 {
 		fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle" fill="#888" font-size="16">no pooled buffers</text>`+"\n",

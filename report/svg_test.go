@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -635,6 +636,18 @@ func TestSVGSmallBuffer(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("denom has no name beside it:\n%s", out[bi])
+	}
+	// denom's 4 px reach 1.31 px into probs (245.13 - 4 < 242.44), which
+	// is drawn after it: a copy of denom's rectangle (no data-buffer) on
+	// top of probs keeps all of it in view.
+	svg := string(out[bi])
+	fill := regexp.MustCompile(`data-buffer="denom"[^>]* fill="([^"]*)"`).FindStringSubmatch(svg)
+	if fill == nil {
+		t.Fatalf("no fill for denom")
+	}
+	cp := strings.Index(svg, `x="100" y="241.13" width="1060" height="4" fill="`+fill[1]+`" pointer-events="none"/>`)
+	if cp < 0 || cp < strings.Index(svg, `data-buffer="probs"`) {
+		t.Errorf("no copy of denom on top of probs:\n%s", svg)
 	}
 	var ticks []string
 	for _, e := range doc.texts {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -13,18 +14,40 @@ import (
 
 // The memory map's fixed geometry, in SVG user units (pixels). The plot
 // area is PlotWidth x PlotHeight with its top-left corner at
-// (PlotLeft, PlotTop); the legend goes below it.
+// (PlotLeft, PlotTop); the legend goes below it. The drawing is SVGWidth
+// wide unless a title or legend line needs more.
 const (
 	SVGWidth   = 1200
 	PlotLeft   = 100
 	PlotTop    = 70
-	PlotWidth  = 1060
 	PlotHeight = 520
+	PlotWidth  = 1060
 
-	labelFont = 11  // px, buffer labels
-	charWidth = 6.6 // px, a generous average glyph width at labelFont
-	maxLegend = 8   // names listed per fallback reason before "and N more"
+	// MinHeight is the least drawn height of a pooled buffer: a buffer
+	// whose true height (Scale.Rect) is smaller is drawn MinHeight tall,
+	// grown upwards from its offset (downwards from the plot top if it
+	// would cross it). Its data-offset and data-size attributes and its
+	// tooltip keep the true values.
+	MinHeight = 4
+
+	// EmWidth is the estimated average glyph width, in em, of the
+	// sans-serif font the map uses; it decides where a label fits and
+	// how wide the drawing must be (bold text counts 10% wider).
+	EmWidth = 0.6
+
+	labelFont = 11 // px, buffer labels
+	maxLegend = 8  // names listed per fallback reason before "and N more"
+	maxTicks  = 8  // intervals on the offset axis, at most
 )
+
+// TextWidth estimates the rendered width of s at font size px.
+func TextWidth(s string, px float64, bold bool) float64 {
+	w := float64(len([]rune(s))) * px * EmWidth
+	if bold {
+		w *= 1.1
+	}
+	return w
+}
 
 // Scale maps plan coordinates to the plot area of bundle bi's memory map:
 //
@@ -67,15 +90,85 @@ func (s Scale) Rect(start, end int, off, n int64) (x, y, w, h float64) {
 	return
 }
 
+// Drawn is the rectangle actually drawn for a buffer: Rect, made at least
+// MinHeight tall (see MinHeight).
+func (s Scale) Drawn(start, end int, off, n int64) (x, y, w, h float64) {
+	x, y, w, h = s.Rect(start, end, off, n)
+	if h < MinHeight {
+		h = MinHeight
+		y = max(s.Y(off)-h, PlotTop)
+	}
+	return
+}
+
+// realHeight is the height of n bytes by the scale, before MinHeight.
+func realHeight(s Scale, n int64) float64 { return float64(n) * PlotHeight / float64(s.Top) }
+
+// binaryUnits are the units of the offset axis, 1024^k bytes.
+var binaryUnits = []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+
+// Ticks returns the offset axis interval for a plot of top bytes: the
+// smallest m * 10^d * 1024^u bytes (m in 1, 2, 5; m * 10^d < 1024) with
+// at most 8 multiples in 1..top, and u (the unit, binaryUnits[u]). The
+// ticks are 0 and those multiples: at most 9.
+func Ticks(top int64) (step int64, u int) {
+	unit := int64(1)
+	for u = 0; u < len(binaryUnits); u++ {
+		for _, m := range []int64{1, 2, 5, 10, 20, 50, 100, 200, 500} {
+			if m > math.MaxInt64/unit {
+				return m / 2 * unit, u // unreachable for int64 sizes
+			}
+			if step = m * unit; top/step <= maxTicks {
+				return step, u
+			}
+		}
+		unit *= 1024
+	}
+	return step, u - 1
+}
+
+// TickLabel is the label of offset v on an axis whose interval has unit
+// index u: v in that unit, an integer.
+func TickLabel(v int64, u int) string {
+	return strconv.FormatInt(v>>(10*u), 10) + " " + binaryUnits[u]
+}
+
+// box is a label's extent, for collision checks.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) hits(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+
+func hitsAny(b box, placed []box) bool {
+	for _, p := range placed {
+		if b.hits(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// plural is "1 step" or "n steps".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
 // SVG writes the memory map of bundle bi: x is the step, y the pool
-// offset (0 at the bottom), one rectangle per pooled buffer with a
-// data-buffer attribute (the storage group's name) and a <title> tooltip
-// (name, size, range, offset); a label where the name fits inside; a
-// dashed line at pool_end (data-line="pool_end") and one at the lower
-// bound (data-line="lower_bound"); and a legend listing the buffers the
-// bundle touches that are not pooled in it, by reason. Coordinates follow
-// Scale and are written with two decimals. The file is deterministic and
-// its size is about 225 bytes per pooled buffer.
+// offset (0 at the bottom, ticks at 1-2-5 steps of a binary unit), one
+// rectangle per pooled buffer with data-buffer (the storage group's
+// name), data-offset and data-size attributes and a <title> tooltip
+// (name, size, range, offset, views), at least MinHeight tall; the name
+// inside the rectangle where it fits (class "l"), else just above or
+// below it where the rectangle is wide enough and no other label is in
+// the way (class "o"); a dashed line at pool_end (data-line="pool_end"),
+// one at the lower bound (data-line="lower_bound") and one at the budget
+// (data-line="budget") when the budget is within the plot; and a legend
+// listing the buffers the bundle touches that are not pooled in it, by
+// reason. Coordinates follow Scale and are written with two decimals; the
+// drawing is at least SVGWidth wide and contains every element. The file
+// is deterministic and its size is about 235 bytes per pooled buffer.
 func SVG(w io.Writer, p *planner.Result, bi int) error {
 	g := p.Graph
 	b := &g.Bundles[bi]
@@ -107,43 +200,92 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		}
 	}
 
-	legendTop := PlotTop + PlotHeight + 56
-	height := legendTop + 20*(len(legend)+1) + 10
-
-	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		SVGWidth, height, SVGWidth, height)
-	bw.WriteString(`<style>rect.b{stroke:#333;stroke-width:.6}text.l{font-size:11px;text-anchor:middle;dominant-baseline:central;pointer-events:none}line.g{stroke:#ddd}</style>` + "\n")
-	fmt.Fprintf(bw, `<rect x="0" y="0" width="%d" height="%d" fill="#fff"/>`+"\n", SVGWidth, height)
-
-	// Title.
-	fmt.Fprintf(bw, `<text x="%d" y="24" font-size="16" font-weight="bold">bundle %s (%s, %d steps) of graph %s</text>`+"\n",
-		PlotLeft, esc(b.Name), b.Kind, len(b.Ops), esc(g.Name))
 	pool := "none"
 	if pb.HasPool() {
 		pool = HumanSize(pb.PoolSize)
 	}
-	fmt.Fprintf(bw, `<text x="%d" y="46">pool %s · lower bound %s · %d pooled · %d not pooled · budget %s · allocator %s</text>`+"\n",
-		PlotLeft, pool, lowerHuman(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), esc(p.Allocator))
-
-	// Grid and axes.
-	for k := 0; k <= 4; k++ {
-		off := sc.Top * int64(k) / 4
-		y := sc.Y(off)
-		fmt.Fprintf(bw, `<line class="g" x1="%d" y1="%s" x2="%d" y2="%s"/><text x="%d" y="%s" text-anchor="end" dominant-baseline="central">%s</text>`+"\n",
-			PlotLeft, num(y), PlotLeft+PlotWidth, num(y), PlotLeft-6, num(y), HumanSize(off))
+	title := fmt.Sprintf("bundle %s (%s, %s) of graph %s", b.Name, b.Kind, plural(len(b.Ops), "step"), g.Name)
+	sub := fmt.Sprintf("pool %s · lower bound %s · %d pooled · %d not pooled · budget %s · allocator %s",
+		pool, lowerHuman(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), p.Allocator)
+	head := "not pooled: none"
+	if len(legend) > 0 {
+		head = "not pooled (touched by this bundle, by reason):"
 	}
-	every := tickEvery(sc.Steps)
-	for s := 0; s < sc.Steps; s += every {
-		x := sc.X(s) + PlotWidth/float64(sc.Steps)/2
-		fmt.Fprintf(bw, `<text x="%s" y="%d" text-anchor="middle">%d</text>`+"\n", num(x), PlotTop+PlotHeight+16, s)
+
+	// The drawing holds the plot and every title and legend line.
+	right := float64(PlotLeft + PlotWidth)
+	right = max(right, PlotLeft+TextWidth(title, 16, true), PlotLeft+TextWidth(sub, 12, false), PlotLeft+TextWidth(head, 12, true))
+	for _, line := range legend {
+		right = max(right, PlotLeft+12+TextWidth(line, 12, false))
+	}
+	width := max(SVGWidth, int(math.Ceil(right))+SVGWidth-PlotLeft-PlotWidth) // the plot's right margin
+	legendTop := PlotTop + PlotHeight + 56
+	height := legendTop + 20*len(legend) + 14
+
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
+		width, height, width, height)
+	bw.WriteString(`<style>rect.b{stroke:#333;stroke-width:.6}rect.s{stroke-width:.8}text.l,text.o{font-size:11px;text-anchor:middle;dominant-baseline:central;pointer-events:none}text.o,text.k{paint-order:stroke;stroke:#fff;stroke-width:3px}line.g{stroke:#ddd}</style>` + "\n")
+	fmt.Fprintf(bw, `<rect x="0" y="0" width="%d" height="%d" fill="#fff"/>`+"\n", width, height)
+
+	fmt.Fprintf(bw, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", PlotLeft, esc(title))
+	fmt.Fprintf(bw, `<text x="%d" y="46">%s</text>`+"\n", PlotLeft, esc(sub))
+
+	// Grid and axes. A bundle without pool and lower bound has no
+	// offsets to show.
+	if pb.HasPool() || pb.LowerBound > 0 {
+		step, u := Ticks(sc.Top)
+		for off := int64(0); ; off += step {
+			y := sc.Y(off)
+			fmt.Fprintf(bw, `<line class="g" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="t" x="%d" y="%s" text-anchor="end" dominant-baseline="central">%s</text>`+"\n",
+				PlotLeft, num(y), PlotLeft+PlotWidth, num(y), PlotLeft-6, num(y), TickLabel(off, u))
+			if off > sc.Top-step {
+				break
+			}
+		}
+	}
+	if len(b.Ops) > 0 {
+		every := tickEvery(sc.Steps)
+		for s := 0; s < sc.Steps; s += every {
+			x := sc.X(s) + PlotWidth/float64(sc.Steps)/2
+			fmt.Fprintf(bw, `<text x="%s" y="%d" text-anchor="middle">%d</text>`+"\n", num(x), PlotTop+PlotHeight+16, s)
+		}
 	}
 	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">step</text>`+"\n", PlotLeft+PlotWidth/2, PlotTop+PlotHeight+36)
 	fmt.Fprintf(bw, `<text transform="translate(18 %d) rotate(-90)" text-anchor="middle">pool offset</text>`+"\n", PlotTop+PlotHeight/2)
 	fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", PlotLeft, PlotTop, PlotWidth, PlotHeight)
 
+	// The line labels, placed first: buffer labels keep clear of them.
+	type lineLabel struct {
+		name, color, dash, text string
+		off                     int64
+		x                       float64
+		anchor                  string
+	}
+	var lines []lineLabel
+	if pb.HasPool() {
+		lines = append(lines,
+			lineLabel{"pool_end", "#c00", "6 3", "pool_end " + HumanSize(pb.PoolSize), pb.PoolSize, PlotLeft + PlotWidth - 4, "end"},
+			lineLabel{"lower_bound", "#06c", "2 3", "lower bound " + lowerHuman(pb.LowerBound), pb.LowerBound, PlotLeft + 4, "start"})
+	}
+	if p.Budget <= sc.Top {
+		lines = append(lines, lineLabel{"budget", "#080", "10 3 2 3", "budget " + HumanSize(p.Budget), p.Budget, PlotLeft + PlotWidth/2, "middle"})
+	}
+	var placed []box
+	for _, l := range lines {
+		tw := TextWidth(l.text, 12, false)
+		x0 := map[string]float64{"start": l.x, "middle": l.x - tw/2, "end": l.x - tw}[l.anchor]
+		y := sc.Y(l.off) - 4
+		placed = append(placed, box{x0, y - 12, x0 + tw, y + 3})
+	}
+
 	// Buffers, in allocation order.
-	var labels strings.Builder
+	var labels, over strings.Builder
+	type thin struct {
+		name         string
+		x, y, rw, rh float64
+	}
+	var thins []thin
 	for _, gi := range pb.Candidates {
 		pg := &p.Groups[gi]
 		if pg.Offset < 0 {
@@ -151,45 +293,68 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		}
 		name := groupName(g, gi)
 		size := g.Groups[gi].Size
-		x, y, rw, rh := sc.Rect(pg.Start, pg.End, pg.Offset, size)
-		fill := color(name)
-		// Big rectangles get a dark outline; small ones an outline in
-		// their own colour, so that a buffer thinner than a pixel still
-		// shows as a hairline instead of vanishing.
+		x, y, rw, rh := sc.Drawn(pg.Start, pg.End, pg.Offset, size)
+		fill, dark := colors(name)
+		// Big rectangles get a dark outline; small ones an outline in a
+		// darker shade of their own colour, so that a buffer thinner
+		// than a pixel still shows as a hairline.
 		class := ` class="b"`
-		if rw < 3 || rh < 3 {
-			class = ` stroke="` + fill + `" stroke-width=".8"`
+		if rw < 3 || rh < 6 {
+			class = ` class="s" stroke="` + dark + `"`
 		}
-		fmt.Fprintf(bw, `<rect data-buffer="%s"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
-			esc(name), class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
-		if rw >= float64(len(name))*charWidth+4 && rh >= labelFont+3 {
+		fmt.Fprintf(bw, `<rect data-buffer="%s" data-offset="%d" data-size="%d"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
+			esc(name), pg.Offset, size, class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
+		// A rectangle grown to MinHeight reaches into its neighbour's
+		// bytes, and a neighbour drawn later would cover that part: a
+		// copy on top of all rectangles keeps it whole (only where it
+		// is wide enough to be seen: hairlines are not copied).
+		if rw >= 3 && rh > realHeight(sc, size) {
+			fmt.Fprintf(&over, `<rect class="s" stroke="%s" x="%s" y="%s" width="%s" height="%s" fill="%s" pointer-events="none"/>`+"\n",
+				dark, num(x), num(y), num(rw), num(rh), fill)
+		}
+		tw := TextWidth(name, labelFont, false)
+		switch {
+		case rw >= tw+4 && rh >= labelFont+3:
 			fmt.Fprintf(&labels, `<text class="l" x="%s" y="%s">%s</text>`+"\n", num(x+rw/2), num(y+rh/2), esc(name))
+			placed = append(placed, box{x + rw/2 - tw/2, y + rh/2 - labelFont/2.0, x + rw/2 + tw/2, y + rh/2 + labelFont/2.0})
+		case rw >= tw+4:
+			thins = append(thins, thin{name, x, y, rw, rh})
 		}
 	}
-	// Labels after every rectangle, so none is covered.
+	// Names of rectangles too low for them: just above the rectangle, or
+	// else just below it, inside the plot and clear of every other label;
+	// otherwise only the tooltip names it.
+	for _, t := range thins {
+		tw := TextWidth(t.name, labelFont, false)
+		cx := t.x + t.rw/2
+		for _, cy := range []float64{t.y - labelFont/2.0 - 1, t.y + t.rh + labelFont/2.0 + 1} {
+			bx := box{cx - tw/2, cy - labelFont/2.0, cx + tw/2, cy + labelFont/2.0}
+			if bx.y0 < PlotTop || bx.y1 > PlotTop+PlotHeight || hitsAny(bx, placed) {
+				continue
+			}
+			placed = append(placed, bx)
+			fmt.Fprintf(&labels, `<text class="o" x="%s" y="%s">%s</text>`+"\n", num(cx), num(cy), esc(t.name))
+			break
+		}
+	}
+	// Grown copies and labels after every rectangle, so none is covered.
+	bw.WriteString(over.String())
 	bw.WriteString(labels.String())
 	if pooled == 0 {
 		fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle" fill="#888" font-size="16">no pooled buffers</text>`+"\n",
 			PlotLeft+PlotWidth/2, PlotTop+PlotHeight/2)
 	}
 
-	// pool_end and lower bound.
-	if pb.HasPool() {
-		y := sc.Y(pb.PoolSize)
-		fmt.Fprintf(bw, `<line data-line="pool_end" x1="%d" y1="%s" x2="%d" y2="%s" stroke="#c00" stroke-width="1.5" stroke-dasharray="6 3"/>`+"\n",
-			PlotLeft, num(y), PlotLeft+PlotWidth, num(y))
-		fmt.Fprintf(bw, `<text x="%d" y="%s" text-anchor="end" fill="#c00">pool_end %s</text>`+"\n", PlotLeft+PlotWidth-4, num(y-4), HumanSize(pb.PoolSize))
-		y = sc.Y(pb.LowerBound)
-		fmt.Fprintf(bw, `<line data-line="lower_bound" x1="%d" y1="%s" x2="%d" y2="%s" stroke="#06c" stroke-width="1.5" stroke-dasharray="2 3"/>`+"\n",
-			PlotLeft, num(y), PlotLeft+PlotWidth, num(y))
-		fmt.Fprintf(bw, `<text x="%d" y="%s" fill="#06c">lower bound %s</text>`+"\n", PlotLeft+4, num(y-4), lowerHuman(pb.LowerBound))
+	// pool_end, lower bound and budget.
+	for _, l := range lines {
+		y := sc.Y(l.off)
+		fmt.Fprintf(bw, `<line data-line="%s" x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
+			l.name, PlotLeft, num(y), PlotLeft+PlotWidth, num(y), l.color, l.dash)
+		fmt.Fprintf(bw, `<text class="k" x="%s" y="%s" text-anchor="%s" fill="%s">%s</text>`+"\n",
+			num(l.x), num(y-4), l.anchor, l.color, l.text)
 	}
 
 	// Legend.
-	head := "not pooled: none"
-	if len(legend) > 0 {
-		head = "not pooled (touched by this bundle, by reason):"
-	}
 	fmt.Fprintf(bw, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", PlotLeft, legendTop, head)
 	for k, line := range legend {
 		fmt.Fprintf(bw, `<text data-reason="%s" x="%d" y="%d">%s</text>`+"\n", esc(line[:strings.IndexByte(line, ' ')]), PlotLeft+12, legendTop+20*(k+1), esc(line))
@@ -217,12 +382,37 @@ func num(v float64) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// color is a stable pastel fill derived from the buffer name.
-func color(name string) string {
+// colors is a stable pastel fill derived from the buffer name, and a
+// darker shade of it for outlines, as #rrggbb.
+func colors(name string) (fill, dark string) {
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	v := h.Sum32()
-	return fmt.Sprintf("hsl(%d,%d%%,%d%%)", v%360, 45+(v>>9)%25, 68+(v>>17)%12)
+	hue, sat, light := float64(v%360), float64(45+(v>>9)%25)/100, float64(68+(v>>17)%12)/100
+	return hsl(hue, sat, light), hsl(hue, sat, light-0.3)
+}
+
+// hsl converts a colour to #rrggbb (hue in degrees, s and l in 0..1).
+func hsl(h, s, l float64) string {
+	c := (1 - math.Abs(2*l-1)) * s
+	x := c * (1 - math.Abs(math.Mod(h/60, 2)-1))
+	m := l - c/2
+	var r, g, b float64
+	switch {
+	case h < 60:
+		r, g = c, x
+	case h < 120:
+		r, g = x, c
+	case h < 180:
+		g, b = c, x
+	case h < 240:
+		g, b = x, c
+	case h < 300:
+		r, b = x, c
+	default:
+		r, b = c, x
+	}
+	return fmt.Sprintf("#%02x%02x%02x", int(math.Round((r+m)*255)), int(math.Round((g+m)*255)), int(math.Round((b+m)*255)))
 }
 
 // esc escapes text for XML content and attribute values.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,10 +23,42 @@ import (
 type svgDoc struct {
 	rects  map[string][4]float64 // data-buffer -> x, y, width, height
 	order  []string
-	lines  map[string]float64 // data-line -> y1
-	reason []string           // data-reason of the legend entries, in order
-	labels map[string]int     // buffer label text -> count
-	titles map[string]string  // data-buffer -> tooltip
+	lines  map[string]float64  // data-line -> y1
+	reason []string            // data-reason of the legend entries, in order
+	labels map[string]int      // buffer label text -> count
+	titles map[string]string   // data-buffer -> tooltip
+	data   map[string][2]int64 // data-buffer -> data-offset, data-size
+	texts  []svgText           // every text element, in order
+	shapes [][4]float64        // every rect (x, y, w, h) and line (x1, y1, x2, y2 as a box)
+	width  float64             // of the root, equal to its viewBox
+	height float64
+}
+
+// svgText is a text element: its attributes and content.
+type svgText struct {
+	class, anchor, baseline, transform string
+	x, y, size                         float64
+	bold                               bool
+	text                               string
+}
+
+// box is the estimated extent of a text (x0, y0, x1, y1), by the
+// documented glyph width estimate: the anchor places it horizontally, the
+// baseline vertically (central: centred on y; else from one font size
+// above y to 0.3 below).
+func (e svgText) box() [4]float64 {
+	w := report.TextWidth(e.text, e.size, e.bold)
+	x0 := e.x
+	switch e.anchor {
+	case "middle":
+		x0 -= w / 2
+	case "end":
+		x0 -= w
+	}
+	if e.baseline == "central" {
+		return [4]float64{x0, e.y - e.size/2, x0 + w, e.y + e.size/2}
+	}
+	return [4]float64{x0, e.y - e.size, x0 + w, e.y + 0.3*e.size}
 }
 
 func attr(e xml.StartElement, name string) (string, bool) {
@@ -48,7 +82,8 @@ func fnum(t testing.TB, s string) float64 {
 // error) and collects the plan-carrying elements.
 func parseSVG(t testing.TB, data []byte) svgDoc {
 	t.Helper()
-	doc := svgDoc{rects: map[string][4]float64{}, lines: map[string]float64{}, labels: map[string]int{}, titles: map[string]string{}}
+	doc := svgDoc{rects: map[string][4]float64{}, lines: map[string]float64{}, labels: map[string]int{}, titles: map[string]string{},
+		data: map[string][2]int64{}}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	var stack []xml.StartElement
 	var text strings.Builder
@@ -68,6 +103,12 @@ func parseSVG(t testing.TB, data []byte) svgDoc {
 					t.Fatalf("root element %v, want svg in the SVG namespace", e.Name)
 				}
 				root = false
+				w, _ := attr(e, "width")
+				h, _ := attr(e, "height")
+				doc.width, doc.height = fnum(t, w), fnum(t, h)
+				if vb, _ := attr(e, "viewBox"); vb != "0 0 "+w+" "+h {
+					t.Errorf("viewBox %q, width %s, height %s", vb, w, h)
+				}
 			}
 			stack = append(stack, e)
 			text.Reset()
@@ -83,7 +124,16 @@ func parseSVG(t testing.TB, data []byte) svgDoc {
 					}
 					doc.rects[name] = r
 					doc.order = append(doc.order, name)
+					off, _ := attr(e, "data-offset")
+					size, _ := attr(e, "data-size")
+					doc.data[name] = [2]int64{int64(fnum(t, off)), int64(fnum(t, size))}
 				}
+				var r [4]float64
+				for k, a := range []string{"x", "y", "width", "height"} {
+					v, _ := attr(e, a)
+					r[k] = fnum(t, v)
+				}
+				doc.shapes = append(doc.shapes, [4]float64{r[0], r[1], r[0] + r[2], r[1] + r[3]})
 			}
 			if e.Name.Local == "line" {
 				if name, ok := attr(e, "data-line"); ok {
@@ -94,6 +144,12 @@ func parseSVG(t testing.TB, data []byte) svgDoc {
 					}
 					doc.lines[name] = fnum(t, y1)
 				}
+				var r [4]float64
+				for k, a := range []string{"x1", "y1", "x2", "y2"} {
+					v, _ := attr(e, a)
+					r[k] = fnum(t, v)
+				}
+				doc.shapes = append(doc.shapes, r)
 			}
 			if e.Name.Local == "text" {
 				if r, ok := attr(e, "data-reason"); ok {
@@ -106,9 +162,28 @@ func parseSVG(t testing.TB, data []byte) svgDoc {
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if e.Name.Local == "text" {
-				if c, _ := attr(top, "class"); c == "l" {
+				c, _ := attr(top, "class")
+				if c == "l" {
 					doc.labels[text.String()]++
 				}
+				te := svgText{class: c, text: text.String(), size: 12}
+				te.anchor, _ = attr(top, "text-anchor")
+				te.baseline, _ = attr(top, "dominant-baseline")
+				te.transform, _ = attr(top, "transform")
+				if c == "l" || c == "o" {
+					te.size, te.anchor, te.baseline = 11, "middle", "central"
+				}
+				if v, ok := attr(top, "font-size"); ok {
+					te.size = fnum(t, v)
+				}
+				fw, _ := attr(top, "font-weight")
+				te.bold = fw == "bold"
+				if te.transform == "" {
+					x, _ := attr(top, "x")
+					y, _ := attr(top, "y")
+					te.x, te.y = fnum(t, x), fnum(t, y)
+				}
+				doc.texts = append(doc.texts, te)
 			}
 			if e.Name.Local == "title" && len(stack) > 0 {
 				if name, ok := attr(stack[len(stack)-1], "data-buffer"); ok {
@@ -160,9 +235,22 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			if !ok {
 				t.Fatalf("bundle %s: no rectangle for pooled %s", g.Bundles[bi].Name, name)
 			}
+			// The data attributes are the plan's; the rectangle is the
+			// Scale's, grown to MinHeight upwards from the offset (or
+			// down from the plot top) when it is lower than that.
+			if d := doc.data[name]; d != [2]int64{pg.Offset, g.Groups[gi].Size} {
+				t.Errorf("bundle %s: %s data-offset, data-size %v, want %d, %d", g.Bundles[bi].Name, name, d, pg.Offset, g.Groups[gi].Size)
+			}
 			x, y, w, h := sc.Rect(pg.Start, pg.End, pg.Offset, g.Groups[gi].Size)
+			if h < report.MinHeight {
+				h = report.MinHeight
+				y = max(sc.Y(pg.Offset)-report.MinHeight, report.PlotTop)
+			}
 			if !near(r[0], x) || !near(r[1], y) || !near(r[2], w) || !near(r[3], h) {
 				t.Errorf("bundle %s: %s at %v, want %v", g.Bundles[bi].Name, name, r, [4]float64{x, y, w, h})
+			}
+			if r[3] < report.MinHeight-0.006 {
+				t.Errorf("bundle %s: %s drawn %v px tall", g.Bundles[bi].Name, name, r[3])
 			}
 			// The rectangle is inside the plot, its steps are the
 			// live range and its bottom is the offset.
@@ -194,8 +282,24 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 				t.Errorf("bundle %s: lines %v, want pool_end %v lower_bound %v", g.Bundles[bi].Name, doc.lines,
 					sc.Y(pb.PoolSize), sc.Y(pb.LowerBound))
 			}
-		} else if len(doc.lines) != 0 {
+		} else if _, ok := doc.lines["pool_end"]; ok {
 			t.Errorf("bundle %s without pool has lines %v", g.Bundles[bi].Name, doc.lines)
+		} else if _, ok := doc.lines["lower_bound"]; ok {
+			t.Errorf("bundle %s without pool has lines %v", g.Bundles[bi].Name, doc.lines)
+		}
+		// The budget line is there exactly when the budget is within
+		// the plot (at most its top offset).
+		if y, ok := doc.lines["budget"]; ok != (p.Budget <= sc.Top) || ok && !near(y, sc.Y(p.Budget)) {
+			t.Errorf("bundle %s: budget %d, top %d: budget line %v at %v", g.Bundles[bi].Name, p.Budget, sc.Top, ok, y)
+		}
+		checkTicks(t, g.Bundles[bi].Name, doc, sc, pb.HasPool() || pb.LowerBound > 0)
+		checkInside(t, g.Bundles[bi].Name, doc)
+		steps := fmt.Sprintf("(%s, %d steps)", g.Bundles[bi].Kind, len(g.Bundles[bi].Ops))
+		if len(g.Bundles[bi].Ops) == 1 {
+			steps = fmt.Sprintf("(%s, 1 step)", g.Bundles[bi].Kind)
+		}
+		if !strings.Contains(doc.texts[0].text, steps) {
+			t.Errorf("title %q lacks %q", doc.texts[0].text, steps)
 		}
 
 		// Legend: the reasons of the touched, not pooled groups.
@@ -238,8 +342,129 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 				t.Errorf("label %q on a %vx%v rectangle", label, r[2], r[3])
 			}
 		}
+		checkOutsideLabels(t, g.Bundles[bi].Name, doc)
 	}
 	return out
+}
+
+// checkTicks: the offset axis has ticks exactly when the bundle has a
+// pool or a lower bound; then they are 0, s, 2s, ... up to the plot's top
+// (and no further than one interval short of it), s being 1, 2 or 5 x
+// 10^d of one binary unit (d >= 0, below 1024 of it), every label an
+// integer count of that unit at the tick's height, and at most 9 ticks.
+func checkTicks(t *testing.T, bundle string, doc svgDoc, sc report.Scale, want bool) {
+	t.Helper()
+	units := map[string]int64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50, "EiB": 1 << 60}
+	var vals []int64
+	unit := ""
+	for _, e := range doc.texts {
+		if e.class != "t" {
+			continue
+		}
+		var n int64
+		var u string
+		if _, err := fmt.Sscanf(e.text, "%d %s", &n, &u); err != nil || units[u] == 0 || fmt.Sprintf("%d %s", n, u) != e.text {
+			t.Errorf("bundle %s: tick label %q", bundle, e.text)
+			return
+		}
+		if unit != "" && u != unit {
+			t.Errorf("bundle %s: ticks in %s and %s", bundle, unit, u)
+		}
+		unit = u
+		v := n * units[u]
+		if !near(e.y, sc.Y(v)) {
+			t.Errorf("bundle %s: tick %q at y %v, want %v", bundle, e.text, e.y, sc.Y(v))
+		}
+		vals = append(vals, v)
+	}
+	if !want {
+		if len(vals) > 0 {
+			t.Errorf("bundle %s without pool or lower bound has ticks %v", bundle, vals)
+		}
+		return
+	}
+	if len(vals) < 2 || len(vals) > 9 || vals[0] != 0 {
+		t.Fatalf("bundle %s: ticks %v", bundle, vals)
+	}
+	step := vals[1]
+	for k, v := range vals {
+		if v != int64(k)*step {
+			t.Errorf("bundle %s: ticks %v not evenly spaced", bundle, vals)
+		}
+	}
+	if last := vals[len(vals)-1]; last > sc.Top || last+step <= sc.Top {
+		t.Errorf("bundle %s: ticks %v do not end at the last multiple below the top %d", bundle, vals, sc.Top)
+	}
+	m := step / units[unit]
+	if step%units[unit] != 0 || m >= 1024 {
+		t.Errorf("bundle %s: interval %d is not a count of %s", bundle, step, unit)
+	}
+	for m%10 == 0 {
+		m /= 10
+	}
+	if m != 1 && m != 2 && m != 5 {
+		t.Errorf("bundle %s: interval %d %s is not 1, 2 or 5 x 10^d", bundle, step/units[unit], unit)
+	}
+}
+
+// checkInside: every rectangle, line and text lies inside the drawing
+// (texts by the glyph width estimate; the rotated axis title by hand: it
+// is centred at (18, plot middle) and 11 characters long).
+func checkInside(t *testing.T, bundle string, doc svgDoc) {
+	t.Helper()
+	in := func(what string, b [4]float64) {
+		if min(b[0], b[2]) < -0.01 || min(b[1], b[3]) < -0.01 || max(b[0], b[2]) > doc.width+0.01 || max(b[1], b[3]) > doc.height+0.01 {
+			t.Errorf("bundle %s: %s at %v outside the %vx%v drawing", bundle, what, b, doc.width, doc.height)
+		}
+	}
+	for _, s := range doc.shapes {
+		in("shape", s)
+	}
+	for _, e := range doc.texts {
+		if e.transform != "" {
+			if e.transform != fmt.Sprintf("translate(18 %d) rotate(-90)", report.PlotTop+report.PlotHeight/2) {
+				t.Errorf("bundle %s: unexpected transform %q", bundle, e.transform)
+			}
+			continue
+		}
+		in(fmt.Sprintf("text %q", e.text), e.box())
+	}
+}
+
+// checkOutsideLabels: a name written outside its rectangle (class "o") is
+// that of a rectangle with no inside label, at least as wide as the name,
+// centred on it horizontally and touching its top or bottom (within a
+// pixel), inside the plot; no two buffer or line labels overlap.
+func checkOutsideLabels(t *testing.T, bundle string, doc svgDoc) {
+	t.Helper()
+	var boxes [][4]float64
+	var names []string
+	for _, e := range doc.texts {
+		if e.class != "l" && e.class != "o" && e.class != "k" {
+			continue
+		}
+		b := e.box()
+		for k, o := range boxes {
+			if b[0] < o[2]-0.01 && o[0] < b[2]-0.01 && b[1] < o[3]-0.01 && o[1] < b[3]-0.01 {
+				t.Errorf("bundle %s: labels %q and %q overlap", bundle, e.text, names[k])
+			}
+		}
+		boxes = append(boxes, b)
+		names = append(names, e.text)
+		if e.class != "o" {
+			continue
+		}
+		r, ok := doc.rects[e.text]
+		if !ok || doc.labels[e.text] != 0 {
+			t.Errorf("bundle %s: outside label %q: rectangle %v, inside labels %d", bundle, e.text, ok, doc.labels[e.text])
+			continue
+		}
+		above, below := math.Abs(b[3]+1-r[1]) < 0.02, math.Abs(b[1]-1-(r[1]+r[3])) < 0.02
+		if r[2] < b[2]-b[0] || !near(e.x, r[0]+r[2]/2) || !above && !below ||
+			b[1] < report.PlotTop-0.01 || b[3] > report.PlotTop+report.PlotHeight+0.01 {
+			t.Errorf("bundle %s: outside label %q at %v for rectangle %v", bundle, e.text, b, r)
+		}
+	}
 }
 
 func TestSVGGoldenInputs(t *testing.T) {
@@ -363,5 +588,166 @@ func TestSVGEscapes(t *testing.T) {
 	}
 	if !bytes.Contains(out[0], []byte(`graph-input (1): c&lt;d&gt;`)) {
 		t.Errorf("legend not escaped:\n%s", out[0])
+	}
+}
+
+// decoderBlock plans examples/decoder_block.bir.
+func decoderBlock(t *testing.T) *planner.Result {
+	t.Helper()
+	src, err := os.ReadFile("../examples/decoder_block.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := check(t, "decoder_block.bir", src)
+	return planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+}
+
+// TestSVGSmallBuffer: in bundle attention, scores (f32[16,128,128] = 1 MiB)
+// sits at 0, denom (f32[16,128] = 8 KiB) right above it at 1048576, probs
+// (bf16, 512 KiB) above that at 1056768: top = 1581056 bytes. denom's true
+// height 8192*520/1581056 = 2.69 px is below MinHeight, so it is drawn 4 px
+// tall on its offset line y(1048576) = 590 - 344.87 = 245.13, with its true
+// offset and size in the data attributes, and named just above it (its
+// 1060 px width holds the name; no other label is there).
+// The offset axis of 1544 KiB is split every 200 KiB (100 KiB would
+// give 15 intervals), 0 to 1400 KiB.
+func TestSVGSmallBuffer(t *testing.T) {
+	p := decoderBlock(t)
+	out := checkSVG(t, p)
+	bi := 1
+	if p.Graph.Bundles[bi].Name != "attention" {
+		t.Fatalf("bundle 1 is %s", p.Graph.Bundles[bi].Name)
+	}
+	doc := parseSVG(t, out[bi])
+	if d := doc.data["denom"]; d != [2]int64{1048576, 8192} {
+		t.Errorf("denom data %v", d)
+	}
+	if r := doc.rects["denom"]; !near(r[1], 241.13) || r[3] != 4 || r[2] != 1060 {
+		t.Errorf("denom drawn at %v", r)
+	}
+	found := false
+	for _, e := range doc.texts {
+		if e.class == "o" && e.text == "denom" {
+			found = true
+			if !near(e.y, 241.13-6.5) || e.x != 630 {
+				t.Errorf("denom named at %v, %v", e.x, e.y)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("denom has no name beside it:\n%s", out[bi])
+	}
+	// denom's 4 px reach 1.31 px into probs (245.13 - 4 < 242.44), which
+	// is drawn after it: a copy of denom's rectangle (no data-buffer) on
+	// top of probs keeps all of it in view.
+	svg := string(out[bi])
+	fill := regexp.MustCompile(`data-buffer="denom"[^>]* fill="([^"]*)"`).FindStringSubmatch(svg)
+	if fill == nil {
+		t.Fatalf("no fill for denom")
+	}
+	cp := strings.Index(svg, `x="100" y="241.13" width="1060" height="4" fill="`+fill[1]+`" pointer-events="none"/>`)
+	if cp < 0 || cp < strings.Index(svg, `data-buffer="probs"`) {
+		t.Errorf("no copy of denom on top of probs:\n%s", svg)
+	}
+	var ticks []string
+	for _, e := range doc.texts {
+		if e.class == "t" {
+			ticks = append(ticks, e.text)
+		}
+	}
+	if got := strings.Join(ticks, ", "); got != "0 KiB, 200 KiB, 400 KiB, 600 KiB, 800 KiB, 1000 KiB, 1200 KiB, 1400 KiB" {
+		t.Errorf("ticks %s", got)
+	}
+}
+
+// TestSVGTicks checks the axis interval on hand-picked tops: the smallest
+// 1-2-5 x 10^d count of a binary unit with at most 8 multiples in 1..top
+// (at most 9 ticks, 0 included).
+func TestSVGTicks(t *testing.T) {
+	for _, c := range []struct {
+		top, step int64
+		label     string // of the tick at 3 intervals
+	}{
+		{1, 1, "3 B"}, {8, 1, "3 B"}, {9, 2, "6 B"}, {768, 100, "300 B"}, {899, 100, "300 B"}, {900, 200, "600 B"},
+		{4096, 500, "1500 B"}, {4500, 1024, "3 KiB"}, {1581056, 200 << 10, "600 KiB"},
+		{4 << 30, 500 << 20, "1500 MiB"}, {math.MaxInt64, 1 << 60, "3 EiB"},
+	} {
+		step, u := report.Ticks(c.top)
+		if step != c.step || report.TickLabel(3*step, u) != c.label {
+			t.Errorf("top %d: interval %d, third tick %q; want %d, %q", c.top, step, report.TickLabel(3*step, u), c.step, c.label)
+		}
+	}
+}
+
+// TestSVGEmptyPool: attn_proj (1 op, nothing pooled, lower bound 0) has
+// no offset ticks (no "0 B" printed over "1 B"), no lines and a singular
+// step count; with a budget of 0 every bundle's budget line is drawn, at
+// offset 0.
+func TestSVGEmptyPool(t *testing.T) {
+	p := decoderBlock(t)
+	var b bytes.Buffer
+	report.SVG(&b, p, 0)
+	doc := parseSVG(t, b.Bytes())
+	if p.Graph.Bundles[0].Name != "attn_proj" || p.Bundles[0].HasPool() {
+		t.Fatalf("bundle 0 is %s", p.Graph.Bundles[0].Name)
+	}
+	for _, e := range doc.texts {
+		if e.class == "t" || strings.HasSuffix(e.text, " B") && !strings.Contains(e.text, "·") {
+			t.Errorf("empty pool shows %q", e.text)
+		}
+	}
+	if len(doc.lines) != 0 {
+		t.Errorf("lines %v", doc.lines)
+	}
+	if !strings.Contains(doc.texts[0].text, "(fused, 1 step) of") {
+		t.Errorf("title %q", doc.texts[0].text)
+	}
+	g := p.Graph
+	out := checkSVG(t, planner.Plan(g, planner.Options{Budget: 0}))
+	for bi := range g.Bundles {
+		if y, ok := parseSVG(t, out[bi]).lines["budget"]; !ok || y != report.PlotTop+report.PlotHeight {
+			t.Errorf("bundle %s at budget 0: budget line %v at %v", g.Bundles[bi].Name, ok, y)
+		}
+	}
+}
+
+// TestSVGBudgetLine: reasons at budget 4096 has a lower bound of 6 KiB
+// (top 6144), so the budget is drawn two thirds up: 590 - 4096*520/6144 =
+// 243.33; at the default budget it is not drawn.
+func TestSVGBudgetLine(t *testing.T) {
+	p, _ := plan(t, "reasons", 4096)
+	var b bytes.Buffer
+	report.SVG(&b, p, 0)
+	if y, ok := parseSVG(t, b.Bytes()).lines["budget"]; !ok || !near(y, 243.33) {
+		t.Errorf("budget line %v at %v", ok, y)
+	}
+	if !strings.Contains(b.String(), ">budget 4.0 KiB</text>") {
+		t.Errorf("budget line not labelled:\n%s", b.String())
+	}
+	p, _ = plan(t, "reasons", planner.DefaultBudget)
+	b.Reset()
+	report.SVG(&b, p, 0)
+	if _, ok := parseSVG(t, b.Bytes()).lines["budget"]; ok {
+		t.Errorf("budget line drawn at the default budget")
+	}
+}
+
+// TestSVGWideLegend: a legend of eight 60-character names needs more than
+// the 1200 px: the drawing grows to hold it (checkSVG checks that every
+// element is inside).
+func TestSVGWideLegend(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph wide {\n  buffer y : 128\n  output y\n")
+	var ins []string
+	for i := 0; i < 8; i++ {
+		name := fmt.Sprintf("in%d_%s", i, strings.Repeat("x", 56))
+		ins = append(ins, name)
+		fmt.Fprintf(&b, "  buffer %s : 128\n  input %s\n", name, name)
+	}
+	fmt.Fprintf(&b, "  fused f {\n    op o reads %s writes y\n  }\n}\n", strings.Join(ins, ", "))
+	g, _ := check(t, "wide.bir", []byte(b.String()))
+	out := checkSVG(t, planner.Plan(g, planner.Options{Budget: planner.DefaultBudget}))
+	if doc := parseSVG(t, out[0]); doc.width <= report.SVGWidth {
+		t.Errorf("width %v for a %d-character legend line", doc.width, 8*62)
 	}
 }

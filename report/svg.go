@@ -13,43 +13,43 @@ import (
 )
 
 // The memory map's fixed geometry, in SVG user units (pixels). The plot
-// area is PlotWidth x PlotHeight with its top-left corner at
-// (PlotLeft, PlotTop); the legend goes below it. The drawing is SVGWidth
+// area is plotWidth x plotHeight with its top-left corner at
+// (plotLeft, plotTop); the legend goes below it. The drawing is svgWidth
 // wide unless a title or legend line needs more.
 const (
-	SVGWidth   = 1200
-	PlotLeft   = 100
-	PlotTop    = 70
-	PlotHeight = 520
-	PlotWidth  = 1060
+	svgWidth   = 1200
+	plotLeft   = 100
+	plotTop    = 70
+	plotHeight = 520
+	plotWidth  = 1060
 
-	// MinHeight is the least drawn height of a pooled buffer: a buffer
-	// whose true height (Scale.Rect) is smaller is drawn MinHeight tall,
+	// minHeight is the least drawn height of a pooled buffer: a buffer
+	// whose true height (svgScale.Rect) is smaller is drawn minHeight tall,
 	// grown upwards from its offset (downwards from the plot top if it
 	// would cross it). Its data-offset and data-size attributes and its
 	// tooltip keep the true values.
-	MinHeight = 4
+	minHeight = 4
 
-	// EmWidth is the estimated average glyph width, in em, of the
+	// emWidth is the estimated average glyph width, in em, of the
 	// sans-serif font the map uses; it decides where a label fits and
 	// how wide the drawing must be (bold text counts 10% wider).
-	EmWidth = 0.6
+	emWidth = 0.6
 
 	labelFont = 11 // px, buffer labels
 	maxLegend = 8  // names listed per fallback reason before "and N more"
 	maxTicks  = 8  // intervals on the offset axis, at most
 )
 
-// TextWidth estimates the rendered width of s at font size px.
-func TextWidth(s string, px float64, bold bool) float64 {
-	w := float64(len([]rune(s))) * px * EmWidth
+// textWidth estimates the rendered width of s at font size px.
+func textWidth(s string, px float64, bold bool) float64 {
+	w := float64(len([]rune(s))) * px * emWidth
 	if bold {
 		w *= 1.1
 	}
 	return w
 }
 
-// Scale maps plan coordinates to the plot area of bundle bi's memory map:
+// svgScale maps plan coordinates to the plot area of bundle bi's memory map:
 //
 //	x(step)   = PlotLeft + step * PlotWidth / steps          (steps >= 1)
 //	y(offset) = PlotTop + PlotHeight - offset * PlotHeight / top
@@ -59,59 +59,59 @@ func TextWidth(s string, px float64, bold bool) float64 {
 // start..end (inclusive) at offset off with size n is the rectangle
 // x = x(start), width = (end-start+1) * PlotWidth/steps,
 // y = y(off+n), height = n * PlotHeight/top.
-type Scale struct {
+type svgScale struct {
 	Steps int
 	Top   int64
 }
 
 // ScaleOf returns the scale of bundle bi's memory map.
-func ScaleOf(p *planner.Result, bi int) Scale {
+func scaleOf(p *planner.Result, bi int) svgScale {
 	pb := &p.Bundles[bi]
-	return Scale{Steps: max(len(p.Graph.Bundles[bi].Ops), 1), Top: max(pb.PoolSize, pb.LowerBound, 1)}
+	return svgScale{Steps: max(len(p.Graph.Bundles[bi].Ops), 1), Top: max(pb.PoolSize, pb.LowerBound, 1)}
 }
 
 // X is the left edge of step s.
-func (s Scale) X(step int) float64 {
-	return PlotLeft + float64(step)*PlotWidth/float64(s.Steps)
+func (s svgScale) X(step int) float64 {
+	return plotLeft + float64(step)*plotWidth/float64(s.Steps)
 }
 
 // Y is the height of byte offset off.
-func (s Scale) Y(off int64) float64 {
-	return PlotTop + PlotHeight - float64(off)*PlotHeight/float64(s.Top)
+func (s svgScale) Y(off int64) float64 {
+	return plotTop + plotHeight - float64(off)*plotHeight/float64(s.Top)
 }
 
 // Rect is the rectangle of a buffer live at steps start..end, at offset
 // off with size n.
-func (s Scale) Rect(start, end int, off, n int64) (x, y, w, h float64) {
+func (s svgScale) Rect(start, end int, off, n int64) (x, y, w, h float64) {
 	x = s.X(start)
-	w = float64(end-start+1) * PlotWidth / float64(s.Steps)
+	w = float64(end-start+1) * plotWidth / float64(s.Steps)
 	y = s.Y(off + n)
-	h = float64(n) * PlotHeight / float64(s.Top)
+	h = float64(n) * plotHeight / float64(s.Top)
 	return
 }
 
 // Drawn is the rectangle actually drawn for a buffer: Rect, made at least
-// MinHeight tall (see MinHeight).
-func (s Scale) Drawn(start, end int, off, n int64) (x, y, w, h float64) {
+// minHeight tall (see minHeight).
+func (s svgScale) Drawn(start, end int, off, n int64) (x, y, w, h float64) {
 	x, y, w, h = s.Rect(start, end, off, n)
-	if h < MinHeight {
-		h = MinHeight
-		y = max(s.Y(off)-h, PlotTop)
+	if h < minHeight {
+		h = minHeight
+		y = max(s.Y(off)-h, plotTop)
 	}
 	return
 }
 
-// realHeight is the height of n bytes by the scale, before MinHeight.
-func realHeight(s Scale, n int64) float64 { return float64(n) * PlotHeight / float64(s.Top) }
+// realHeight is the height of n bytes by the scale, before minHeight.
+func realHeight(s svgScale, n int64) float64 { return float64(n) * plotHeight / float64(s.Top) }
 
 // binaryUnits are the units of the offset axis, 1024^k bytes.
 var binaryUnits = []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 
-// Ticks returns the offset axis interval for a plot of top bytes: the
+// ticks returns the offset axis interval for a plot of top bytes: the
 // smallest m * 10^d * 1024^u bytes (m in 1, 2, 5; m * 10^d < 1024) with
 // at most 8 multiples in 1..top, and u (the unit, binaryUnits[u]). The
 // ticks are 0 and those multiples: at most 9.
-func Ticks(top int64) (step int64, u int) {
+func ticks(top int64) (step int64, u int) {
 	unit := int64(1)
 	for u = 0; u < len(binaryUnits); u++ {
 		for _, m := range []int64{1, 2, 5, 10, 20, 50, 100, 200, 500} {
@@ -127,9 +127,9 @@ func Ticks(top int64) (step int64, u int) {
 	return step, u - 1
 }
 
-// TickLabel is the label of offset v on an axis whose interval has unit
+// tickLabel is the label of offset v on an axis whose interval has unit
 // index u: v in that unit, an integer.
-func TickLabel(v int64, u int) string {
+func tickLabel(v int64, u int) string {
 	return strconv.FormatInt(v>>(10*u), 10) + " " + binaryUnits[u]
 }
 
@@ -159,7 +159,7 @@ func plural(n int, word string) string {
 // offset (0 at the bottom, ticks at 1-2-5 steps of a binary unit), one
 // rectangle per pooled buffer with data-buffer (the storage group's
 // name), data-offset and data-size attributes and a <title> tooltip
-// (name, size, range, offset, views), at least MinHeight tall; the name
+// (name, size, range, offset, views), at least minHeight tall; the name
 // inside the rectangle where it fits (class "l"), else just above or
 // below it where the rectangle is wide enough and no other label is in
 // the way (class "o"); a dashed line at pool_end (data-line="pool_end"),
@@ -173,7 +173,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	pb := &p.Bundles[bi]
-	sc := ScaleOf(p, bi)
+	sc := scaleOf(p, bi)
 
 	fallbacks := fallbacksOf(p, touchedBy(g, bi), bi)
 	var legend []string
@@ -213,13 +213,13 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	}
 
 	// The drawing holds the plot and every title and legend line.
-	right := float64(PlotLeft + PlotWidth)
-	right = max(right, PlotLeft+TextWidth(title, 16, true), PlotLeft+TextWidth(sub, 12, false), PlotLeft+TextWidth(head, 12, true))
+	right := float64(plotLeft + plotWidth)
+	right = max(right, plotLeft+textWidth(title, 16, true), plotLeft+textWidth(sub, 12, false), plotLeft+textWidth(head, 12, true))
 	for _, line := range legend {
-		right = max(right, PlotLeft+12+TextWidth(line, 12, false))
+		right = max(right, plotLeft+12+textWidth(line, 12, false))
 	}
-	width := max(SVGWidth, int(math.Ceil(right))+SVGWidth-PlotLeft-PlotWidth) // the plot's right margin
-	legendTop := PlotTop + PlotHeight + 56
+	width := max(svgWidth, int(math.Ceil(right))+svgWidth-plotLeft-plotWidth) // the plot's right margin
+	legendTop := plotTop + plotHeight + 56
 	height := legendTop + 20*len(legend) + 14
 
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -228,17 +228,17 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	bw.WriteString(`<style>rect.b{stroke:#333;stroke-width:.6}rect.s{stroke-width:.8}text.l,text.o{font-size:11px;text-anchor:middle;dominant-baseline:central;pointer-events:none}text.o,text.k{paint-order:stroke;stroke:#fff;stroke-width:3px}line.g{stroke:#ddd}</style>` + "\n")
 	fmt.Fprintf(bw, `<rect x="0" y="0" width="%d" height="%d" fill="#fff"/>`+"\n", width, height)
 
-	fmt.Fprintf(bw, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", PlotLeft, esc(title))
-	fmt.Fprintf(bw, `<text x="%d" y="46">%s</text>`+"\n", PlotLeft, esc(sub))
+	fmt.Fprintf(bw, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", plotLeft, esc(title))
+	fmt.Fprintf(bw, `<text x="%d" y="46">%s</text>`+"\n", plotLeft, esc(sub))
 
 	// Grid and axes. A bundle without pool and lower bound has no
 	// offsets to show.
 	if pb.HasPool() || pb.LowerBound > 0 {
-		step, u := Ticks(sc.Top)
+		step, u := ticks(sc.Top)
 		for off := int64(0); ; off += step {
 			y := sc.Y(off)
 			fmt.Fprintf(bw, `<line class="g" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="t" x="%d" y="%s" text-anchor="end" dominant-baseline="central">%s</text>`+"\n",
-				PlotLeft, num(y), PlotLeft+PlotWidth, num(y), PlotLeft-6, num(y), TickLabel(off, u))
+				plotLeft, num(y), plotLeft+plotWidth, num(y), plotLeft-6, num(y), tickLabel(off, u))
 			if off > sc.Top-step {
 				break
 			}
@@ -247,13 +247,13 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	if len(b.Ops) > 0 {
 		every := tickEvery(sc.Steps)
 		for s := 0; s < sc.Steps; s += every {
-			x := sc.X(s) + PlotWidth/float64(sc.Steps)/2
-			fmt.Fprintf(bw, `<text x="%s" y="%d" text-anchor="middle">%d</text>`+"\n", num(x), PlotTop+PlotHeight+16, s)
+			x := sc.X(s) + plotWidth/float64(sc.Steps)/2
+			fmt.Fprintf(bw, `<text x="%s" y="%d" text-anchor="middle">%d</text>`+"\n", num(x), plotTop+plotHeight+16, s)
 		}
 	}
-	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">step</text>`+"\n", PlotLeft+PlotWidth/2, PlotTop+PlotHeight+36)
-	fmt.Fprintf(bw, `<text transform="translate(18 %d) rotate(-90)" text-anchor="middle">pool offset</text>`+"\n", PlotTop+PlotHeight/2)
-	fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", PlotLeft, PlotTop, PlotWidth, PlotHeight)
+	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">step</text>`+"\n", plotLeft+plotWidth/2, plotTop+plotHeight+36)
+	fmt.Fprintf(bw, `<text transform="translate(18 %d) rotate(-90)" text-anchor="middle">pool offset</text>`+"\n", plotTop+plotHeight/2)
+	fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotWidth, plotHeight)
 
 	// The line labels, placed first: buffer labels keep clear of them.
 	type lineLabel struct {
@@ -265,15 +265,15 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	var lines []lineLabel
 	if pb.HasPool() {
 		lines = append(lines,
-			lineLabel{"pool_end", "#c00", "6 3", "pool_end " + HumanSize(pb.PoolSize), pb.PoolSize, PlotLeft + PlotWidth - 4, "end"},
-			lineLabel{"lower_bound", "#06c", "2 3", "lower bound " + lowerHuman(pb.LowerBound), pb.LowerBound, PlotLeft + 4, "start"})
+			lineLabel{"pool_end", "#c00", "6 3", "pool_end " + HumanSize(pb.PoolSize), pb.PoolSize, plotLeft + plotWidth - 4, "end"},
+			lineLabel{"lower_bound", "#06c", "2 3", "lower bound " + lowerHuman(pb.LowerBound), pb.LowerBound, plotLeft + 4, "start"})
 	}
 	if p.Budget <= sc.Top {
-		lines = append(lines, lineLabel{"budget", "#080", "10 3 2 3", "budget " + HumanSize(p.Budget), p.Budget, PlotLeft + PlotWidth/2, "middle"})
+		lines = append(lines, lineLabel{"budget", "#080", "10 3 2 3", "budget " + HumanSize(p.Budget), p.Budget, plotLeft + plotWidth/2, "middle"})
 	}
 	var placed []box
 	for _, l := range lines {
-		tw := TextWidth(l.text, 12, false)
+		tw := textWidth(l.text, 12, false)
 		x0 := map[string]float64{"start": l.x, "middle": l.x - tw/2, "end": l.x - tw}[l.anchor]
 		y := sc.Y(l.off) - 4
 		placed = append(placed, box{x0, y - 12, x0 + tw, y + 3})
@@ -304,7 +304,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		}
 		fmt.Fprintf(bw, `<rect data-buffer="%s" data-offset="%d" data-size="%d"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
 			esc(name), pg.Offset, size, class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
-		// A rectangle grown to MinHeight reaches into its neighbour's
+		// A rectangle grown to minHeight reaches into its neighbour's
 		// bytes, and a neighbour drawn later would cover that part: a
 		// copy on top of all rectangles keeps it whole (only where it
 		// is wide enough to be seen: hairlines are not copied).
@@ -312,7 +312,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 			fmt.Fprintf(&over, `<rect class="s" stroke="%s" x="%s" y="%s" width="%s" height="%s" fill="%s" pointer-events="none"/>`+"\n",
 				dark, num(x), num(y), num(rw), num(rh), fill)
 		}
-		tw := TextWidth(name, labelFont, false)
+		tw := textWidth(name, labelFont, false)
 		switch {
 		case rw >= tw+4 && rh >= labelFont+3:
 			fmt.Fprintf(&labels, `<text class="l" x="%s" y="%s">%s</text>`+"\n", num(x+rw/2), num(y+rh/2), esc(name))
@@ -325,11 +325,11 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	// else just below it, inside the plot and clear of every other label;
 	// otherwise only the tooltip names it.
 	for _, t := range thins {
-		tw := TextWidth(t.name, labelFont, false)
+		tw := textWidth(t.name, labelFont, false)
 		cx := t.x + t.rw/2
 		for _, cy := range []float64{t.y - labelFont/2.0 - 1, t.y + t.rh + labelFont/2.0 + 1} {
 			bx := box{cx - tw/2, cy - labelFont/2.0, cx + tw/2, cy + labelFont/2.0}
-			if bx.y0 < PlotTop || bx.y1 > PlotTop+PlotHeight || hitsAny(bx, placed) {
+			if bx.y0 < plotTop || bx.y1 > plotTop+plotHeight || hitsAny(bx, placed) {
 				continue
 			}
 			placed = append(placed, bx)
@@ -342,22 +342,22 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	bw.WriteString(labels.String())
 	if pooled == 0 {
 		fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle" fill="#888" font-size="16">no pooled buffers</text>`+"\n",
-			PlotLeft+PlotWidth/2, PlotTop+PlotHeight/2)
+			plotLeft+plotWidth/2, plotTop+plotHeight/2)
 	}
 
 	// pool_end, lower bound and budget.
 	for _, l := range lines {
 		y := sc.Y(l.off)
 		fmt.Fprintf(bw, `<line data-line="%s" x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
-			l.name, PlotLeft, num(y), PlotLeft+PlotWidth, num(y), l.color, l.dash)
+			l.name, plotLeft, num(y), plotLeft+plotWidth, num(y), l.color, l.dash)
 		fmt.Fprintf(bw, `<text class="k" x="%s" y="%s" text-anchor="%s" fill="%s">%s</text>`+"\n",
 			num(l.x), num(y-4), l.anchor, l.color, l.text)
 	}
 
 	// Legend.
-	fmt.Fprintf(bw, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", PlotLeft, legendTop, head)
+	fmt.Fprintf(bw, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", plotLeft, legendTop, head)
 	for k, line := range legend {
-		fmt.Fprintf(bw, `<text data-reason="%s" x="%d" y="%d">%s</text>`+"\n", esc(line[:strings.IndexByte(line, ' ')]), PlotLeft+12, legendTop+20*(k+1), esc(line))
+		fmt.Fprintf(bw, `<text data-reason="%s" x="%d" y="%d">%s</text>`+"\n", esc(line[:strings.IndexByte(line, ' ')]), plotLeft+12, legendTop+20*(k+1), esc(line))
 	}
 	bw.WriteString("</svg>\n")
 	return bw.Flush()

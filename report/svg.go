@@ -51,13 +51,13 @@ func textWidth(s string, px float64, bold bool) float64 {
 
 // svgScale maps plan coordinates to the plot area of bundle bi's memory map:
 //
-//	x(step)   = PlotLeft + step * PlotWidth / steps          (steps >= 1)
+//	x(step)   = plotLeft + step * plotWidth / steps          (steps >= 1)
 //	y(offset) = PlotTop + PlotHeight - offset * PlotHeight / top
 //
 // where steps is the bundle's step count (1 if it has none) and top is
 // max(pool size, lower bound, 1) in bytes. A pooled buffer live at steps
 // start..end (inclusive) at offset off with size n is the rectangle
-// x = x(start), width = (end-start+1) * PlotWidth/steps,
+// x = x(start), width = (end-start+1) * plotWidth/steps,
 // y = y(off+n), height = n * PlotHeight/top.
 type svgScale struct {
 	Steps int
@@ -166,8 +166,8 @@ func plural(n int, word string) string {
 // one at the lower bound (data-line="lower_bound") and one at the budget
 // (data-line="budget") when the budget is within the plot; and a legend
 // listing the buffers the bundle touches that are not pooled in it, by
-// reason. Coordinates follow Scale and are written with two decimals; the
-// drawing is at least SVGWidth wide and contains every element. The file
+// reason. Coordinates follow svgScale and are written with two decimals; the
+// drawing is at least svgWidth wide and contains every element. The file
 // is deterministic and its size is about 235 bytes per pooled buffer.
 func SVG(w io.Writer, p *planner.Result, bi int) error {
 	g := p.Graph

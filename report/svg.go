@@ -52,13 +52,13 @@ func textWidth(s string, px float64, bold bool) float64 {
 // svgScale maps plan coordinates to the plot area of bundle bi's memory map:
 //
 //	x(step)   = plotLeft + step * plotWidth / steps          (steps >= 1)
-//	y(offset) = PlotTop + PlotHeight - offset * PlotHeight / top
+//	y(offset) = plotTop + plotHeight - offset * plotHeight / top
 //
 // where steps is the bundle's step count (1 if it has none) and top is
 // max(pool size, lower bound, 1) in bytes. A pooled buffer live at steps
 // start..end (inclusive) at offset off with size n is the rectangle
 // x = x(start), width = (end-start+1) * plotWidth/steps,
-// y = y(off+n), height = n * PlotHeight/top.
+// y = y(off+n), height = n * plotHeight/top.
 type svgScale struct {
 	Steps int
 	Top   int64

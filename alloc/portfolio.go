@@ -3,6 +3,7 @@ package alloc
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -28,15 +29,24 @@ import (
 //	skyline TAW, ZA, WA            skylineDive under three more preorders
 //	size-best-fit                  greedy by size, best gap
 //
+// first-fit and best-fit (O(n log n), cheap) always run. The others cost
+// several times best-fit on large bundles, so they run only within a
+// work budget given by the search effort (memberCharge): skyline A, the
+// strongest, when its charge is at most Options.MaxNodes; the last four
+// only when their charge is at most MaxNodes/16. At the default effort
+// (1<<18) that is skyline A up to 65,535 buffers and the last four
+// up to 6,204; a larger --search-effort buys them on larger
+// bundles. The rule depends only on the number of buffers and MaxNodes.
+//
 // They run on two goroutines (runMembers); results are merged in this
 // order whatever order they finish in.
 //
-// Every member runs to completion and the search is bounded by a node
-// count (Options.MaxNodes, charged the same way whatever the parallel
-// runs did), so the result depends only on the input and the options,
-// never on machine speed, load or core count; and since every member's
-// packing is merged, best's pool end never exceeds any member's when
-// they place everything.
+// Every member that runs runs to completion and the search is bounded by
+// a node count (Options.MaxNodes, charged the same way whatever the
+// parallel runs did), so the result depends only on the input and the
+// options, never on machine speed, load or core count; and since every
+// member's packing is merged, best's pool end never exceeds that of any
+// member it ran when they place everything.
 //
 // Options.SearchTime, when set, adds a clock limit: first-fit always
 // runs to completion (so there is always an answer), and any later
@@ -101,7 +111,7 @@ func runBest(items []Interval, budget int64, opt Options) Result {
 		bs.merge(r)
 		return bs.reached(goal)
 	}
-	ff, results := runMembers(func() Result { return FirstFit(items, budget) }, portfolio(items, tl, budget), goal, stop)
+	ff, results := runMembers(func() Result { return FirstFit(items, budget) }, portfolio(items, tl, budget, opt.MaxNodes), goal, stop)
 	if consider(ff) {
 		return bs.result()
 	}
@@ -193,9 +203,29 @@ func reaches(r Result, goal int64) bool {
 	return true
 }
 
-// portfolio lists the members after first-fit, in the order they run.
-func portfolio(items []Interval, tl *timeline, budget int64) []member {
+// memberCharge is what an expensive member (a skyline dive, or
+// size-best-fit) on n buffers is charged against the search effort, in
+// search nodes: n·L²/64 with L the bit length of n, the shape of a
+// skyline dive's cost (about 3n steps of O(log² n) each). The divisor
+// sets the exchange rate so that at the default effort skyline A still
+// runs on 62,185 buffers (the largest DSA benchmark trace, iopddl Y_1,
+// which it packs at the lower bound) but not on 100,000 (issue 12: best
+// within 3x best-fit's time there).
+func memberCharge(n int) int64 {
+	l := int64(bits.Len(uint(n)))
+	return int64(n) * l * l / 64
+}
+
+// portfolio lists the members after first-fit, in the order they run:
+// the cheap ones always, the expensive ones as the effort allows (see
+// BestWith).
+func portfolio(items []Interval, tl *timeline, budget, effort int64) []member {
 	n := len(items)
+	if effort <= 0 {
+		effort = DefaultMaxNodes
+	}
+	charge := memberCharge(n)
+	primary, others := charge <= effort, charge <= effort/16
 	total := tl.maxLoad()
 	width := make([]int64, n)
 	area := make([]int64, n)
@@ -243,14 +273,16 @@ func portfolio(items []Interval, tl *timeline, budget int64) []member {
 			return skylineDive(items, tl, rank(keys), budget, stop)
 		}
 	}
-	return []member{
-		sky("A"),
-		func(stop func() bool) (Result, bool) { return bestFit(items, budget, StartOrder(items), stop) },
-		sky("TAW"),
-		sky("ZA"),
-		sky("WA"),
-		func(stop func() bool) (Result, bool) { return gapFit(items, budget, SizeOrder(items), stop) },
+	var ms []member
+	if primary {
+		ms = append(ms, sky("A"))
 	}
+	ms = append(ms, func(stop func() bool) (Result, bool) { return bestFit(items, budget, StartOrder(items), stop) })
+	if others {
+		ms = append(ms, sky("TAW"), sky("ZA"), sky("WA"),
+			func(stop func() bool) (Result, bool) { return gapFit(items, budget, SizeOrder(items), stop) })
+	}
+	return ms
 }
 
 func newBestState(items []Interval, tl *timeline, budget int64) *bestState {

@@ -20,13 +20,19 @@ import (
 
 func main() {
 	allocs := flag.String("allocators", strings.Join(alloc.Names, ","), "comma-separated allocators to run")
-	searchTime := flag.Duration("search-time", time.Second, "time limit for best")
+	searchEffort := flag.Int64("search-effort", alloc.DefaultMaxNodes, "search nodes of best (the result depends only on the input and this)")
+	searchTime := flag.Duration("search-time", 0, "opt-in clock limit for best (0: none; the result then varies with machine load)")
+	printEffort := flag.Bool("print-effort", false, "print the -search-effort default and exit")
 	capacity := flag.Int64("capacity", math.MaxInt64, "budget given to every allocator")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: dsatable [flags] DIR|FILE.csv...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *printEffort {
+		fmt.Println(alloc.DefaultMaxNodes)
+		return
+	}
 	if flag.NArg() == 0 {
 		flag.Usage()
 		os.Exit(2)
@@ -53,7 +59,7 @@ func main() {
 	names := strings.Split(*allocs, ",")
 	fns := make([]alloc.Func, len(names))
 	for i, n := range names {
-		opt := alloc.Options{SearchTime: *searchTime}
+		opt := alloc.Options{MaxNodes: *searchEffort, SearchTime: *searchTime}
 		if *capacity != math.MaxInt64 {
 			opt.Goal = *capacity // a decision problem, as pack --capacity
 		}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
 )
@@ -180,7 +179,7 @@ func TestBenchmarksParseAndSmallOptimal(t *testing.T) {
 	for _, sub := range []string{"challenging", "examples", "extra/omnimalloc-small", "extra/idealloc/iopddl", "extra/idealloc/somas_tensors"} {
 		files = append(files, benchFiles(t, sub)...)
 	}
-	best := alloc.BestWith(alloc.Options{SearchTime: time.Minute, MaxNodes: 1 << 20})
+	best := alloc.BestWith(alloc.Options{MaxNodes: 1 << 20})
 	for _, f := range files {
 		inst, err := ReadFile(f)
 		if err != nil {
@@ -212,7 +211,7 @@ func TestChallengingFitCapacity(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := capacityOf(t, f)
-		best := alloc.BestWith(alloc.Options{Goal: c, SearchTime: 10 * time.Second})
+		best := alloc.BestWith(alloc.Options{Goal: c})
 		p, err := Pack(inst.Buffers, c, best)
 		if err != nil {
 			t.Fatal(err)
@@ -248,7 +247,7 @@ func TestBestOverBudgetPartitions(t *testing.T) {
 		end = max(end, b.Upper)
 	}
 	bufs := append(slices.Clone(inst.Buffers), Buffer{ID: "huge", Lower: end + 1, Upper: end + 2, Size: 2 << 20, Offset: -1})
-	p, err := Pack(bufs, 1048576, alloc.BestWith(alloc.Options{SearchTime: 10 * time.Second}))
+	p, err := Pack(bufs, 1048576, alloc.BestWith(alloc.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 
 // UnknownNameError is Explain's answer for a name that is neither a
 // buffer nor a rename source. Suggestions are the closest known names by
-// edit distance, best first.
+// edit distance (see Suggest), best first; the message names any
+// look-alike non-ASCII character of Name.
 type UnknownNameError struct {
 	Name        string
 	Graph       string
@@ -39,7 +40,7 @@ func (e *UnknownNameError) Error() string {
 			list = strings.Join(q[:len(q)-1], ", ") + " or " + last
 		}
 		fmt.Fprintf(&b, "; did you mean %s?", list)
-		if note := lookAlikeNote(e.Name); note != "" {
+		if note := LookAlikeNote(e.Name); note != "" {
 			// Names are ASCII: a look-alike is always part of
 			// what differs.
 			fmt.Fprintf(&b, " (in the name, %s)", note)

@@ -46,10 +46,10 @@ func foldLookAlikes(s string) string {
 	}, s)
 }
 
-// lookAlikeNote describes the look-alike characters of name, each once in
-// order of first appearance, e.g. `"а" in the name is U+0430, a non-ASCII
+// LookAlikeNote describes the look-alike characters of name, each once in
+// order of first appearance, e.g. `"а" is U+0430, a non-ASCII
 // look-alike of "a"`; "" when it has none.
-func lookAlikeNote(name string) string {
+func LookAlikeNote(name string) string {
 	var parts []string
 	seen := map[rune]bool{}
 	for _, r := range name {
@@ -65,7 +65,3 @@ func lookAlikeNote(name string) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
-// LookAlikeNote is lookAlikeNote for the command line's messages (an
-// unknown flag): "" when name has no look-alike character.
-func LookAlikeNote(name string) string { return lookAlikeNote(name) }

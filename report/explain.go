@@ -13,7 +13,8 @@ import (
 
 // UnknownNameError is Explain's answer for a name that is neither a
 // buffer nor a rename source. Suggestions are the closest known names by
-// edit distance, best first.
+// edit distance (see Suggest), best first; the message names any
+// look-alike non-ASCII character of Name.
 type UnknownNameError struct {
 	Name        string
 	Graph       string
@@ -39,6 +40,11 @@ func (e *UnknownNameError) Error() string {
 			list = strings.Join(q[:len(q)-1], ", ") + " or " + last
 		}
 		fmt.Fprintf(&b, "; did you mean %s?", list)
+		if note := LookAlikeNote(e.Name); note != "" {
+			// Names are ASCII: a look-alike is always part of
+			// what differs.
+			fmt.Fprintf(&b, " (in the name, %s)", note)
+		}
 	}
 	return b.String()
 }
@@ -343,24 +349,26 @@ func unknown(g *ir.Graph, name string, renames []Rename) error {
 }
 
 // Suggest returns up to n names closest to name by edit distance
-// (Levenshtein over bytes, case-insensitive), best first, ties by name.
-// A name qualifies when its distance is at most max(1, (len(name)+1)/3):
-// one edit for names up to 4 bytes, two up to 7, and so on.
+// (Levenshtein over bytes, case-insensitive, look-alike characters such
+// as Cyrillic 'а' U+0430 folded to the ASCII they imitate: see
+// lookAlikes), best first, ties by name. A name qualifies when its
+// distance is at most max(1, (len(name)+1)/3), len after folding: one
+// edit for names up to 4 bytes, two up to 7, and so on.
 func Suggest(name string, names []string, n int) []string {
-	limit := max(1, (len(name)+1)/3)
+	lname := strings.ToLower(foldLookAlikes(name))
+	limit := max(1, (len(lname)+1)/3)
 	type cand struct {
 		name string
 		d    int
 	}
 	var cs []cand
 	seen := map[string]bool{}
-	lname := strings.ToLower(name)
 	for _, s := range names {
 		if seen[s] || s == name {
 			continue
 		}
 		seen[s] = true
-		if d := editDistance(lname, strings.ToLower(s), limit); d <= limit {
+		if d := editDistance(lname, strings.ToLower(foldLookAlikes(s)), limit); d <= limit {
 			cs = append(cs, cand{s, d})
 		}
 	}

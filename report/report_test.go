@@ -235,6 +235,19 @@ func TestExplainUnknown(t *testing.T) {
 		{"mm0", `no buffer named "mm0" in graph decoder_block ("mm0" is an op of bundle mm_block)`},
 		{"k_loop", `no buffer named "k_loop" in graph decoder_block ("k_loop" is a bundle)`},
 		{"zzzzzz", `no buffer named "zzzzzz" in graph decoder_block`},
+		// Look-alikes (names are ASCII): Cyrillic a (U+0430) in "acc"
+		// is distance 0 from acc once folded, so it is suggested and
+		// the message says which character is not what it seems.
+		{"\u0430cc", "no buffer named \"\u0430cc\" in graph decoder_block; did you mean \"acc\"? (in the name, \"\u0430\" is U+0430, a non-ASCII look-alike of \"a\")"},
+		// Greek capital tau: folds to T0, then case-insensitive t0
+		// (distance 0) before t1 (distance 1), as for "T0" above.
+		{"\u03a40", "no buffer named \"\u03a40\" in graph decoder_block; did you mean \"t0\" or \"t1\"? (in the name, \"\u03a4\" is U+03A4, a non-ASCII look-alike of \"T\")"},
+		// Fullwidth n and a typo (one letter dropped): acc_nxt, one
+		// edit from the rename source acc_next.
+		{"acc_\uff4ext", "no buffer named \"acc_\uff4ext\" in graph decoder_block; did you mean \"acc_next\"? (in the name, \"\uff4e\" is U+FF4E, a non-ASCII look-alike of \"n\")"},
+		// Two look-alikes, the repeated one listed once: Cyrillic
+		// a, c, c fold to acc.
+		{"\u0430\u0441\u0441", "no buffer named \"\u0430\u0441\u0441\" in graph decoder_block; did you mean \"acc\"? (in the name, \"\u0430\" is U+0430, a non-ASCII look-alike of \"a\"; \"\u0441\" is U+0441, a non-ASCII look-alike of \"c\")"},
 	} {
 		var b bytes.Buffer
 		err := report.Explain(&b, p, c.name, src)
@@ -261,6 +274,21 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := report.Suggest("qqq", names, 3); len(got) != 0 {
 		t.Errorf("Suggest(qqq) = %v", got)
+	}
+	// Cyrillic er (U+0440) for p: tmp is distance 0 once folded, tmp1
+	// and tmp2 distance 1, as for "tmp3". Unfolded, "tm\u0440" is 4
+	// bytes, two edits from tmp (limit 1): no suggestion.
+	if got := fmt.Sprint(report.Suggest("tm\u0440", names, 3)); got != "[tmp tmp1 tmp2]" {
+		t.Errorf("Suggest(tm\u0440) = %s", got)
+	}
+	// Fullwidth letters throughout: "ｒｅｓｉｄａｕｌ" folds to residaul.
+	if got := fmt.Sprint(report.Suggest("\uff52\uff45\uff53\uff49\uff44\uff41\uff55\uff4c", names, 3)); got != "[residual]" {
+		t.Errorf("Suggest(fullwidth residaul) = %s", got)
+	}
+	// A non-ASCII letter that is no look-alike (Cyrillic zhe) stays
+	// two bytes: "\u0436" is no closer to x than before.
+	if got := report.Suggest("\u0436\u0436", names, 3); len(got) != 0 {
+		t.Errorf("Suggest(\u0436\u0436) = %v", got)
 	}
 }
 

@@ -86,7 +86,11 @@ func (c *command) flagMessage(err error) string {
 	c.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	msg := "unknown flag --" + name
 	if s := report.Suggest(name, names, 1); len(s) > 0 {
-		msg += " (did you mean --" + s[0] + "?)"
+		msg += " (did you mean --" + s[0] + "?"
+		if note := report.LookAlikeNote(name); note != "" {
+			msg += " " + note
+		}
+		msg += ")"
 	}
 	return msg
 }

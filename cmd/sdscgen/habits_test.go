@@ -88,6 +88,12 @@ func TestTypoFlag(t *testing.T) {
 	if code != exitUsage || errs != "sdscgen explain: unknown flag --budgte (did you mean --budget?)\n"+explainShort+"Run 'sdscgen explain -h' for details.\n" {
 		t.Errorf("explain --budgte: exit %d, %q", code, errs)
 	}
+	// A look-alike letter (Cyrillic ie, U+0435, for e) is folded and
+	// named.
+	code, _, errs = runCLI(t, small, "--budg\u0435t", "1", "-")
+	if want := "sdscgen: unknown flag --budg\u0435t (did you mean --budget? \"\u0435\" is U+0435, a non-ASCII look-alike of \"e\")\n"; code != exitUsage || !strings.HasPrefix(errs, want) {
+		t.Errorf("--budg\u0435t: exit %d, %q, want prefix %q", code, errs, want)
+	}
 	if code, _, errs := runPackCLI(t, trapCSV, "--capacty", "5", "-"); code != exitUsage || !strings.HasPrefix(errs, "sdscgen pack: unknown flag --capacty (did you mean --capacity?)\n") {
 		t.Errorf("pack --capacty: exit %d, %q", code, errs)
 	}

@@ -56,16 +56,39 @@ func untrackTemp(path string) {
 	delete(temps.paths, path)
 }
 
+// testHook, nil outside tests, is called at the named points of the
+// signal handler and of outputDir.commit, so that a test can deliver a
+// signal at an exact point of a run.
+var testHook func(point, path string)
+
+func hook(point, path string) {
+	if testHook != nil {
+		testHook(point, path)
+	}
+}
+
 // removeTemps removes every tracked temporary; it keeps the lock, so no
-// new one is tracked while the process exits.
+// new one is tracked, and no staging folder is swapped in as an -o DIR
+// (outputDir.commit renames under the same lock), while the process
+// exits.
 func removeTemps() {
 	temps.Lock()
 	for p := range temps.paths {
-		// A writer may still be adding files; retry until the folder
-		// is gone (nothing can recreate it: files are only ever created
-		// inside an existing stage).
+		hook("remove", p)
+		// The run may still be adding files to a staging folder by its
+		// path: move the folder where no path leads first, so that
+		// nothing new appears in it while it is removed (retries cover
+		// a creation already under way). The new name keeps the stage
+		// prefix, and the folder its flock: after a kill -9 meanwhile,
+		// the next run removes it.
+		gone := p
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+			if os.Rename(p, p+".removing") == nil {
+				gone = p + ".removing"
+			}
+		}
 		for try := 0; try < 5; try++ {
-			if os.RemoveAll(p) == nil {
+			if os.RemoveAll(gone) == nil {
 				break
 			}
 		}
@@ -464,6 +487,14 @@ func (o *outputDir) create(rel string, write func(f *os.File) error) error {
 }
 
 // commit swaps the stage in as DIR and removes the old tree.
+//
+// The renames run under the temps lock, which the signal handler takes
+// for good: either the handler got it first, removes the whole stage and
+// exits while DIR is still the old tree, or the swap is complete before
+// the handler looks, and the name it then removes holds only the old tree
+// (or nothing). Without the lock, a handler halfway through removing the
+// stage could finish its work inside the new DIR (the open folder follows
+// the rename), leaving a mix.
 func (o *outputDir) commit() error {
 	defer o.discard()
 	mode := fs.FileMode(0o755)
@@ -474,36 +505,59 @@ func (o *outputDir) commit() error {
 	if err := os.Chmod(o.stage, mode); err != nil {
 		return err
 	}
+	hook("swap", o.stage)
+	aside, err := o.swap()
+	hook("swapped", o.stage)
+	if aside != "" {
+		os.RemoveAll(aside)
+		untrackTemp(aside)
+	}
+	return err
+}
+
+// swap puts the stage in DIR's place under the temps lock. After it, the
+// stage's name holds the old tree or nothing; aside, when not "", is a
+// tracked folder holding the old tree, for the caller to remove.
+func (o *outputDir) swap() (aside string, err error) {
+	temps.Lock()
+	defer temps.Unlock()
 	if !o.exists {
 		err := os.Rename(o.stage, o.dir)
 		if err == nil {
-			return nil
+			// The stage's name no longer exists: nothing to remove.
+			delete(temps.paths, o.stage)
+			return "", nil
 		}
 		if _, serr := os.Lstat(o.dir); serr != nil {
-			return fmt.Errorf("-o %s: %w", o.name, err)
+			return "", fmt.Errorf("-o %s: %w", o.name, err)
 		}
 		// Another run created DIR meanwhile: swap with it.
 	}
-	err := unix.Renameat2(unix.AT_FDCWD, o.stage, unix.AT_FDCWD, o.dir, unix.RENAME_EXCHANGE)
+	err = unix.Renameat2(unix.AT_FDCWD, o.stage, unix.AT_FDCWD, o.dir, unix.RENAME_EXCHANGE)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) {
 		// No RENAME_EXCHANGE here (an old kernel or a file system
 		// without it): move the old tree aside, then the new one in.
-		// Not atomic: a kill between the two renames leaves no DIR,
-		// never a mix.
-		aside := o.stage + ".old"
-		if err = os.Rename(o.dir, aside); err == nil {
-			trackTemp(aside)
+		// Not atomic: a kill -9 between the two renames leaves no DIR,
+		// never a mix (SIGINT and SIGTERM wait for the lock).
+		aside = o.stage + ".old"
+		if err = os.Rename(o.dir, aside); err != nil {
+			aside = ""
+		} else {
+			temps.paths[aside] = true
 			if err = os.Rename(o.stage, o.dir); err != nil {
-				os.Rename(aside, o.dir)
+				if os.Rename(aside, o.dir) != nil {
+					// The old tree cannot go back: keep it
+					// rather than remove it.
+					delete(temps.paths, aside)
+					return "", fmt.Errorf("-o %s: replacing the directory: %w (the old tree is in %s)", o.name, err, aside)
+				}
 			}
-			os.RemoveAll(aside)
-			untrackTemp(aside)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("-o %s: replacing the directory: %w", o.name, err)
+		return aside, fmt.Errorf("-o %s: replacing the directory: %w", o.name, err)
 	}
-	return nil
+	return aside, nil
 }
 
 // discard removes the stage (after commit: the old tree) and releases

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -23,6 +24,9 @@ import (
 // TestMain lets a test run this binary as sdscgen itself (for signals).
 func TestMain(m *testing.M) {
 	if os.Getenv("SDSCGEN_TEST_MAIN") == "1" {
+		if at := os.Getenv("SDSCGEN_TEST_SIGNAL_AT"); at != "" {
+			signalAt(at)
+		}
 		main()
 		return
 	}
@@ -403,7 +407,7 @@ func TestOutputDirKilled(t *testing.T) {
 		cmd.Process.Signal(sig)
 		cmd.Wait()
 		if !sameTree(t, dir, oldTree) && !sameTree(t, dir, newTree) {
-			t.Fatalf("%v after %v: DIR is a mix: %d files", sig, delay, len(filetree.Read(t, dir)))
+			t.Fatalf("%v after %v: DIR is a mix: %d files", sig, delay*time.Millisecond, len(filetree.Read(t, dir)))
 		}
 		if sig == syscall.SIGKILL {
 			// The next run cleans up after it.
@@ -412,7 +416,144 @@ func TestOutputDirKilled(t *testing.T) {
 			}
 		}
 		if s := stages(t, dir); len(s) != 0 {
-			t.Fatalf("%v after %v: staging folders left: %v", sig, delay, s)
+			t.Fatalf("%v after %v: staging folders left: %v", sig, delay*time.Millisecond, s)
+		}
+	}
+}
+
+// signalAt installs the hook that sends this process SIGTERM at an exact
+// point of an -o run (for TestOutputDirSignalPoints):
+//
+//   - "swap": the stage is complete, the swap not done;
+//   - "swapped": the swap is done, the old tree not yet removed;
+//   - "removing": the handler has removed part of the stage (one bundle
+//     folder) when the run goes on to swap, as a handler halfway through
+//     os.RemoveAll(stage) would. The handler then waits for the swap
+//     (which must not happen before it has finished) before removing
+//     the rest;
+//   - "writing": at "swap", while a writer keeps creating folders and
+//     files in the stage by its path, as the run does while it emits
+//     (the handler must not give up removing the stage).
+func signalAt(at string) {
+	var (
+		stage    string
+		removing = make(chan struct{})
+		swapped  = make(chan struct{})
+	)
+	term := func() { syscall.Kill(os.Getpid(), syscall.SIGTERM) }
+	testHook = func(point, path string) {
+		switch {
+		case point == "swap" && at == "removing":
+			stage = path
+			term()
+			// Bounded waits only keep a broken run from hanging;
+			// the outcome does not depend on them.
+			select {
+			case <-removing:
+			case <-time.After(10 * time.Second):
+			}
+		case point == "remove" && at == "removing" && path == stage:
+			entries, _ := os.ReadDir(path)
+			for _, e := range entries {
+				if e.IsDir() {
+					os.RemoveAll(filepath.Join(path, e.Name()))
+					break
+				}
+			}
+			close(removing)
+			select {
+			case <-swapped:
+			case <-time.After(time.Second):
+			}
+		case point == "swapped" && at == "removing":
+			close(swapped)
+			time.Sleep(time.Minute) // the handler exits the process
+		case point == "remove" && at == "writing" && strings.Contains(path, ".sdscgen-"):
+			started := make(chan struct{})
+			go func() {
+				for i := 0; ; i++ {
+					d := filepath.Join(path, fmt.Sprint("w", i))
+					if os.Mkdir(d, 0o755) != nil || os.WriteFile(filepath.Join(d, "bundle.mlir"), nil, 0o644) != nil {
+						return
+					}
+					if i == 0 {
+						close(started)
+					}
+				}
+			}()
+			select {
+			case <-started:
+			case <-time.After(10 * time.Second):
+			}
+		case point == "swap" && at == "writing" || point == at:
+			term()
+			time.Sleep(time.Minute)
+		}
+	}
+}
+
+// TestOutputDirSignalPoints: SIGTERM at each point of the commit of an -o
+// run, with DIR existing or not, leaves DIR entirely old (or absent) or
+// entirely new, and no staging folder. The "removing" case is the race
+// that made TestOutputDirKilled flaky: the handler removing the stage
+// while the run swapped it in.
+func TestOutputDirSignalPoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs sdscgen processes")
+	}
+	base := t.TempDir()
+	input := filepath.Join(base, "in.bir")
+	os.WriteFile(input, []byte(twoBundles), 0o644)
+	ref := func(budget string) map[string][]byte {
+		d := filepath.Join(base, "ref"+budget)
+		if code, _, errs := runCLI(t, "", "--budget", budget, "-o", d, input); code != 0 {
+			t.Fatal(errs)
+		}
+		return filetree.Read(t, d)
+	}
+	oldTree, newTree := ref("100000"), ref("0")
+	for _, c := range []struct {
+		at     string
+		exists bool
+		want   string // "old", "new" or "none"
+	}{
+		{"swap", true, "old"},
+		{"swap", false, "none"},
+		{"removing", true, "old"},
+		{"removing", false, "none"},
+		{"swapped", true, "new"},
+		{"swapped", false, "new"},
+		{"writing", true, "old"},
+		{"writing", false, "none"},
+	} {
+		dir := filepath.Join(base, "out")
+		os.RemoveAll(dir)
+		if c.exists {
+			if code, _, errs := runCLI(t, "", "--budget", "100000", "-o", dir, input); code != 0 {
+				t.Fatal(errs)
+			}
+		}
+		cmd := exec.Command(os.Args[0], "--budget", "0", "-o", dir, input)
+		cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAIN=1", "SDSCGEN_TEST_SIGNAL_AT="+c.at)
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(syscall.SIGTERM) {
+			t.Errorf("at %s (DIR exists: %v): exit %d, want %d: %s", c.at, c.exists, code, 128+int(syscall.SIGTERM), out)
+		}
+		var ok bool
+		switch c.want {
+		case "old":
+			ok = sameTree(t, dir, oldTree)
+		case "new":
+			ok = sameTree(t, dir, newTree)
+		case "none":
+			_, err := os.Lstat(dir)
+			ok = errors.Is(err, os.ErrNotExist)
+		}
+		if !ok {
+			t.Errorf("at %s (DIR exists: %v): want DIR %s, got %v", c.at, c.exists, c.want, filetree.Names(filetree.Read(t, dir)))
+		}
+		if s := stages(t, dir); len(s) != 0 {
+			t.Errorf("at %s (DIR exists: %v): staging folders left: %v", c.at, c.exists, s)
 		}
 	}
 }

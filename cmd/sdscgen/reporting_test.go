@@ -78,6 +78,11 @@ func TestExplainCLI(t *testing.T) {
 	if code != exitUsage || out != "" || !strings.Contains(errs, `sdscgen: explain: no buffer named "acc_nxt" in graph decoder_block; did you mean "acc_next"?`) {
 		t.Errorf("unknown name: exit %d, %q, %q", code, out, errs)
 	}
+	// A look-alike: Cyrillic a (U+0430) in "acc".
+	code, out, errs = runCLI(t, "", "explain", specInput, "\u0430cc")
+	if want := "sdscgen: explain: no buffer named \"\u0430cc\" in graph decoder_block; did you mean \"acc\"? (in the name, \"\u0430\" is U+0430, a non-ASCII look-alike of \"a\")\n"; code != exitUsage || out != "" || errs != want {
+		t.Errorf("look-alike name: exit %d, %q, %q, want %q", code, out, errs, want)
+	}
 	// --stats still goes to stderr when explain replaces stdout.
 	_, out3, errs := runCLI(t, "", "--stats", "--explain", "acc_next", specInput)
 	if out3 != out2 || !strings.Contains(errs, "\nmm_block      3           1       1      256 B") {

@@ -41,9 +41,10 @@ var temps struct {
 	paths map[string]bool
 }
 
-func trackTemp(path string) {
-	temps.Lock()
-	defer temps.Unlock()
+// trackLocked records a temporary for the signal handler. The caller
+// holds temps' lock across creating the temporary and recording it, so a
+// signal never finds an untracked one.
+func trackLocked(path string) {
 	if temps.paths == nil {
 		temps.paths = map[string]bool{}
 	}
@@ -207,10 +208,7 @@ func createOutput(path string) (*outputFile, error) {
 	o.f, err = os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err == nil {
 		o.tmp = o.f.Name()
-		if temps.paths == nil {
-			temps.paths = map[string]bool{}
-		}
-		temps.paths[o.tmp] = true
+		trackLocked(o.tmp)
 	}
 	temps.Unlock()
 	if err != nil {
@@ -418,10 +416,7 @@ func (o *outputDir) start() error {
 	temps.Lock()
 	stage, err := os.MkdirTemp(parent, stagePrefix(o.dir)+"*")
 	if err == nil {
-		if temps.paths == nil {
-			temps.paths = map[string]bool{}
-		}
-		temps.paths[stage] = true
+		trackLocked(stage)
 	}
 	temps.Unlock()
 	if err != nil {

@@ -132,8 +132,6 @@ type Result struct {
 	Graph *ir.Graph
 	// Plan is the pool plan; nil with Options.CheckOnly.
 	Plan *planner.Result
-
-	src *report.Source
 }
 
 // planHook, when set (by this package's tests only), sees the plan
@@ -153,7 +151,7 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	var g *ir.Graph
 	if len(errs) == 0 {
 		// The AST's declarations and nodes are dropped as the graph
-		// takes them over (renames stay for report.SourceOf).
+		// takes them over.
 		g, errs = frontend.CheckAndRelease(f)
 	}
 	if len(errs) > 0 {
@@ -162,7 +160,7 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	if opt.Unfused {
 		g = g.Unfused()
 	}
-	res := &Result{Graph: g, src: report.SourceOf(f)}
+	res := &Result{Graph: g}
 	if opt.CheckOnly {
 		return res, nil
 	}
@@ -310,7 +308,7 @@ func (r *Result) Explain(w io.Writer, name string) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
-	return report.Explain(w, r.Plan, name, r.src)
+	return report.Explain(w, r.Plan, name)
 }
 
 // WriteSVG writes the memory map of bundle bi as an SVG drawing.

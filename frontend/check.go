@@ -48,9 +48,10 @@ func dtypeList() string {
 func Check(f *File) (*ir.Graph, ErrorList) { return check(f, false) }
 
 // CheckAndRelease is Check for a caller that has no further use for the
-// file's buffer declarations and nodes: it drops each part of the AST as
-// soon as the graph holds what it says (f.Graph.Buffers and f.Graph.Nodes
-// are nil afterwards; Name and Decls, the renames and aliases, stay), so
+// file's declarations and nodes: it drops each part of the AST as
+// soon as the graph holds what it says (f.Graph.Buffers, f.Graph.Decls
+// and f.Graph.Nodes are nil afterwards; the graph records the renames and
+// the input/output/lx lines), so
 // that the garbage collector can reclaim the AST while the graph grows
 // instead of both being alive at their full size. The result is the same
 // as Check's.
@@ -76,6 +77,9 @@ func check(f *File, release bool) (*ir.Graph, ErrorList) {
 	}
 	c.resolveRenames(f.Graph.Decls)
 	c.buildGroups(f.Graph.Decls)
+	if release {
+		f.Graph.Decls = nil
+	}
 	nodes := f.Graph.Nodes
 	if release {
 		f.Graph.Nodes = nil
@@ -224,7 +228,8 @@ func add(a, b int64) (int64, bool) {
 }
 
 // resolveRenames records the renames and follows every chain once, so
-// that resolving a reference later is a single map lookup.
+// that resolving a reference later is a single map lookup; Graph.Renames
+// records the result.
 func (c *checker) resolveRenames(decls []Decl) {
 	for _, d := range decls {
 		r := d.Rename
@@ -282,6 +287,12 @@ func (c *checker) resolveRenames(decls []Decl) {
 			c.renameTo[k] = target
 		}
 	}
+	if len(c.renames) > 0 {
+		c.g.Renames = make([]ir.Rename, len(c.renames))
+		for i, r := range c.renames {
+			c.g.Renames[i] = ir.Rename{From: r.From.Value, Pos: c.pos(name(r.From).Pos), To: c.renameTo[i]}
+		}
+	}
 }
 
 // cycle reports the rename cycle that path closes at rename j, once, at
@@ -326,7 +337,8 @@ func (c *checker) resolve(t Name) int {
 }
 
 // buildGroups records the aliases (directed views), finds every name's
-// group root and view offset, and applies the input/output/lx lists.
+// group root and view offset, and applies the input/output/lx lists
+// (recording each listed name in Graph.Claims).
 func (c *checker) buildGroups(decls []Decl) {
 	n := len(c.g.Buffers)
 	bufs := c.g.Buffers
@@ -361,16 +373,17 @@ func (c *checker) buildGroups(decls []Decl) {
 			lineOf[v] = a
 			bufs[v].Alias, bufs[v].AliasOffset = t, off
 		case d.List != nil:
-			flags := in
+			flags, kind := in, ir.ClaimInput
 			switch d.List.Kind {
 			case "output":
-				flags = out
+				flags, kind = out, ir.ClaimOutput
 			case "lx":
-				flags = lx
+				flags, kind = lx, ir.ClaimLX
 			}
 			for _, t := range d.List.Names {
 				if b := c.resolve(t); b >= 0 {
 					flags[b] = true
+					c.g.Claims = append(c.g.Claims, ir.Claim{Kind: kind, Buffer: b, Pos: c.pos(t.Pos)})
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -176,6 +177,22 @@ cpu sin4 reads=[t0] writes=[v]
 			t.Errorf("%s position = %v, want %v", k, got[k], w)
 		}
 	}
+	// Line 17 is `  rename acc_next -> acc` (acc is buffer 4); lines
+	// 12-14 are `  input  x, w`, `  output y`, `  lx     t1`, every first
+	// name at column 10 and w at 13.
+	wantRenames := []ir.Rename{{From: "acc_next", Pos: ir.Pos{Line: 17, Col: 10}, To: 4}}
+	if !reflect.DeepEqual(g.Renames, wantRenames) {
+		t.Errorf("renames = %+v, want %+v", g.Renames, wantRenames)
+	}
+	wantClaims := []ir.Claim{
+		{Kind: ir.ClaimInput, Buffer: 0, Pos: ir.Pos{Line: 12, Col: 10}},
+		{Kind: ir.ClaimInput, Buffer: 1, Pos: ir.Pos{Line: 12, Col: 13}},
+		{Kind: ir.ClaimOutput, Buffer: 5, Pos: ir.Pos{Line: 13, Col: 10}},
+		{Kind: ir.ClaimLX, Buffer: 3, Pos: ir.Pos{Line: 14, Col: 10}},
+	}
+	if !reflect.DeepEqual(g.Claims, wantClaims) {
+		t.Errorf("claims = %+v, want %+v", g.Claims, wantClaims)
+	}
 }
 
 func TestSizes(t *testing.T) {
@@ -243,8 +260,11 @@ group solo 128 root=solo [solo] output
 `)
 }
 
+// TestRenames: references resolve through rename chains, and the graph
+// records each rename (FROM's position, the buffer its chain ends at) and
+// each claim after renames, in source order, with the name's position.
 func TestRenames(t *testing.T) {
-	checkDump(t, `graph g {
+	g := checkDump(t, `graph g {
   buffer t : 256
   buffer p : 128   // declared, but every reference to p means t
   buffer o : 128
@@ -269,6 +289,28 @@ bundle a op body=[op0]
   op0 a loops=[] reads=[t t t] writes=[o]
 cpu c reads=[t] writes=[t]
 `)
+	// Buffers: t 0, p 1, o 2, v2 3. Lines 5-7 are `  rename X -> Y`
+	// (X at column 10); line 8 `  input p` (p at 9), line 9 `  output w`
+	// (w at 10). p and q end at t, w at o; p's own declaration never
+	// takes part.
+	wantRenames := []ir.Rename{
+		{From: "p", Pos: ir.Pos{Line: 5, Col: 10}, To: 0},
+		{From: "q", Pos: ir.Pos{Line: 6, Col: 10}, To: 0},
+		{From: "w", Pos: ir.Pos{Line: 7, Col: 10}, To: 2},
+	}
+	if !reflect.DeepEqual(g.Renames, wantRenames) {
+		t.Errorf("renames = %+v, want %+v", g.Renames, wantRenames)
+	}
+	wantClaims := []ir.Claim{
+		{Kind: ir.ClaimInput, Buffer: 0, Pos: ir.Pos{Line: 8, Col: 9}},
+		{Kind: ir.ClaimOutput, Buffer: 2, Pos: ir.Pos{Line: 9, Col: 10}},
+	}
+	if !reflect.DeepEqual(g.Claims, wantClaims) {
+		t.Errorf("claims = %+v, want %+v", g.Claims, wantClaims)
+	}
+	if u := g.Unfused(); !reflect.DeepEqual(u.Renames, g.Renames) || !reflect.DeepEqual(u.Claims, g.Claims) {
+		t.Errorf("Unfused dropped renames or claims: %+v %+v", u.Renames, u.Claims)
+	}
 }
 
 func TestLoopsAndSteps(t *testing.T) {

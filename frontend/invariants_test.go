@@ -65,6 +65,33 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
 		}
 	}
+	// Every rename ends at a buffer and no two share a source; the
+	// group flags are exactly the claims, which are in source order.
+	from := map[string]bool{}
+	for _, r := range g.Renames {
+		if r.To < 0 || r.To >= len(g.Buffers) || from[r.From] || r.Pos.Line < 1 || r.Pos.Col < 1 {
+			t.Errorf("bad rename %+v", r)
+		}
+		from[r.From] = true
+	}
+	flags := make([][3]bool, len(g.Groups))
+	for k, c := range g.Claims {
+		if c.Buffer < 0 || c.Buffer >= len(g.Buffers) || c.Kind > ir.ClaimLX || c.Pos.Line < 1 || c.Pos.Col < 1 {
+			t.Errorf("bad claim %+v", c)
+			continue
+		}
+		if k > 0 {
+			if p := g.Claims[k-1].Pos; p.Line > c.Pos.Line || p.Line == c.Pos.Line && p.Col >= c.Pos.Col {
+				t.Errorf("claims out of order: %+v after %+v", c, g.Claims[k-1])
+			}
+		}
+		flags[g.Buffers[c.Buffer].Group][c.Kind] = true
+	}
+	for gi, gr := range g.Groups {
+		if f := flags[gi]; f != [3]bool{gr.Input, gr.Output, gr.LX} {
+			t.Errorf("group %q: flags %v %v %v, claims %v", gr.Name, gr.Input, gr.Output, gr.LX, f)
+		}
+	}
 	// access checks an operand; loops are the counts of its enclosing
 	// loops, cores the op's cores list.
 	access := func(a ir.Access, loops []int64, cores []int64) {

@@ -12,8 +12,8 @@ import (
 
 // TestCheckAndRelease: CheckAndRelease returns what Check returns, graph
 // or diagnostics, on every repository .bir file (valid and invalid) and
-// on random graphs, and leaves the file without its buffer declarations
-// and nodes.
+// on random graphs, and leaves the file without its buffer declarations,
+// its other declarations and its nodes.
 func TestCheckAndRelease(t *testing.T) {
 	var srcs [][]byte
 	for _, pattern := range []string{"testdata/*/*.bir", "../golden/testdata/*/input.bir", "../examples/*.bir"} {
@@ -45,7 +45,7 @@ func TestCheckAndRelease(t *testing.T) {
 		if !reflect.DeepEqual(g1, g2) || !reflect.DeepEqual(errs1, errs2) {
 			t.Fatalf("source %d: CheckAndRelease differs from Check\n%s", k, src)
 		}
-		if f2.Graph.Buffers != nil || f2.Graph.Nodes != nil {
+		if f2.Graph.Buffers != nil || f2.Graph.Decls != nil || f2.Graph.Nodes != nil {
 			t.Errorf("source %d: the AST was not released", k)
 		}
 		if len(f1.Graph.Nodes) > 0 && f1.Graph.Nodes[0] == (Node{}) {

@@ -58,6 +58,54 @@ type Graph struct {
 	Bundles []Bundle
 	// CPU holds the top-level cpu fallback nodes in text order.
 	CPU []CPUNode
+	// Renames holds the `rename FROM -> TO` declarations in source
+	// order, each with the buffer its chain ends at. Accesses and claims
+	// already name that buffer; these are the declarations as written,
+	// for the reports.
+	Renames []Rename
+	// Claims holds every name listed on an `input`, `output` or `lx`
+	// line, in source order. Group.Input, Output and LX summarise them.
+	Claims []Claim
+}
+
+// Rename is one `rename FROM -> TO` declaration, its chain resolved.
+type Rename struct {
+	From string
+	// Pos is the position of FROM in the declaration.
+	Pos Pos
+	// To indexes Graph.Buffers: the declared buffer the chain ends at
+	// (not the immediate target when renames chain).
+	To int
+}
+
+// ClaimKind says which list line a claim is on.
+type ClaimKind uint8
+
+const (
+	ClaimInput  ClaimKind = iota // `input`: a graph input
+	ClaimOutput                  // `output`: a graph output
+	ClaimLX                      // `lx`: claimed by LX scratchpad planning
+)
+
+func (k ClaimKind) String() string {
+	switch k {
+	case ClaimInput:
+		return "input"
+	case ClaimOutput:
+		return "output"
+	case ClaimLX:
+		return "lx"
+	}
+	return fmt.Sprintf("ClaimKind(%d)", int(k))
+}
+
+// Claim is one name on an `input`, `output` or `lx` line.
+type Claim struct {
+	Kind ClaimKind
+	// Buffer indexes Graph.Buffers: the named buffer, after renames.
+	Buffer int
+	// Pos is the position of the name in the line.
+	Pos Pos
 }
 
 // Position returns p, a position in the graph's file, as FILE:LINE:COL.

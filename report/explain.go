@@ -53,16 +53,12 @@ func (e *UnknownNameError) Error() string {
 // ops and CPU nodes that write and read it (with positions), its live
 // range and why it has that range, the planner's decision with the
 // evidence behind it and, for a pooled buffer, its offset and the buffers
-// that reuse the same bytes at other times. name may be a rename source
-// (when src lists renames): it is explained as the buffer it stands for.
-// An unknown name returns an *UnknownNameError with did-you-mean
-// suggestions and writes nothing.
-func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
+// that reuse the same bytes at other times. name may be a rename source:
+// it is explained as the buffer its chain ends at. An unknown name
+// returns an *UnknownNameError with did-you-mean suggestions and writes
+// nothing.
+func Explain(w io.Writer, p *planner.Result, name string) error {
 	g := p.Graph
-	var renames []Rename
-	if src != nil {
-		renames = src.Renames
-	}
 	bufIdx := -1
 	for i := range g.Buffers {
 		if g.Buffers[i].Name == name {
@@ -70,22 +66,18 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 			break
 		}
 	}
-	var via *Rename
+	var via *ir.Rename
 	if bufIdx < 0 {
-		for i := range renames {
-			if renames[i].From == name {
-				via = &renames[i]
-				for j := range g.Buffers {
-					if g.Buffers[j].Name == via.To {
-						bufIdx = j
-					}
-				}
+		for i := range g.Renames {
+			if g.Renames[i].From == name {
+				via = &g.Renames[i]
+				bufIdx = via.To
 				break
 			}
 		}
 	}
 	if bufIdx < 0 {
-		return unknown(g, name, renames)
+		return unknown(g, name)
 	}
 
 	bw := bufio.NewWriter(w)
@@ -96,13 +88,13 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 
 	if via != nil {
 		fmt.Fprintf(bw, "%s is renamed to %s (rename at %s): every reference to %s is %s.\n\n",
-			name, buf.Name, via.Pos, name, buf.Name)
+			name, buf.Name, g.Position(via.Pos), name, buf.Name)
 	}
 	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", buf.Name, HumanSize(buf.Size), buf.Size, g.Position(buf.Pos))
 	var from []string
-	for _, r := range renames {
-		if r.To == buf.Name {
-			from = append(from, fmt.Sprintf("%s (at %s)", r.From, r.Pos))
+	for _, r := range g.Renames {
+		if r.To == bufIdx {
+			from = append(from, fmt.Sprintf("%s (at %s)", r.From, g.Position(r.Pos)))
 		}
 	}
 	if len(from) > 0 {
@@ -117,6 +109,11 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 		fmt.Fprintf(bw, "; %s", strings.Join(flags, ", "))
 	}
 	bw.WriteString("\n")
+	for _, c := range g.Claims {
+		if g.Buffers[c.Buffer].Group == gi {
+			fmt.Fprintf(bw, "  %s %s at %s\n", g.Buffers[c.Buffer].Name, claimPhrase[c.Kind], g.Position(c.Pos))
+		}
+	}
 
 	// Who touches it.
 	ix := indexOne(g, gi)
@@ -221,6 +218,13 @@ func Explain(w io.Writer, p *planner.Result, name string, src *Source) error {
 	return bw.Flush()
 }
 
+// claimPhrase says what an input, output or lx line makes of a name.
+var claimPhrase = [...]string{
+	ir.ClaimInput:  "declared a graph input",
+	ir.ClaimOutput: "declared a graph output",
+	ir.ClaimLX:     "claimed by LX",
+}
+
 // writeLiveRange explains the candidate's range: its first and last touch
 // in the bundle, then each counted loop whose back-edge widens it (spec
 // bundle-ir.md §3.2).
@@ -315,7 +319,7 @@ func sortByOffset(p *planner.Result, list []int) {
 }
 
 // unknown builds the error for a name that is not a buffer.
-func unknown(g *ir.Graph, name string, renames []Rename) error {
+func unknown(g *ir.Graph, name string) error {
 	e := &UnknownNameError{Name: name, Graph: g.Name}
 	for _, b := range g.Bundles {
 		if b.Name == name && e.Node == "" {
@@ -337,11 +341,11 @@ func unknown(g *ir.Graph, name string, renames []Rename) error {
 			e.Node = "a CPU node"
 		}
 	}
-	names := make([]string, 0, len(g.Buffers)+len(renames))
+	names := make([]string, 0, len(g.Buffers)+len(g.Renames))
 	for _, b := range g.Buffers {
 		names = append(names, b.Name)
 	}
-	for _, r := range renames {
+	for _, r := range g.Renames {
 		names = append(names, r.From)
 	}
 	e.Suggestions = Suggest(name, names, 3)

@@ -17,83 +17,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
-
-// Source carries facts about the input text that the checked model does
-// not keep. ir.Graph resolves every rename away (an access names the
-// buffer a rename chain ends at), so the rename declarations themselves
-// come from the parsed file (SourceOf). A nil *Source is valid and means
-// "no renames known".
-type Source struct {
-	// Renames lists the rename declarations in source order.
-	Renames []Rename
-}
-
-// Rename is one `rename FROM -> TO` declaration with its chain resolved.
-type Rename struct {
-	From string
-	// To is the declared buffer the chain ends at (not the immediate
-	// target when renames chain).
-	To string
-	// Pos is the position of FROM in the declaration.
-	Pos ir.Position
-}
-
-// renameSteps counts SourceOf's chain steps, for a test of its bound.
-var renameSteps int
-
-// SourceOf collects the rename declarations of a file that
-// frontend.Check accepted, each with its chain resolved to the declared
-// buffer it ends at, for Explain. Check has already rejected broken
-// chains and cycles. Each name is
-// resolved once (the end of a chain is remembered for every name on it),
-// so long chains cost linear time.
-func SourceOf(f *frontend.File) *Source {
-	next := map[string]string{}
-	for _, d := range f.Graph.Decls {
-		if d.Rename != nil {
-			next[d.Rename.From.Value] = d.Rename.To.Value
-		}
-	}
-	end := make(map[string]string, len(next))
-	var path []string
-	resolve := func(n string) string {
-		path = path[:0]
-		for len(path) <= len(next) {
-			if e, ok := end[n]; ok {
-				n = e
-				break
-			}
-			to, ok := next[n]
-			if !ok {
-				break
-			}
-			path = append(path, n)
-			n = to
-			renameSteps++
-		}
-		for _, p := range path {
-			end[p] = n
-		}
-		return n
-	}
-	src := &Source{}
-	for _, d := range f.Graph.Decls {
-		r := d.Rename
-		if r == nil {
-			continue
-		}
-		// As in Check, a rename wins over a declaration of the same name.
-		to := resolve(r.To.Value)
-		p := r.From.Pos
-		src.Renames = append(src.Renames, Rename{From: r.From.Value, To: to,
-			Pos: ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}})
-	}
-	return src
-}
 
 // HumanSize formats a byte count with binary units and one decimal:
 // "256 B", "4.0 KiB", "14.0 GiB". Exact bytes are in the plan JSON.

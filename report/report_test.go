@@ -27,7 +27,7 @@ func golden(t testing.TB, name string) (string, []byte) {
 	return name + ".bir", src
 }
 
-func check(t testing.TB, file string, src []byte) (*ir.Graph, *report.Source) {
+func check(t testing.TB, file string, src []byte) *ir.Graph {
 	t.Helper()
 	f, errs := frontend.Parse(file, src)
 	if len(errs) > 0 {
@@ -37,14 +37,14 @@ func check(t testing.TB, file string, src []byte) (*ir.Graph, *report.Source) {
 	if len(errs) > 0 {
 		t.Fatalf("check: %v", errs)
 	}
-	return g, report.SourceOf(f)
+	return g
 }
 
-func plan(t testing.TB, name string, budget int64) (*planner.Result, *report.Source) {
+func plan(t testing.TB, name string, budget int64) *planner.Result {
 	t.Helper()
 	file, src := golden(t, name)
-	g, s := check(t, file, src)
-	return planner.Plan(g, planner.Options{Budget: budget}), s
+	g := check(t, file, src)
+	return planner.Plan(g, planner.Options{Budget: budget})
 }
 
 func TestHumanSize(t *testing.T) {
@@ -66,7 +66,7 @@ func TestHumanSize(t *testing.T) {
 // column alignment, human sizes, the ratio and share columns, the dash for
 // bundles without a pool and per-bundle fallbacks by reason.
 func TestStatsSpecExample(t *testing.T) {
-	p, _ := plan(t, "spec_example", planner.DefaultBudget)
+	p := plan(t, "spec_example", planner.DefaultBudget)
 	var b bytes.Buffer
 	if err := report.Stats(&b, p); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ total         5           1       1      256 B        256 B   1.00   <0.1%  grap
 // fallback: pool below the lower bound, the ratio, the budget share, and
 // that the total counts every group once, including unused ones.
 func TestStatsReasons(t *testing.T) {
-	p, _ := plan(t, "reasons", 4096)
+	p := plan(t, "reasons", 4096)
 	var b bytes.Buffer
 	report.Stats(&b, p)
 	lines := strings.Split(b.String(), "\n")
@@ -132,10 +132,10 @@ func TestStatsReasons(t *testing.T) {
 	}
 }
 
-func explain(t *testing.T, p *planner.Result, name string, src *report.Source) string {
+func explain(t *testing.T, p *planner.Result, name string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.Explain(&b, p, name, src); err != nil {
+	if err := report.Explain(&b, p, name); err != nil {
 		t.Fatalf("Explain(%s): %v", name, err)
 	}
 	return b.String()
@@ -154,8 +154,8 @@ func wantLines(t *testing.T, got string, want ...string) {
 // the rename, the writers and readers with their positions, the live range
 // with the loop back-edge that shapes it, and the pool placement.
 func TestExplainPooledThroughRename(t *testing.T) {
-	p, src := plan(t, "spec_example", planner.DefaultBudget)
-	got := explain(t, p, "acc_next", src)
+	p := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "acc_next")
 	wantLines(t, got,
 		"acc_next is renamed to acc (rename at spec_example.bir:22:10)",
 		"buffer acc: 256 B (256 bytes), declared at spec_example.bir:14:10\n",
@@ -168,18 +168,56 @@ func TestExplainPooledThroughRename(t *testing.T) {
 		"pool: offset 0, bytes [0, 256) of bundle mm_block's 256 B pool",
 		"shares bytes with: no other buffer\n",
 	)
-	// Without rename information the source name is unknown.
-	var b bytes.Buffer
-	if err := report.Explain(&b, p, "acc_next", nil); err == nil {
-		t.Errorf("acc_next explained without renames:\n%s", b.String())
+}
+
+// TestExplainClaims: a group held by input/output/lx lines names each
+// line, one per listed name, in source order. spec_example's lines 18-20
+// are `  input  x, w`, `  output y`, `  lx     t1` (names from column 10,
+// w at 13).
+func TestExplainClaims(t *testing.T) {
+	p := plan(t, "spec_example", planner.DefaultBudget)
+	wantLines(t, explain(t, p, "x"),
+		"storage group x: x; 512 B (512 bytes); graph input\n  x declared a graph input at spec_example.bir:18:10\nwritten by:")
+	wantLines(t, explain(t, p, "w"), "; graph input\n  w declared a graph input at spec_example.bir:18:13\nwritten by:")
+	wantLines(t, explain(t, p, "y"), "; graph output\n  y declared a graph output at spec_example.bir:19:10\nwritten by:")
+	wantLines(t, explain(t, p, "t1"), "; LX\n  t1 claimed by LX at spec_example.bir:20:10\nwritten by:")
+	// acc is claimed by nothing: no claim line.
+	if got := explain(t, p, "acc"); strings.Contains(got, "declared a graph") || strings.Contains(got, "claimed by") {
+		t.Errorf("acc has a claim line:\n%s", got)
 	}
+
+	// Claims on any member of the group count, each named as the
+	// buffer it resolves to: r is renamed to v (line 5, column 10),
+	// and v is a view of t. Line 6 `  output r` (r at 10), line 7
+	// `  input t` (t at 9), line 8 `  lx v, t` (v at 6, t at 9).
+	g := check(t, "c.bir", []byte(`graph c {
+  buffer t : 256
+  buffer v : 128
+  alias v = t + 128
+  rename r -> v
+  output r
+  input t
+  lx v, t
+  op a reads t writes v
+}
+`))
+	p = planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	claims := "  v declared a graph output at c.bir:6:10\n" +
+		"  t declared a graph input at c.bir:7:9\n" +
+		"  v claimed by LX at c.bir:8:6\n" +
+		"  t claimed by LX at c.bir:8:9\n" +
+		"written by:"
+	wantLines(t, explain(t, p, "t"), "storage group t: t, v@128; 256 B (256 bytes); graph input, graph output, LX\n"+claims)
+	wantLines(t, explain(t, p, "r"),
+		"r is renamed to v (rename at c.bir:5:10): every reference to r is v.\n",
+		"  renamed from: r (at c.bir:5:10)\n", "; graph input, graph output, LX\n"+claims)
 }
 
 // TestExplainAlias: an alias is explained with its storage group and the
 // group's decision, including the CPU reader that causes it.
 func TestExplainAlias(t *testing.T) {
-	p, src := plan(t, "spec_example", planner.DefaultBudget)
-	got := explain(t, p, "v", src)
+	p := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "v")
 	wantLines(t, got,
 		"  v is a view of t0's storage\n",
 		"storage group t0: t0, v@0; 4.0 KiB (4096 bytes)\n",
@@ -192,7 +230,7 @@ func TestExplainAlias(t *testing.T) {
 // TestExplainReasons checks the evidence line of every reason code of the
 // reasons case.
 func TestExplainReasons(t *testing.T) {
-	p, src := plan(t, "reasons", 4096)
+	p := plan(t, "reasons", 4096)
 	for name, want := range map[string]string{
 		"in_":     "decision: not pooled [graph-input]: its storage holds a graph input",
 		"out_":    "decision: not pooled [graph-output]",
@@ -208,24 +246,24 @@ func TestExplainReasons(t *testing.T) {
 		"big":     "decision: not pooled [over-budget]: in bundle b0 (steps 1..2) the allocator could not place 4.0 KiB under the budget of 4.0 KiB (pool size 2.0 KiB, lower bound 6.0 KiB)",
 		"tmp":     "decision: pooled in bundle b0",
 	} {
-		wantLines(t, explain(t, p, name, src), want)
+		wantLines(t, explain(t, p, name), want)
 	}
-	wantLines(t, explain(t, p, "xb", src), "  bundles reading it besides its writer b0: b1 (op s3 at reasons.bir:43:17)\n")
-	wantLines(t, explain(t, p, "big", src), "pooled buffers live during steps 1..2: 1, 2.0 KiB (2048 bytes)\n  tmp: bytes [0, 2048), steps 0..1\n")
+	wantLines(t, explain(t, p, "xb"), "  bundles reading it besides its writer b0: b1 (op s3 at reasons.bir:43:17)\n")
+	wantLines(t, explain(t, p, "big"), "pooled buffers live during steps 1..2: 1, 2.0 KiB (2048 bytes)\n  tmp: bytes [0, 2048), steps 0..1\n")
 }
 
 // TestExplainSharesBytes: q reuses p's bytes after p died (offset_dedup).
 func TestExplainSharesBytes(t *testing.T) {
-	p, src := plan(t, "offset_dedup", planner.DefaultBudget)
-	wantLines(t, explain(t, p, "p", src), "pool: offset 0, bytes [0, 512)", "shares bytes with (at other times):\n  q: bytes [0, 512), steps 2..3\n")
-	wantLines(t, explain(t, p, "q", src), "shares bytes with (at other times):\n  p: bytes [0, 512), steps 0..1\n")
-	wantLines(t, explain(t, p, "r", src), "pool: offset 512, bytes [512, 768)", "shares bytes with: no other buffer\n")
+	p := plan(t, "offset_dedup", planner.DefaultBudget)
+	wantLines(t, explain(t, p, "p"), "pool: offset 0, bytes [0, 512)", "shares bytes with (at other times):\n  q: bytes [0, 512), steps 2..3\n")
+	wantLines(t, explain(t, p, "q"), "shares bytes with (at other times):\n  p: bytes [0, 512), steps 0..1\n")
+	wantLines(t, explain(t, p, "r"), "pool: offset 512, bytes [512, 768)", "shares bytes with: no other buffer\n")
 }
 
 // TestExplainUnknown: an unknown name is an *UnknownNameError with
 // suggestions from buffer names and rename sources, and nothing written.
 func TestExplainUnknown(t *testing.T) {
-	p, src := plan(t, "spec_example", planner.DefaultBudget)
+	p := plan(t, "spec_example", planner.DefaultBudget)
 	for _, c := range []struct {
 		name, msg string
 	}{
@@ -250,7 +288,7 @@ func TestExplainUnknown(t *testing.T) {
 		{"\u0430\u0441\u0441", "no buffer named \"\u0430\u0441\u0441\" in graph decoder_block; did you mean \"acc\"? (in the name, \"\u0430\" is U+0430, a non-ASCII look-alike of \"a\"; \"\u0441\" is U+0441, a non-ASCII look-alike of \"c\")"},
 	} {
 		var b bytes.Buffer
-		err := report.Explain(&b, p, c.name, src)
+		err := report.Explain(&b, p, c.name)
 		var unk *report.UnknownNameError
 		if !errors.As(err, &unk) {
 			t.Fatalf("%s: err = %v, want *UnknownNameError", c.name, err)
@@ -295,7 +333,7 @@ func TestSuggest(t *testing.T) {
 // TestRemarks checks every mode on the reasons case: one line per selected
 // buffer at its declaration, in declaration order, with the reason code.
 func TestRemarks(t *testing.T) {
-	p, _ := plan(t, "reasons", 4096)
+	p := plan(t, "reasons", 4096)
 	g := p.Graph
 	for _, mode := range []string{"missed", "passed", "all"} {
 		m, err := report.ParseRemarkMode(mode)
@@ -343,7 +381,7 @@ func TestRemarks(t *testing.T) {
 
 // TestRemarksAlias: each alias gets its own remark naming its storage.
 func TestRemarksAlias(t *testing.T) {
-	p, _ := plan(t, "alias_rename", planner.DefaultBudget)
+	p := plan(t, "alias_rename", planner.DefaultBudget)
 	var b bytes.Buffer
 	report.Remarks(&b, p, report.RemarksAll)
 	wantLines(t, b.String(),
@@ -354,7 +392,7 @@ func TestRemarksAlias(t *testing.T) {
 
 // TestDumps pins both dumps of the contract's example.
 func TestDumps(t *testing.T) {
-	p, _ := plan(t, "spec_example", planner.DefaultBudget)
+	p := plan(t, "spec_example", planner.DefaultBudget)
 	var b bytes.Buffer
 	report.DumpCheck(&b, p.Graph)
 	want := `graph decoder_block  # spec_example.bir:9:7
@@ -407,7 +445,7 @@ bundle relu3 pool=- lower=0 candidates=-
 // TestDumpPlanOverBudget: a candidate that fell back shows its reason in
 // the candidate list and keeps its bundle and range.
 func TestDumpPlanOverBudget(t *testing.T) {
-	p, _ := plan(t, "reasons", 4096)
+	p := plan(t, "reasons", 4096)
 	var b bytes.Buffer
 	report.DumpPlan(&b, p)
 	wantLines(t, b.String(),
@@ -421,7 +459,7 @@ func TestDumpPlanOverBudget(t *testing.T) {
 // is a `disabled` fallback and the header says so; a bundle without ops
 // has a row of zeros and dashes.
 func TestStatsDisabledAndEmptyBundle(t *testing.T) {
-	g, _ := check(t, "e.bir", []byte("graph e {\n buffer a : 128\n fused f {}\n fused g { op o writes a\n op p reads a }\n}\n"))
+	g := check(t, "e.bir", []byte("graph e {\n buffer a : 128\n fused f {}\n fused g { op o writes a\n op p reads a }\n}\n"))
 	p := planner.Plan(g, planner.Options{Disabled: true, Budget: planner.DefaultBudget})
 	var b bytes.Buffer
 	report.Stats(&b, p)
@@ -473,7 +511,7 @@ const qkvSrc = `graph attn {
 // TestRootNames: reports call a storage group by its root (qkv), not by
 // its smallest name (k), and show each view with its offset.
 func TestRootNames(t *testing.T) {
-	g, src := check(t, "qkv.bir", []byte(qkvSrc))
+	g := check(t, "qkv.bir", []byte(qkvSrc))
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var b bytes.Buffer
 	report.DumpPlan(&b, p)
@@ -494,7 +532,7 @@ func TestRootNames(t *testing.T) {
 		"qkv.bir:4:10: remark: k (a view 1024 bytes into qkv's storage) pooled in bundle blk at offset 0 (3.0 KiB), live at steps 0..2\n",
 		"qkv.bir:5:10: remark: q (a view of qkv's storage) pooled",
 	)
-	got := explain(t, p, "kt", src)
+	got := explain(t, p, "kt")
 	wantLines(t, got,
 		"buffer kt: 512 B (512 bytes), declared at qkv.bir:6:10\n  kt is a view 1536 bytes into qkv's storage\n",
 		"storage group qkv: qkv, k@1024, q@0, kt@1536; 3.0 KiB (3072 bytes)\n",
@@ -523,7 +561,7 @@ func TestRootNames(t *testing.T) {
 // true lower bound is larger. The total pool 2*2^62 saturates too, so the
 // total ratio is unknown (—).
 func TestStatsSaturated(t *testing.T) {
-	g, _ := check(t, "big.bir", []byte(`graph big {
+	g := check(t, "big.bir", []byte(`graph big {
   buffer x : 128
   buffer y : 128
   buffer z : 128

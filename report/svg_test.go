@@ -473,11 +473,11 @@ func TestSVGGoldenInputs(t *testing.T) {
 		budget int64
 	}{{"spec_example", planner.DefaultBudget}, {"reasons", 4096}, {"offset_dedup", planner.DefaultBudget},
 		{"partial_overflow", planner.DefaultBudget}, {"nested_steps", planner.DefaultBudget}, {"alias_rename", planner.DefaultBudget}} {
-		p, _ := plan(t, c.name, c.budget)
+		p := plan(t, c.name, c.budget)
 		checkSVG(t, p)
 	}
 	// Small buffers are labelled: offset_dedup's p, q and r all fit.
-	p, _ := plan(t, "offset_dedup", planner.DefaultBudget)
+	p := plan(t, "offset_dedup", planner.DefaultBudget)
 	var b bytes.Buffer
 	report.SVG(&b, p, 0)
 	doc := parseSVG(t, b.Bytes())
@@ -488,7 +488,7 @@ func TestSVGGoldenInputs(t *testing.T) {
 		t.Errorf("line labels missing:\n%s", b.String())
 	}
 	// Legend text lists the names.
-	p, _ = plan(t, "reasons", 4096)
+	p = plan(t, "reasons", 4096)
 	b.Reset()
 	report.SVG(&b, p, 0)
 	for _, want := range []string{">over-budget (1): big</text>", ">cross-bundle (1): xb</text>", ">graph-input (1): in_</text>"} {
@@ -504,7 +504,7 @@ func TestSVGRandomGraphs(t *testing.T) {
 	for seed := 0; seed < 300; seed++ {
 		r := rand.New(rand.NewSource(int64(seed)))
 		src := randgraph.Generate(r, randgraph.Default)
-		g, _ := check(t, "r.bir", []byte(src))
+		g := check(t, "r.bir", []byte(src))
 		if seed%3 == 0 {
 			g = g.Unfused()
 		}
@@ -540,7 +540,7 @@ func bigGraph(n int) string {
 // buffer.
 func TestSVGScales(t *testing.T) {
 	for _, n := range []int{10, 10000} {
-		g, _ := check(t, "big.bir", []byte(bigGraph(n)))
+		g := check(t, "big.bir", []byte(bigGraph(n)))
 		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 		out := checkSVG(t, p)
 		doc := parseSVG(t, out[0])
@@ -598,7 +598,7 @@ func decoderBlock(t *testing.T) *planner.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := check(t, "decoder_block.bir", src)
+	g := check(t, "decoder_block.bir", src)
 	return planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 }
 
@@ -715,7 +715,7 @@ func TestSVGEmptyPool(t *testing.T) {
 // (top 6144), so the budget is drawn two thirds up: 590 - 4096*520/6144 =
 // 243.33; at the default budget it is not drawn.
 func TestSVGBudgetLine(t *testing.T) {
-	p, _ := plan(t, "reasons", 4096)
+	p := plan(t, "reasons", 4096)
 	var b bytes.Buffer
 	report.SVG(&b, p, 0)
 	if y, ok := parseSVG(t, b.Bytes()).lines["budget"]; !ok || !near(y, 243.33) {
@@ -724,7 +724,7 @@ func TestSVGBudgetLine(t *testing.T) {
 	if !strings.Contains(b.String(), ">budget 4.0 KiB</text>") {
 		t.Errorf("budget line not labelled:\n%s", b.String())
 	}
-	p, _ = plan(t, "reasons", planner.DefaultBudget)
+	p = plan(t, "reasons", planner.DefaultBudget)
 	b.Reset()
 	report.SVG(&b, p, 0)
 	if _, ok := parseSVG(t, b.Bytes()).lines["budget"]; ok {
@@ -745,7 +745,7 @@ func TestSVGWideLegend(t *testing.T) {
 		fmt.Fprintf(&b, "  buffer %s : 128\n  input %s\n", name, name)
 	}
 	fmt.Fprintf(&b, "  fused f {\n    op o reads %s writes y\n  }\n}\n", strings.Join(ins, ", "))
-	g, _ := check(t, "wide.bir", []byte(b.String()))
+	g := check(t, "wide.bir", []byte(b.String()))
 	out := checkSVG(t, planner.Plan(g, planner.Options{Budget: planner.DefaultBudget}))
 	if doc := parseSVG(t, out[0]); doc.width <= report.SVGWidth {
 		t.Errorf("width %v for a %d-character legend line", doc.width, 8*62)

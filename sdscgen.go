@@ -29,6 +29,7 @@ import (
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/deadline"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
@@ -114,7 +115,7 @@ func (o Options) Validate() error {
 
 // allocFunc builds the allocator called name with the options' knobs.
 func (o Options) allocFunc(name string) (alloc.Func, error) {
-	return alloc.LookupWith(name, alloc.Options{SearchTime: o.SearchTime, MaxNodes: o.SearchNodes})
+	return alloc.LookupWith(name, alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes})
 }
 
 // VerifyError is Compile's answer when the independent verifier rejects

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // BestWith returns the portfolio allocator configured by opt.
@@ -48,7 +47,7 @@ import (
 // member's packing is merged, best's pool end never exceeds that of any
 // member it ran when they place everything.
 //
-// Options.SearchTime, when set, adds a clock limit: first-fit always
+// Options.Stop, when set, adds a caller's limit (a wall-clock cap): first-fit always
 // runs to completion (so there is always an answer), and any later
 // member or search run still going at the limit is abandoned and
 // contributes nothing; the result may then vary from run to run.
@@ -93,9 +92,8 @@ type bestState struct {
 
 func runBest(items []Interval, budget int64, opt Options) Result {
 	stop := func() bool { return false }
-	if opt.SearchTime > 0 {
-		deadline := time.Now().Add(opt.SearchTime)
-		stop = func() bool { return !time.Now().Before(deadline) }
+	if opt.Stop != nil {
+		stop = opt.Stop()
 	}
 	n := len(items)
 	if n == 0 {

@@ -42,7 +42,8 @@ import (
 //
 // The search is deterministic: it stops on success, on exhausting the
 // tree (a proof that C is infeasible), after a node budget, or when stop
-// returns true (polled every 256 nodes). Only the last depends on time.
+// returns true (polled every 256 nodes). Only the last can depend on time:
+// stop is the caller's (Options.Stop; internal/deadline for --search-time).
 // decideAll runs several preorderings in parallel without giving up that
 // determinism (see race).
 

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
@@ -61,7 +60,7 @@ func planE(g *ir.Graph, s setup) (*planner.Result, error) {
 	}
 	// A short search keeps the optimizing allocators quick; the verifier
 	// does not care how good a placement is, only that it is legal.
-	place, err := alloc.LookupWith(s.allocator, alloc.Options{SearchTime: 2 * time.Millisecond})
+	place, err := alloc.LookupWith(s.allocator, alloc.Options{MaxNodes: 3000})
 	if err != nil {
 		return nil, err
 	}

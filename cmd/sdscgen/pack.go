@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/dsa"
+	"github.com/sdscgen/sdscgen/internal/deadline"
 )
 
 const packShort = "usage: sdscgen pack [flags] FILE.csv     (FILE \"-\" reads standard input)\n"
@@ -70,7 +71,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *searchEffort <= 0:
 		return usage("--search-effort must be positive")
 	}
-	opt := alloc.Options{SearchTime: *searchTime, MaxNodes: *searchEffort}
+	opt := alloc.Options{Stop: deadline.PerBundle(*searchTime), MaxNodes: *searchEffort}
 	budget := int64(math.MaxInt64)
 	if *capacity > 0 {
 		budget = *capacity

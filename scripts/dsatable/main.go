@@ -16,6 +16,7 @@ import (
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/dsa"
+	"github.com/sdscgen/sdscgen/internal/deadline"
 )
 
 func main() {
@@ -59,7 +60,7 @@ func main() {
 	names := strings.Split(*allocs, ",")
 	fns := make([]alloc.Func, len(names))
 	for i, n := range names {
-		opt := alloc.Options{MaxNodes: *searchEffort, SearchTime: *searchTime}
+		opt := alloc.Options{MaxNodes: *searchEffort, Stop: deadline.PerBundle(*searchTime)}
 		if *capacity != math.MaxInt64 {
 			opt.Goal = *capacity // a decision problem, as pack --capacity
 		}

@@ -77,7 +77,21 @@ type Options struct {
 	// CheckOnly stops after checking (and unfusing): the Result has no
 	// plan, and only its Graph and WriteDump("check") are usable.
 	CheckOnly bool
+	// VerifyAsync makes Compile return as soon as the plan is made, the
+	// verifier still running; Result.Verified waits for its verdict.
+	// Nothing unverified leaves the Result: every writer waits for the
+	// verdict before the first byte reaches its io.Writer, and returns
+	// the *VerifyError, having written nothing, when the plan is
+	// rejected. WriteMLIR and WriteBundleMLIR meanwhile print ahead into
+	// a buffer of at most HoldBytes, so emission overlaps verification.
+	// Without it (the default) Compile itself returns the *VerifyError.
+	VerifyAsync bool
 }
+
+// HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
+// prints ahead while its verifier runs; past it, printing waits for
+// the verdict.
+const HoldBytes = 32 << 20
 
 // budget is the effective budget of valid options.
 func (o Options) budget() int64 {
@@ -133,6 +147,24 @@ type Result struct {
 	Graph *ir.Graph
 	// Plan is the pool plan; nil with Options.CheckOnly.
 	Plan *planner.Result
+
+	// verdict, when not nil, is closed once the verifier started by
+	// Options.VerifyAsync has finished, with its answer in verr.
+	verdict chan struct{}
+	verr    error
+	// hold is HoldBytes; this package's tests lower it.
+	hold int
+}
+
+// Verified waits for the verifier of a Result compiled with
+// Options.VerifyAsync and returns its verdict: nil, or the
+// *VerifyError. It returns nil at once for every other Result.
+func (r *Result) Verified() error {
+	if r.verdict == nil {
+		return nil
+	}
+	<-r.verdict
+	return r.verr
 }
 
 // planHook, when set (by this package's tests only), sees the plan
@@ -185,12 +217,24 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	if planHook != nil {
 		planHook(plan)
 	}
-	if !opt.NoVerify {
-		if err := verifyPlan(plan, verify.Options{Disabled: opt.NoPool, Budget: opt.budget()}); err != nil {
-			return nil, &VerifyError{err}
-		}
-	}
 	res.Plan = plan
+	if opt.NoVerify {
+		return res, nil
+	}
+	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget()}
+	if opt.VerifyAsync {
+		res.verdict, res.hold = make(chan struct{}), HoldBytes
+		go func() {
+			if err := verifyPlan(plan, vopt); err != nil {
+				res.verr = &VerifyError{err}
+			}
+			close(res.verdict)
+		}()
+		return res, nil
+	}
+	if err := verifyPlan(plan, vopt); err != nil {
+		return nil, &VerifyError{err}
+	}
 	return res, nil
 }
 
@@ -259,7 +303,7 @@ func (r *Result) WriteMLIR(w io.Writer, opt EmitOptions) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
-	return mlirgen.EmitAll(w, r.Plan, opt.mlirgen())
+	return r.held(w, func(w io.Writer) error { return mlirgen.EmitAll(w, r.Plan, opt.mlirgen()) })
 }
 
 // WriteBundleMLIR writes the module of bundle bi (an index of
@@ -268,13 +312,72 @@ func (r *Result) WriteBundleMLIR(w io.Writer, bi int, opt EmitOptions) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
-	return mlirgen.Emit(w, r.Plan, bi, opt.mlirgen())
+	return r.held(w, func(w io.Writer) error { return mlirgen.Emit(w, r.Plan, bi, opt.mlirgen()) })
+}
+
+// held runs print, which writes to the writer it is given, so that
+// nothing reaches w before the verifier has accepted the plan: until
+// then the bytes are held in memory, up to r.hold of them, after which
+// print waits for the verdict. A rejected plan writes nothing and
+// returns the *VerifyError.
+func (r *Result) held(w io.Writer, print func(io.Writer) error) error {
+	if r.verdict == nil {
+		return print(w)
+	}
+	h := &holdWriter{r: r, w: w}
+	if err := print(h); err != nil {
+		return err
+	}
+	return h.release()
+}
+
+// holdWriter is held's writer.
+type holdWriter struct {
+	r    *Result
+	w    io.Writer
+	buf  []byte
+	open bool // the plan is verified and buf was written out
+}
+
+func (h *holdWriter) Write(p []byte) (int, error) {
+	if !h.open {
+		select {
+		case <-h.r.verdict:
+		default:
+			if len(h.buf)+len(p) <= h.r.hold {
+				h.buf = append(h.buf, p...)
+				return len(p), nil
+			}
+		}
+		if err := h.release(); err != nil {
+			return 0, err
+		}
+	}
+	return h.w.Write(p)
+}
+
+// release waits for the verdict, then writes out what is held.
+func (h *holdWriter) release() error {
+	if h.open {
+		return nil
+	}
+	if err := h.r.Verified(); err != nil {
+		h.buf = nil
+		return err
+	}
+	h.open = true
+	_, err := h.w.Write(h.buf)
+	h.buf = nil
+	return err
 }
 
 // WritePlanJSON writes the plan JSON (docs/bundle-ir.md describes it).
 func (r *Result) WritePlanJSON(w io.Writer) error {
 	if r.Plan == nil {
 		return errNoPlan
+	}
+	if err := r.Verified(); err != nil {
+		return err
 	}
 	return planner.WriteJSON(w, r.Plan)
 }
@@ -283,6 +386,9 @@ func (r *Result) WritePlanJSON(w io.Writer) error {
 func (r *Result) WriteStats(w io.Writer) error {
 	if r.Plan == nil {
 		return errNoPlan
+	}
+	if err := r.Verified(); err != nil {
+		return err
 	}
 	return report.Stats(w, r.Plan)
 }
@@ -297,6 +403,9 @@ func (r *Result) WriteRemarks(w io.Writer, mode string) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
+	if err := r.Verified(); err != nil {
+		return err
+	}
 	return report.Remarks(w, r.Plan, m)
 }
 
@@ -309,6 +418,9 @@ func (r *Result) Explain(w io.Writer, name string) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
+	if err := r.Verified(); err != nil {
+		return err
+	}
 	return report.Explain(w, r.Plan, name)
 }
 
@@ -316,6 +428,9 @@ func (r *Result) Explain(w io.Writer, name string) error {
 func (r *Result) WriteSVG(w io.Writer, bi int) error {
 	if r.Plan == nil {
 		return errNoPlan
+	}
+	if err := r.Verified(); err != nil {
+		return err
 	}
 	return report.SVG(w, r.Plan, bi)
 }
@@ -329,6 +444,9 @@ func (r *Result) WriteDump(w io.Writer, stage string) error {
 	case "plan":
 		if r.Plan == nil {
 			return errNoPlan
+		}
+		if err := r.Verified(); err != nil {
+			return err
 		}
 		return report.DumpPlan(w, r.Plan)
 	}

@@ -62,3 +62,75 @@ func TestVerifyCatches(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyAsync: with Options.VerifyAsync, Compile returns before the
+// verdict, and a rejected plan reaches no writer: each returns the
+// *VerifyError and writes nothing, whether the MLIR fits in the hold
+// buffer or not (hold 1 byte: printing waits for the verdict at its
+// first write). An accepted plan prints the same bytes as a synchronous
+// compile.
+func TestVerifyAsync(t *testing.T) {
+	defer func() { planHook = nil }()
+	want, err := Compile("v.bir", []byte(verifyInput), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantMLIR, wantJSON strings.Builder
+	if err := want.WriteMLIR(&wantMLIR, EmitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.WritePlanJSON(&wantJSON); err != nil {
+		t.Fatal(err)
+	}
+	for _, hold := range []int{1, 64, HoldBytes} {
+		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.hold = hold
+		var mlir, js strings.Builder
+		if err := res.WriteMLIR(&mlir, EmitOptions{}); err != nil {
+			t.Fatalf("hold %d: %v", hold, err)
+		}
+		if err := res.WritePlanJSON(&js); err != nil {
+			t.Fatalf("hold %d: %v", hold, err)
+		}
+		if mlir.String() != wantMLIR.String() || js.String() != wantJSON.String() {
+			t.Errorf("hold %d: async output differs from the synchronous one", hold)
+		}
+		if res.Verified() != nil {
+			t.Errorf("hold %d: clean plan rejected: %v", hold, res.Verified())
+		}
+	}
+
+	// A pool 128 bytes larger than the placement needs.
+	planHook = func(p *planner.Result) { p.Bundles[0].PoolSize += 128 }
+	for _, hold := range []int{1, HoldBytes} {
+		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true})
+		if err != nil {
+			t.Fatalf("VerifyAsync: Compile returned %v, want the verdict later", err)
+		}
+		res.hold = hold
+		var verr *VerifyError
+		if err := res.Verified(); !errors.As(err, &verr) {
+			t.Fatalf("Verified() = %v, want a *VerifyError", err)
+		}
+		writers := map[string]func(w *strings.Builder) error{
+			"WriteMLIR":       func(w *strings.Builder) error { return res.WriteMLIR(w, EmitOptions{Generic: true}) },
+			"WriteBundleMLIR": func(w *strings.Builder) error { return res.WriteBundleMLIR(w, 0, EmitOptions{}) },
+			"WritePlanJSON":   func(w *strings.Builder) error { return res.WritePlanJSON(w) },
+			"WriteStats":      func(w *strings.Builder) error { return res.WriteStats(w) },
+			"WriteRemarks":    func(w *strings.Builder) error { return res.WriteRemarks(w, "all") },
+			"Explain":         func(w *strings.Builder) error { return res.Explain(w, "t") },
+			"WriteSVG":        func(w *strings.Builder) error { return res.WriteSVG(w, 0) },
+			"WriteDump plan":  func(w *strings.Builder) error { return res.WriteDump(w, "plan") },
+		}
+		for _, name := range []string{"WriteMLIR", "WriteBundleMLIR", "WritePlanJSON", "WriteStats", "WriteRemarks", "Explain", "WriteSVG", "WriteDump plan"} {
+			var out strings.Builder
+			err := writers[name](&out)
+			if !errors.As(err, &verr) || out.Len() != 0 {
+				t.Errorf("hold %d: %s of a rejected plan: error %v, %d bytes written", hold, name, err, out.Len())
+			}
+		}
+	}
+}

@@ -159,6 +159,12 @@ type reportConfig struct {
 	dumpAfter string
 }
 
+// any reports whether a report other than --svg (which is an output
+// file) is asked for.
+func (rc *reportConfig) any() bool {
+	return rc.stats || rc.explain != "" || rc.remarks != "" || rc.dumpAfter != ""
+}
+
 // mainFlags are the flags of sdscgen (and of sdscgen explain) as parsed,
 // before they are resolved into a config.
 type mainFlags struct {

@@ -26,9 +26,12 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		return exitBadInput
 	}
-	res, err := compile(name, src, cfg.opt)
+	// The verifier runs while the outputs are printed; the Result's
+	// writers hold every byte back until it has accepted the plan.
+	opt := cfg.opt
+	opt.VerifyAsync = true
+	res, err := compile(name, src, opt)
 	var diags frontend.ErrorList
-	var verr *sdscgen.VerifyError
 	switch {
 	case errors.As(err, &diags):
 		w := bufio.NewWriter(stderr)
@@ -37,18 +40,25 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		w.Flush()
 		return exitBadInput
-	case errors.As(err, &verr):
-		fmt.Fprintf(stderr, "sdscgen: internal error: %v\n", err)
-		return exitInternal
 	case err != nil:
-		// parseFlags validated the options: this is a bug.
-		fmt.Fprintf(stderr, "sdscgen: internal error: %v\n", err)
-		return exitInternal
+		// A *sdscgen.VerifyError, or options parseFlags should have
+		// refused: a bug either way.
+		return internalError(stderr, err)
+	}
+	if cfg.rep.any() {
+		// The reports read the plan: they wait for its verdict.
+		if err := res.Verified(); err != nil {
+			return internalError(stderr, err)
+		}
 	}
 	if code, done := reports(cfg, res, stdout, stderr); done {
 		return code
 	}
 	if err := writeOutputs(cfg, res, stdout); err != nil {
+		var verr *sdscgen.VerifyError
+		if errors.As(err, &verr) {
+			return internalError(stderr, err)
+		}
 		if d, ok := err.(diagError); ok {
 			fmt.Fprintln(stderr, d)
 		} else {
@@ -57,6 +67,13 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	return exitOK
+}
+
+// internalError reports a bug (a plan the verifier rejected, or
+// options parseFlags let through): exit status 3.
+func internalError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "sdscgen: internal error: %v\n", err)
+	return exitInternal
 }
 
 // reports prints --remarks and --stats on standard error, then runs

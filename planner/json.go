@@ -109,7 +109,7 @@ func WriteJSON(w io.Writer, p *Result) error {
 		if pg.Reason == Pooled {
 			b = append(b, "null"...)
 		} else {
-			b = appendString(b, string(pg.Reason))
+			b = appendString(b, pg.Reason.String())
 		}
 		b = append(b, '}')
 		if len(b) > 32<<10 {

@@ -1,6 +1,9 @@
 package planner
 
 import (
+	"sync"
+	"sync/atomic"
+
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -11,126 +14,210 @@ type access struct {
 	read bool
 }
 
+// planBundles plans every bundle, on opt.Workers goroutines. Each bundle
+// writes only its own Bundles entry and the Groups entries of its own
+// candidates, and reads the graph, bundleOf and the allocator, so the
+// result does not depend on how the bundles are shared out.
+func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf []int32) {
+	// Every bundle's candidates go into one array: where bundle bi's
+	// begin is the number of candidates of the bundles before it.
+	at := make([]int, len(g.Bundles)+1)
+	for _, b := range bundleOf {
+		if b >= 0 {
+			at[b+1]++
+		}
+	}
+	for bi := range g.Bundles {
+		at[bi+1] += at[bi]
+	}
+	cands := make([]int, at[len(g.Bundles)])
+	// count is scratch indexed by group, all zero between bundles. It is
+	// shared by the workers: a bundle touches only its own candidates'
+	// entries.
+	count := make([]int32, len(g.Groups))
+	one := func(sc *scratch, bi int) {
+		sc.planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
+	}
+	workers := min(opt.Workers, len(g.Bundles))
+	if workers <= 1 {
+		var sc scratch
+		for bi := range g.Bundles {
+			one(&sc, bi)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var sc scratch
+			for {
+				bi := int(next.Add(1) - 1)
+				if bi >= len(g.Bundles) {
+					return
+				}
+				one(&sc, bi)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// scratch is one worker's reusable memory for planBundle.
+type scratch struct {
+	cands                        []int
+	first                        []int32
+	touches                      []access
+	stamp, firstRead, firstWrite []int
+	touched                      []int
+	items                        []alloc.Interval
+}
+
+// grow returns s resized to n, reusing its array when large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // planBundle computes live ranges (bundle-ir.md §3.2) for the candidates of bundle
-// bi, places them, and fills in the bundle's pool entry.
+// bi, places them, and fills in the bundle's pool entry; out (empty, with
+// room for exactly the bundle's candidates) becomes its Candidates.
 //
 // bundleOf holds every group's Bundle. count is scratch indexed by group,
-// all zero on entry and on return. The
+// all zero on entry and on return (for this bundle's candidates, the only
+// entries it touches). The
 // touches of every candidate are gathered into one flat array, grouped by
 // candidate and in step order within a candidate (reads before writes
 // within an op, which is what "first read at or before first write"
 // compares): two passes over the bundle's accesses, no per-group slices.
-func planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, bundleOf, count []int32) {
+func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, bundleOf, count []int32, out []int) {
 	b := &g.Bundles[bi]
-	// eachTouch visits the accesses of the bundle's candidates in step
-	// order, reads before writes within an op.
-	eachTouch := func(visit func(gi, op int, read bool)) {
-		for oi := range b.Ops {
-			op := &b.Ops[oi]
-			for _, a := range op.Reads {
-				if int(bundleOf[a.Group]) == bi {
-					visit(a.Group, oi, true)
-				}
-			}
-			for _, a := range op.Writes {
-				if int(bundleOf[a.Group]) == bi {
-					visit(a.Group, oi, false)
-				}
-			}
-		}
-	}
-	var cands []int
-	ntouch := 0
-	eachTouch(func(gi, _ int, _ bool) {
-		if count[gi] == 0 {
-			cands = append(cands, gi)
-		}
-		count[gi]++
-		ntouch++
-	})
-	if len(cands) == 0 {
+	if cap(out) == 0 {
 		return
 	}
+	b32 := int32(bi)
+	cands := sc.cands[:0]
+	ntouch := 0
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		for _, a := range op.Reads {
+			if bundleOf[a.Group] == b32 {
+				if count[a.Group] == 0 {
+					cands = append(cands, a.Group)
+				}
+				count[a.Group]++
+				ntouch++
+			}
+		}
+		for _, a := range op.Writes {
+			if bundleOf[a.Group] == b32 {
+				if count[a.Group] == 0 {
+					cands = append(cands, a.Group)
+				}
+				count[a.Group]++
+				ntouch++
+			}
+		}
+	}
+	sc.cands = cands
 	// count becomes each candidate's next slot in touches; first[k] is
 	// where candidate k's touches begin.
-	first := make([]int32, len(cands)+1)
+	first := grow(sc.first, len(cands)+1)
+	sc.first = first
+	first[0] = 0
 	for k, gi := range cands {
 		n := count[gi]
 		count[gi] = first[k]
 		first[k+1] = first[k] + n
 	}
-	touches := make([]access, ntouch)
-	eachTouch(func(gi, op int, read bool) {
-		touches[count[gi]] = access{int32(op), read}
-		count[gi]++
-	})
+	touches := grow(sc.touches, ntouch)
+	sc.touches = touches
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		for _, a := range op.Reads {
+			if bundleOf[a.Group] == b32 {
+				touches[count[a.Group]] = access{int32(oi), true}
+				count[a.Group]++
+			}
+		}
+		for _, a := range op.Writes {
+			if bundleOf[a.Group] == b32 {
+				touches[count[a.Group]] = access{int32(oi), false}
+				count[a.Group]++
+			}
+		}
+	}
 
 	// Per-loop scratch, stamped with the group being processed so it
 	// needs no clearing between groups.
 	nl := len(b.Loops)
-	stamp := make([]int, nl)
+	stamp := grow(sc.stamp, nl)
+	sc.stamp = stamp
 	for i := range stamp {
 		stamp[i] = -1
 	}
-	firstRead := make([]int, nl)
-	firstWrite := make([]int, nl)
-	var touched []int
+	firstRead := grow(sc.firstRead, nl)
+	firstWrite := grow(sc.firstWrite, nl)
+	sc.firstRead, sc.firstWrite = firstRead, firstWrite
+	touched := sc.touched[:0]
+	items := grow(sc.items, len(cands))
+	sc.items = items
 	for k, gi := range cands {
 		count[gi] = 0
 		ts := touches[first[k]:first[k+1]]
+		start, end := int(ts[0].op), int(ts[len(ts)-1].op)
+		if nl > 0 {
+			touched = touched[:0]
+			for _, t := range ts {
+				for _, li := range b.Ops[t.op].Loops {
+					if stamp[li] != gi {
+						stamp[li] = gi
+						firstRead[li], firstWrite[li] = -1, -1
+						touched = append(touched, li)
+					}
+					if t.read && firstRead[li] < 0 {
+						firstRead[li] = int(t.op)
+					}
+					if !t.read && firstWrite[li] < 0 {
+						firstWrite[li] = int(t.op)
+					}
+				}
+			}
+			// The order of loops does not matter: each loop's test reads
+			// only its own touches, and the updates are min/max.
+			for _, li := range touched {
+				fr, fw := firstRead[li], firstWrite[li]
+				if fr < 0 || (fw >= 0 && fr > fw) {
+					continue
+				}
+				l := &b.Loops[li]
+				if fw >= 0 {
+					start = min(start, l.First)
+				}
+				end = max(end, l.Last)
+			}
+		}
 		pg := &p.Groups[gi]
-		pg.Start, pg.End = int(ts[0].op), int(ts[len(ts)-1].op)
-		if nl == 0 {
-			continue
-		}
-		touched = touched[:0]
-		for _, t := range ts {
-			for _, li := range b.Ops[t.op].Loops {
-				if stamp[li] != gi {
-					stamp[li] = gi
-					firstRead[li], firstWrite[li] = -1, -1
-					touched = append(touched, li)
-				}
-				if t.read && firstRead[li] < 0 {
-					firstRead[li] = int(t.op)
-				}
-				if !t.read && firstWrite[li] < 0 {
-					firstWrite[li] = int(t.op)
-				}
-			}
-		}
-		// The order of loops does not matter: each loop's test reads
-		// only its own touches, and the updates are min/max.
-		for _, li := range touched {
-			fr, fw := firstRead[li], firstWrite[li]
-			if fr < 0 || (fw >= 0 && fr > fw) {
-				continue
-			}
-			l := &b.Loops[li]
-			if fw >= 0 {
-				pg.Start = min(pg.Start, l.First)
-			}
-			pg.End = max(pg.End, l.Last)
-		}
+		pg.Start, pg.End = int32(start), int32(end)
+		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: start, End: end}
 	}
+	sc.touched = touched
 
-	items := make([]alloc.Interval, len(cands))
-	for k, gi := range cands {
-		pg := &p.Groups[gi]
-		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: pg.Start, End: pg.End}
-	}
 	res := place(items, budget)
 	pb := &p.Bundles[bi]
 	pb.PoolSize = res.PoolEnd
 	pb.LowerBound = LowerBound(items)
-	pb.Candidates = make([]int, 0, len(cands))
 	for _, k := range alloc.StartOrder(items) {
 		gi := cands[k]
-		pb.Candidates = append(pb.Candidates, gi)
+		out = append(out, gi)
 		if off := res.Offsets[k]; off >= 0 {
 			p.Groups[gi].Offset = off
 		} else {
 			p.Groups[gi].Reason = OverBudget
 		}
 	}
+	pb.Candidates = out
+	clear(items) // drop the names until the next bundle
 }

@@ -14,6 +14,12 @@ type access struct {
 	read bool
 }
 
+// rawTouch is an access and the group it touches.
+type rawTouch struct {
+	group int32
+	access
+}
+
 // planBundles plans every bundle, on opt.Workers goroutines. Each bundle
 // writes only its own Bundles entry and the Groups entries of its own
 // candidates, and reads the graph, bundleOf and the allocator, so the
@@ -35,14 +41,29 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	// shared by the workers: a bundle touches only its own candidates'
 	// entries.
 	count := make([]int32, len(g.Groups))
-	one := func(sc *scratch, bi int) {
-		sc.planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
-	}
-	workers := min(opt.Workers, len(g.Bundles))
+	var pool sync.Pool // one scratch per worker, reused
+	forChunks(opt.Workers, len(g.Bundles), 1, func(lo, hi int) {
+		sc, _ := pool.Get().(*scratch)
+		if sc == nil {
+			sc = new(scratch)
+		}
+		for bi := lo; bi < hi; bi++ {
+			sc.planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
+		}
+		pool.Put(sc)
+	})
+}
+
+// forChunks calls f on [0, n) cut into runs of chunk indices, on up to
+// workers goroutines (the caller's alone when workers <= 1), and returns
+// when every call has. The runs are handed out in order as goroutines
+// come free, so uneven runs share out well.
+func forChunks(workers, n, chunk int, f func(lo, hi int)) {
+	runs := (n + chunk - 1) / chunk
+	workers = min(workers, runs)
 	if workers <= 1 {
-		var sc scratch
-		for bi := range g.Bundles {
-			one(&sc, bi)
+		if n > 0 {
+			f(0, n)
 		}
 		return
 	}
@@ -50,13 +71,12 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var sc scratch
 			for {
-				bi := int(next.Add(1) - 1)
-				if bi >= len(g.Bundles) {
+				r := int(next.Add(1) - 1)
+				if r >= runs {
 					return
 				}
-				one(&sc, bi)
+				f(r*chunk, min((r+1)*chunk, n))
 			}
 		})
 	}
@@ -65,11 +85,13 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 
 // scratch is one worker's reusable memory for planBundle.
 type scratch struct {
+	raw                          []rawTouch
+	loopAt, loops                []int32
 	cands                        []int
 	first                        []int32
 	touches                      []access
 	stamp, firstRead, firstWrite []int
-	touched                      []int
+	touched                      []int32
 	items                        []alloc.Interval
 }
 
@@ -97,29 +119,46 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 	if cap(out) == 0 {
 		return
 	}
+	// One pass over the bundle's accesses lists the candidates' touches
+	// in step order (raw) and counts them per candidate; the touches are
+	// then regrouped by candidate from raw, not from the graph again.
+	// With loops, each op's loop list is copied too (loops[loopAt[oi]:
+	// loopAt[oi+1]]), so that the range pass below reads it from this
+	// small array instead of from each op again, touch by touch.
 	b32 := int32(bi)
 	cands := sc.cands[:0]
-	ntouch := 0
+	raw := sc.raw[:0]
+	nl := len(b.Loops)
+	loopAt, loops := sc.loopAt[:0], sc.loops[:0]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for _, a := range op.Reads {
-			if bundleOf[a.Group] == b32 {
-				if count[a.Group] == 0 {
-					cands = append(cands, a.Group)
-				}
-				count[a.Group]++
-				ntouch++
+		if nl > 0 {
+			loopAt = append(loopAt, int32(len(loops)))
+			for _, li := range op.Loops {
+				loops = append(loops, int32(li))
 			}
 		}
-		for _, a := range op.Writes {
-			if bundleOf[a.Group] == b32 {
-				if count[a.Group] == 0 {
-					cands = append(cands, a.Group)
-				}
-				count[a.Group]++
-				ntouch++
+		for i := range op.Reads {
+			if gi := op.Reads[i].Group; bundleOf[gi] == b32 {
+				raw = append(raw, rawTouch{int32(gi), access{int32(oi), true}})
 			}
 		}
+		for i := range op.Writes {
+			if gi := op.Writes[i].Group; bundleOf[gi] == b32 {
+				raw = append(raw, rawTouch{int32(gi), access{int32(oi), false}})
+			}
+		}
+	}
+	sc.raw = raw
+	if nl > 0 {
+		loopAt = append(loopAt, int32(len(loops)))
+	}
+	sc.loopAt, sc.loops = loopAt, loops
+	for _, t := range raw {
+		if count[t.group] == 0 {
+			cands = append(cands, int(t.group))
+		}
+		count[t.group]++
 	}
 	sc.cands = cands
 	// count becomes each candidate's next slot in touches; first[k] is
@@ -132,27 +171,15 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		count[gi] = first[k]
 		first[k+1] = first[k] + n
 	}
-	touches := grow(sc.touches, ntouch)
+	touches := grow(sc.touches, len(raw))
 	sc.touches = touches
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for _, a := range op.Reads {
-			if bundleOf[a.Group] == b32 {
-				touches[count[a.Group]] = access{int32(oi), true}
-				count[a.Group]++
-			}
-		}
-		for _, a := range op.Writes {
-			if bundleOf[a.Group] == b32 {
-				touches[count[a.Group]] = access{int32(oi), false}
-				count[a.Group]++
-			}
-		}
+	for _, t := range raw {
+		touches[count[t.group]] = t.access
+		count[t.group]++
 	}
 
 	// Per-loop scratch, stamped with the group being processed so it
 	// needs no clearing between groups.
-	nl := len(b.Loops)
 	stamp := grow(sc.stamp, nl)
 	sc.stamp = stamp
 	for i := range stamp {
@@ -171,7 +198,7 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		if nl > 0 {
 			touched = touched[:0]
 			for _, t := range ts {
-				for _, li := range b.Ops[t.op].Loops {
+				for _, li := range loops[loopAt[t.op]:loopAt[t.op+1]] {
 					if stamp[li] != gi {
 						stamp[li] = gi
 						firstRead[li], firstWrite[li] = -1, -1
@@ -209,9 +236,10 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 	pb := &p.Bundles[bi]
 	pb.PoolSize = res.PoolEnd
 	pb.LowerBound = LowerBound(items)
-	for _, k := range alloc.StartOrder(items) {
+	out = alloc.AppendStartOrder(out, items)
+	for j, k := range out {
 		gi := cands[k]
-		out = append(out, gi)
+		out[j] = gi
 		if off := res.Offsets[k]; off >= 0 {
 			p.Groups[gi].Offset = off
 		} else {

@@ -252,9 +252,10 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	// bundleOf is Group.Bundle, compact: planBundle looks it up for every
 	// access, and a 4-byte array stays in cache where Groups does not.
 	bundleOf := make([]int32, len(g.Groups))
-	{
-		ts := collectTouches(g)
-		for gi := range p.Groups {
+	ts := collectTouches(g)
+	// Each group's reason depends on its own entries only.
+	forChunks(opt.Workers, len(g.Groups), 1<<14, func(lo, hi int) {
+		for gi := lo; gi < hi; gi++ {
 			pg := &p.Groups[gi]
 			pg.Bundle, pg.Offset = -1, -1
 			pg.Reason = reasonFor(&g.Groups[gi], &ts[gi], opt.Disabled)
@@ -263,7 +264,8 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			}
 			bundleOf[gi] = pg.Bundle
 		}
-	}
+	})
+	ts = nil
 	planBundles(g, p, opt, place, bundleOf)
 	return p
 }
@@ -304,11 +306,11 @@ func collectTouches(g *ir.Graph) []touches {
 		b := int32(bi)
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
-			for _, a := range op.Reads {
-				ts[a.Group].note(b, true)
+			for i := range op.Reads {
+				ts[op.Reads[i].Group].note(b, true)
 			}
-			for _, a := range op.Writes {
-				ts[a.Group].note(b, false)
+			for i := range op.Writes {
+				ts[op.Writes[i].Group].note(b, false)
 			}
 		}
 	}

@@ -18,7 +18,11 @@ import "sync"
 func FirstFit(items []Interval, budget int64) Result {
 	res := Result{Offsets: make([]int64, len(items))}
 	st := firstFitPool.Get().(*firstFitState)
-	defer firstFitPool.Put(st)
+	if len(items) <= maxPooled {
+		// A state grown for a huge bundle is left to the collector
+		// rather than kept alive for small ones.
+		defer firstFitPool.Put(st)
+	}
 	st.order, st.pos = appendStartOrder(st.order[:0], st.pos, items)
 	free := &st.free
 	free.reset(len(items))
@@ -73,6 +77,10 @@ type firstFitState struct {
 }
 
 var firstFitPool = sync.Pool{New: func() any { return new(firstFitState) }}
+
+// maxPooled is the most intervals a call may have for its state to be
+// kept for the next (about 6 MiB of state).
+const maxPooled = 1 << 16
 
 // liveBlock is a placed block waiting for its interval to end.
 type liveBlock struct {

@@ -8,11 +8,21 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-// access is one touch of a candidate group inside its bundle.
-type access struct {
-	op   int32
-	read bool
+// access is one touch of a candidate group inside its bundle: the op's
+// index times 2, plus 1 for a read (4 bytes: a bundle of a million ops
+// touches its candidates millions of times).
+type access uint32
+
+func touch(op int, read bool) access {
+	a := access(op) << 1
+	if read {
+		a |= 1
+	}
+	return a
 }
+
+func (a access) op() int32  { return int32(a >> 1) }
+func (a access) read() bool { return a&1 != 0 }
 
 // rawTouch is an access and the group it touches.
 type rawTouch struct {
@@ -41,42 +51,39 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	// shared by the workers: a bundle touches only its own candidates'
 	// entries.
 	count := make([]int32, len(g.Groups))
-	var pool sync.Pool // one scratch per worker, reused
-	forChunks(opt.Workers, len(g.Bundles), 1, func(lo, hi int) {
-		sc, _ := pool.Get().(*scratch)
-		if sc == nil {
-			sc = new(scratch)
-		}
+	// One scratch per worker, dropped with the call.
+	scratches := make([]scratch, max(opt.Workers, 1))
+	forChunks(opt.Workers, len(g.Bundles), 1, func(w, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
-			sc.planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
+			scratches[w].planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
 		}
-		pool.Put(sc)
 	})
 }
 
 // forChunks calls f on [0, n) cut into runs of chunk indices, on up to
 // workers goroutines (the caller's alone when workers <= 1), and returns
 // when every call has. The runs are handed out in order as goroutines
-// come free, so uneven runs share out well.
-func forChunks(workers, n, chunk int, f func(lo, hi int)) {
+// come free, so uneven runs share out well. f's w is the goroutine's
+// number, in [0, max(workers, 1)): calls with the same w never overlap.
+func forChunks(workers, n, chunk int, f func(w, lo, hi int)) {
 	runs := (n + chunk - 1) / chunk
 	workers = min(workers, runs)
 	if workers <= 1 {
 		if n > 0 {
-			f(0, n)
+			f(0, 0, n)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Go(func() {
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= runs {
 					return
 				}
-				f(r*chunk, min((r+1)*chunk, n))
+				f(w, r*chunk, min((r+1)*chunk, n))
 			}
 		})
 	}
@@ -127,9 +134,18 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 	// small array instead of from each op again, touch by touch.
 	b32 := int32(bi)
 	cands := sc.cands[:0]
-	raw := sc.raw[:0]
 	nl := len(b.Loops)
+	nacc, nloops := 0, 0
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		nacc += len(op.Reads) + len(op.Writes)
+		nloops += len(op.Loops)
+	}
+	raw := grow(sc.raw, nacc)[:0]
 	loopAt, loops := sc.loopAt[:0], sc.loops[:0]
+	if nl > 0 {
+		loopAt, loops = grow(loopAt, len(b.Ops)+1)[:0], grow(loops, nloops)[:0]
+	}
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
 		if nl > 0 {
@@ -140,12 +156,12 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		}
 		for i := range op.Reads {
 			if gi := op.Reads[i].Group; bundleOf[gi] == b32 {
-				raw = append(raw, rawTouch{int32(gi), access{int32(oi), true}})
+				raw = append(raw, rawTouch{int32(gi), touch(oi, true)})
 			}
 		}
 		for i := range op.Writes {
 			if gi := op.Writes[i].Group; bundleOf[gi] == b32 {
-				raw = append(raw, rawTouch{int32(gi), access{int32(oi), false}})
+				raw = append(raw, rawTouch{int32(gi), touch(oi, false)})
 			}
 		}
 	}
@@ -194,21 +210,23 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 	for k, gi := range cands {
 		count[gi] = 0
 		ts := touches[first[k]:first[k+1]]
-		start, end := int(ts[0].op), int(ts[len(ts)-1].op)
+		start, end := int(ts[0].op()), int(ts[len(ts)-1].op())
 		if nl > 0 {
 			touched = touched[:0]
 			for _, t := range ts {
-				for _, li := range loops[loopAt[t.op]:loopAt[t.op+1]] {
+				op := t.op()
+				for _, li := range loops[loopAt[op]:loopAt[op+1]] {
 					if stamp[li] != gi {
 						stamp[li] = gi
 						firstRead[li], firstWrite[li] = -1, -1
 						touched = append(touched, li)
 					}
-					if t.read && firstRead[li] < 0 {
-						firstRead[li] = int(t.op)
-					}
-					if !t.read && firstWrite[li] < 0 {
-						firstWrite[li] = int(t.op)
+					if t.read() {
+						if firstRead[li] < 0 {
+							firstRead[li] = int(op)
+						}
+					} else if firstWrite[li] < 0 {
+						firstWrite[li] = int(op)
 					}
 				}
 			}
@@ -231,6 +249,11 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: start, End: end}
 	}
 	sc.touched = touched
+	if len(raw) > 1<<20 {
+		// A huge bundle: let the collector have the touches while the
+		// allocator runs, rather than keep them for the next bundle.
+		sc.raw, sc.touches, sc.loopAt, sc.loops = nil, nil, nil, nil
+	}
 
 	res := place(items, budget)
 	pb := &p.Bundles[bi]

@@ -254,7 +254,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	bundleOf := make([]int32, len(g.Groups))
 	ts := collectTouches(g)
 	// Each group's reason depends on its own entries only.
-	forChunks(opt.Workers, len(g.Groups), 1<<14, func(lo, hi int) {
+	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
 		for gi := lo; gi < hi; gi++ {
 			pg := &p.Groups[gi]
 			pg.Bundle, pg.Offset = -1, -1

@@ -201,7 +201,10 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place}
+	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
+	// default prints them); the plan is the same for any number.
+	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place,
+		Workers: runtime.GOMAXPROCS(0)}
 	plan := planner.Plan(g, popt)
 	if opt.Compare {
 		all := make([]planner.NamedAllocator, 0, len(alloc.Table))

@@ -60,7 +60,7 @@ func reasonOf(res *sdscgen.Result, name string) planner.Reason {
 			return res.Plan.Groups[b.Group].Reason
 		}
 	}
-	return "no such buffer"
+	return planner.Reason(255) // no such buffer: equal to no reason
 }
 
 // TestInvalidOptions: every invalid option is an error, before any

@@ -88,10 +88,23 @@ func LookupWith(name string, opt Options) (Func, error) {
 // the processing order of bundle-ir.md §3.3 step 1. Ties on all three keep input
 // order.
 func StartOrder(items []Interval) []int {
+	idx, _ := appendStartOrder(nil, nil, items)
+	return idx
+}
+
+// AppendStartOrder appends StartOrder(items) to dst.
+func AppendStartOrder(dst []int, items []Interval) []int {
+	dst, _ = appendStartOrder(dst, nil, items)
+	return dst
+}
+
+// appendStartOrder appends StartOrder(items) to dst, with pos as scratch
+// for the counting sort; it returns dst and pos, grown as needed.
+func appendStartOrder(dst, pos []int, items []Interval) ([]int, []int) {
 	if lo, span, ok := denseSpan(items); ok {
-		return startOrderDense(items, lo, span)
+		return startOrderDense(dst, pos, items, lo, span)
 	}
-	return startOrderSorted(items)
+	return append(dst, startOrderSorted(items)...), pos
 }
 
 // byEndName orders intervals that start at the same step.
@@ -120,15 +133,21 @@ func startOrderSorted(items []Interval) []int {
 // startOrderDense is a counting sort by start over the span [lo, lo+span),
 // then a stable sort of each run of equal starts by (end, name): O(n + span)
 // for the usual handful of buffers starting at one step of a bundle.
-func startOrderDense(items []Interval, lo, span int) []int {
-	pos := make([]int, span+1)
+func startOrderDense(dst, pos []int, items []Interval, lo, span int) ([]int, []int) {
+	if cap(pos) < span+1 {
+		pos = make([]int, span+1)
+	}
+	pos = pos[:span+1]
+	clear(pos)
 	for i := range items {
 		pos[items[i].Start-lo+1]++
 	}
 	for s := 1; s <= span; s++ {
 		pos[s] += pos[s-1]
 	}
-	idx := make([]int, len(items))
+	base := len(dst)
+	dst = slices.Grow(dst, len(items))[:base+len(items)]
+	idx := dst[base:]
 	next := pos[:span] // next[s]: the next slot for start lo+s
 	for i := range items {
 		s := items[i].Start - lo
@@ -143,7 +162,7 @@ func startOrderDense(items []Interval, lo, span int) []int {
 		}
 		start = next[s]
 	}
-	return idx
+	return dst, pos
 }
 
 // denseSpan returns the steps items cover, [lo, lo+span), and whether that

@@ -1,5 +1,7 @@
 package alloc
 
+import "sync"
+
 // FirstFit is the seed's policy (bundle-ir.md §3.3), the default: intervals in
 // (start, end, name) order; before each, every placed block whose end is
 // before its start returns to the free list in allocation order; the first
@@ -15,12 +17,19 @@ package alloc
 // same policy written plainly; tests hold the two equal.
 func FirstFit(items []Interval, budget int64) Result {
 	res := Result{Offsets: make([]int64, len(items))}
-	order := StartOrder(items)
-	var free slotTree
-	var live liveHeap
-	var expired []liveBlock
+	st := firstFitPool.Get().(*firstFitState)
+	if len(items) <= maxPooled {
+		// A state grown for a huge bundle is left to the collector
+		// rather than kept alive for small ones.
+		defer firstFitPool.Put(st)
+	}
+	st.order, st.pos = appendStartOrder(st.order[:0], st.pos, items)
+	free := &st.free
+	free.reset(len(items))
+	live := st.live[:0]
+	expired := st.expired[:0]
 	seq := 0
-	for _, i := range order {
+	for _, i := range st.order {
 		it := items[i]
 		expired = expired[:0]
 		for live.Len() > 0 && live[0].end < it.Start {
@@ -37,7 +46,7 @@ func FirstFit(items []Interval, budget int64) Result {
 		if slot >= 0 {
 			off = free.off[slot]
 			rest := free.size(slot) - it.Size
-			free.set(slot, 0)
+			free.take(slot)
 			if rest > 0 {
 				free.push(off+it.Size, rest)
 			}
@@ -53,8 +62,25 @@ func FirstFit(items []Interval, budget int64) Result {
 		live.push(liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
 		seq++
 	}
+	st.live, st.expired = live, expired
 	return res
 }
+
+// firstFitState is FirstFit's working memory, kept between calls (and
+// shared safely by concurrent ones) so that planning a thousand bundles
+// does not allocate a thousand free lists.
+type firstFitState struct {
+	order, pos []int
+	free       slotTree
+	live       liveHeap
+	expired    []liveBlock
+}
+
+var firstFitPool = sync.Pool{New: func() any { return new(firstFitState) }}
+
+// maxPooled is the most intervals a call may have for its state to be
+// kept for the next (about 6 MiB of state).
+const maxPooled = 1 << 16
 
 // liveBlock is a placed block waiting for its interval to end.
 type liveBlock struct {
@@ -124,24 +150,79 @@ func sortBySeq(bs []liveBlock) {
 	}
 }
 
-// slotTree is the free list: slots in list order (append-only; a taken
-// block leaves a zero-size hole) under a max segment tree of sizes.
+// slotTree is the free list: slots in list order under a max segment
+// tree of sizes. A taken block leaves a hole, of size -1 so that no
+// request (not even one of 0 bytes) matches it; when the slots run out
+// and at least half are holes, the holes are squeezed out (which keeps
+// the order of the rest) instead of the tree growing, so the tree stays
+// about as large as the free list, not as the number of frees.
 type slotTree struct {
-	off  []int64
-	n    int     // slots in use
-	cap  int     // leaves in the tree, a power of two
-	tree []int64 // tree[1] is the root; leaves at [cap, 2*cap)
+	off   []int64
+	n     int     // slots in use
+	holes int     // of them, holes
+	cap   int     // leaves in the tree, a power of two
+	tree  []int64 // tree[1] is the root; leaves at [cap, 2*cap)
 }
+
+const hole = -1
 
 func (t *slotTree) size(slot int) int64 { return t.tree[t.cap+slot] }
 
+// reset empties the list for n intervals, keeping the arrays. It never
+// holds more than 2n slots (each interval frees one block and splits at
+// most one), so a tree kept from a larger call is cut down to that, and
+// only the part in use is cleared.
+func (t *slotTree) reset(n int) {
+	t.n, t.holes = 0, 0
+	t.off = t.off[:0]
+	limit := 64
+	for limit < 2*n {
+		limit *= 2
+	}
+	t.cap = min(t.cap, limit)
+	fill(t.tree[:2*t.cap])
+}
+
+func fill(s []int64) {
+	for i := range s {
+		s[i] = hole
+	}
+}
+
 func (t *slotTree) push(off, size int64) {
 	if t.n == t.cap {
-		t.grow()
+		if t.n > 0 && 2*t.holes >= t.n {
+			t.squeeze()
+		} else {
+			t.grow()
+		}
 	}
 	t.off = append(t.off, off)
 	t.set(t.n, size)
 	t.n++
+}
+
+// take makes slot a hole.
+func (t *slotTree) take(slot int) {
+	t.set(slot, hole)
+	t.holes++
+}
+
+// squeeze drops the holes, keeping the other slots in order.
+func (t *slotTree) squeeze() {
+	leaves := t.tree[t.cap : 2*t.cap]
+	j := 0
+	for i := 0; i < t.n; i++ {
+		if leaves[i] != hole {
+			leaves[j], t.off[j] = leaves[i], t.off[i]
+			j++
+		}
+	}
+	fill(leaves[j:t.n])
+	t.n, t.holes, t.off = j, 0, t.off[:j]
+	for i := t.cap - 1; i >= 1; i-- {
+		t.tree[i] = max(t.tree[2*i], t.tree[2*i+1])
+	}
 }
 
 func (t *slotTree) grow() {
@@ -149,8 +230,16 @@ func (t *slotTree) grow() {
 	if nc == 0 {
 		nc = 64
 	}
-	nt := make([]int64, 2*nc)
+	// The new leaves [nc, nc+n) lie past the old tree [0, 2*cap), so a
+	// large enough array is reused in place: leaves first, then every
+	// inner node bottom-up, which overwrites the old tree.
+	nt := t.tree
+	if cap(nt) < 2*nc {
+		nt = make([]int64, 2*nc)
+	}
+	nt = nt[:2*nc]
 	copy(nt[nc:], t.tree[t.cap:t.cap+t.n])
+	fill(nt[nc+t.n:])
 	for i := nc - 1; i >= 1; i-- {
 		nt[i] = max(nt[2*i], nt[2*i+1])
 	}
@@ -170,17 +259,18 @@ func (t *slotTree) set(slot int, size int64) {
 }
 
 // firstAtLeast returns the first slot in list order holding at least n
-// bytes, or -1. Sizes are positive, so a hole never matches.
+// bytes (n >= 0), or -1. A hole never matches.
 func (t *slotTree) firstAtLeast(n int64) int {
 	if t.n == 0 || t.tree[1] < n {
 		return -1
 	}
 	i := 1
 	for i < t.cap {
-		if t.tree[2*i] >= n {
-			i = 2 * i
-		} else {
-			i = 2*i + 1
+		// Left child if it holds enough, else right: written so that
+		// the compiler need not branch on it.
+		i *= 2
+		if t.tree[i] < n {
+			i++
 		}
 	}
 	return i - t.cap

@@ -39,8 +39,15 @@ func TestDenseAndSortedPathsAgree(t *testing.T) {
 			}
 			continue
 		}
-		if got, want := startOrderDense(items, lo, span), startOrderSorted(items); !slices.Equal(got, want) {
+		want := startOrderSorted(items)
+		if got, _ := startOrderDense(nil, nil, items, lo, span); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: dense order %v, sorted %v\n%v", trial, got, want, items)
+		}
+		// Appending after a prefix, with scratch left dirty by an
+		// earlier call, gives the prefix then the same order.
+		dirty := slices.Repeat([]int{3}, span+7)
+		if got, _ := startOrderDense([]int{-1}, dirty, items, lo, span); got[0] != -1 || !slices.Equal(got[1:], want) {
+			t.Fatalf("trial %d: appended dense order %v, want -1 then %v", trial, got, want)
 		}
 		if got, want := lowerBoundDense(items, lo, span), lowerBoundSorted(items); got != want {
 			t.Fatalf("trial %d: dense lower bound %d, sorted %d\n%v", trial, got, want, items)

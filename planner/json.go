@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 )
@@ -13,10 +12,13 @@ import (
 // starts in the pool, shared by all its names) and the name's own
 // "view_offset" (0 for a group's root), which is set whether or not the
 // group is pooled.
+//
+// The text is built in one buffer and handed to w in pieces of about
+// 64 KiB; names that repeat on every line (bundles, reasons) are quoted
+// once.
 func WriteJSON(w io.Writer, p *Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
 	g := p.Graph
-	var b []byte
+	b := make([]byte, 0, 72<<10)
 	b = append(b, "{\n  \"graph\": "...)
 	b = appendString(b, g.Name)
 	b = append(b, ",\n  \"allocator\": "...)
@@ -78,7 +80,15 @@ func WriteJSON(w io.Writer, p *Result) error {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"buffers\": ["...)
-	for i, buf := range g.Buffers {
+	// Bundle bi's name as a JSON string is quoted[bundleAt[bi]:bundleAt[bi+1]].
+	var quoted []byte
+	bundleAt := make([]int, len(g.Bundles)+1)
+	for bi := range g.Bundles {
+		quoted = appendString(quoted, g.Bundles[bi].Name)
+		bundleAt[bi+1] = len(quoted)
+	}
+	for i := range g.Buffers {
+		buf := &g.Buffers[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -86,34 +96,34 @@ func WriteJSON(w io.Writer, p *Result) error {
 		b = append(b, "\n    {\"name\": "...)
 		b = appendString(b, buf.Name)
 		b = append(b, ", \"size\": "...)
-		b = strconv.AppendInt(b, buf.Size, 10)
+		b = appendInt(b, buf.Size)
 		b = append(b, ", \"bundle\": "...)
 		if pg.Bundle >= 0 {
-			b = appendString(b, g.Bundles[pg.Bundle].Name)
+			b = append(b, quoted[bundleAt[pg.Bundle]:bundleAt[pg.Bundle+1]]...)
 			b = append(b, ", \"start\": "...)
-			b = strconv.AppendInt(b, int64(pg.Start), 10)
+			b = appendInt(b, int64(pg.Start))
 			b = append(b, ", \"end\": "...)
-			b = strconv.AppendInt(b, int64(pg.End), 10)
+			b = appendInt(b, int64(pg.End))
 		} else {
 			b = append(b, "null, \"start\": null, \"end\": null"...)
 		}
 		b = append(b, ", \"offset\": "...)
 		if pg.Offset >= 0 {
-			b = strconv.AppendInt(b, pg.Offset, 10)
+			b = appendInt(b, pg.Offset)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, ", \"view_offset\": "...)
-		b = strconv.AppendInt(b, buf.ViewOffset, 10)
+		b = appendInt(b, buf.ViewOffset)
 		b = append(b, ", \"reason\": "...)
 		if pg.Reason == Pooled {
-			b = append(b, "null"...)
+			b = append(b, "null}"...)
 		} else {
-			b = appendString(b, string(pg.Reason))
+			b = appendString(b, pg.Reason.String())
+			b = append(b, '}')
 		}
-		b = append(b, '}')
-		if len(b) > 32<<10 {
-			if _, err := bw.Write(b); err != nil {
+		if len(b) > 64<<10 {
+			if _, err := w.Write(b); err != nil {
 				return err
 			}
 			b = b[:0]
@@ -123,10 +133,8 @@ func WriteJSON(w io.Writer, p *Result) error {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "]\n}\n"...)
-	if _, err := bw.Write(b); err != nil {
-		return err
-	}
-	return bw.Flush()
+	_, err := w.Write(b)
+	return err
 }
 
 // appendString appends s as a JSON string. Names in bundle IR are plain
@@ -135,7 +143,12 @@ func WriteJSON(w io.Writer, p *Result) error {
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	b = append(b, s[:i]...) // the plain prefix (usually all of s) at once
+	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
@@ -147,4 +160,35 @@ func appendString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does,
+// two digits at a time for the non-negative values of every line.
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	if v < 10 {
+		return append(b, byte('0'+v))
+	}
+	const pairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+		"8081828384858687888990919293949596979899"
+	var d [20]byte
+	i := len(d)
+	u := uint64(v)
+	for u >= 100 {
+		r := u % 100
+		u /= 100
+		i -= 2
+		d[i], d[i+1] = pairs[2*r], pairs[2*r+1]
+	}
+	if u >= 10 {
+		i -= 2
+		d[i], d[i+1] = pairs[2*u], pairs[2*u+1]
+	} else {
+		i--
+		d[i] = byte('0' + u)
+	}
+	return append(b, d[i:]...)
 }

@@ -8,6 +8,9 @@
 package planner
 
 import (
+	"strconv"
+	"sync"
+
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -17,28 +20,35 @@ import (
 const DefaultBudget int64 = 17179869184 - 2147483648
 
 // Reason says why a group is not pooled. The zero value means it is.
-type Reason string
+// It is a small code: its name (the plan JSON's "reason") is
+// ReasonTable's Name, which String returns. (It is not a uint8 so that
+// vet rejects string(r), which would yield a rune, not the name.)
+type Reason uint16
 
-// The reasons of bundle-ir.md §3.1, in precedence order.
+// The reasons of bundle-ir.md §3.1, in precedence order: Reason(i+1) is
+// ReasonTable[i] (a test holds the two in step).
 const (
-	Pooled      Reason = ""
-	Disabled    Reason = "disabled"
-	GraphInput  Reason = "graph-input"
-	GraphOutput Reason = "graph-output"
-	LX          Reason = "lx"
-	CPURead     Reason = "cpu-read"
-	Unused      Reason = "unused"
-	NotWritten  Reason = "not-written"
-	NotRead     Reason = "not-read"
-	MultiWriter Reason = "multi-writer"
-	CrossBundle Reason = "cross-bundle"
-	ZeroSize    Reason = "zero-size"
-	OverBudget  Reason = "over-budget"
+	Pooled Reason = iota
+	Disabled
+	GraphInput
+	GraphOutput
+	LX
+	CPURead
+	Unused
+	NotWritten
+	NotRead
+	MultiWriter
+	CrossBundle
+	ZeroSize
+	OverBudget
 )
 
 // ReasonInfo describes one reason a group is not pooled.
 type ReasonInfo struct {
 	Reason Reason
+	// Name is the reason's public name: the plan JSON's "reason", and
+	// what reports print.
+	Name string
 	// Meaning completes "the group…": when the reason applies.
 	Meaning string
 	// Evidence is the one-line justification reports print when they
@@ -51,7 +61,7 @@ type ReasonInfo struct {
 	// applies is the rule: whether the reason holds for a group, given
 	// that no earlier reason of the table does. nil for over-budget,
 	// which the allocator decides.
-	applies func(gr *ir.Group, u *Usage, disabled bool) bool
+	applies func(gr *ir.Group, u *touches, disabled bool) bool
 }
 
 // ReasonTable is the one table of the reasons of bundle-ir.md §3.1, in precedence
@@ -59,42 +69,42 @@ type ReasonInfo struct {
 // in this order; report and docs/bundle-ir.md read it (a test holds the
 // doc equal to it).
 var ReasonTable = []ReasonInfo{
-	{Reason: Disabled, Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
+	{Reason: Disabled, Name: "disabled", Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
 		Evidence: "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)",
-		applies:  func(_ *ir.Group, _ *Usage, disabled bool) bool { return disabled }},
-	{Reason: GraphInput, Meaning: "holds a graph input",
+		applies:  func(_ *ir.Group, _ *touches, disabled bool) bool { return disabled }},
+	{Reason: GraphInput, Name: "graph-input", Meaning: "holds a graph input",
 		Evidence: "its storage holds a graph input, allocated outside any bundle",
-		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Input }},
-	{Reason: GraphOutput, Meaning: "holds a graph output",
+		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Input }},
+	{Reason: GraphOutput, Name: "graph-output", Meaning: "holds a graph output",
 		Evidence: "its storage holds a graph output, which must outlive the bundle",
-		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Output }},
-	{Reason: LX, Meaning: "holds an LX-claimed name",
+		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Output }},
+	{Reason: LX, Name: "lx", Meaning: "holds an LX-claimed name",
 		Evidence: "its storage is claimed by LX scratchpad planning",
-		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.LX }},
-	{Reason: CPURead, Meaning: "is read by a CPU fallback node",
+		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.LX }},
+	{Reason: CPURead, Name: "cpu-read", Meaning: "is read by a CPU fallback node",
 		Evidence: "a CPU node reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.CPUReadBy) > 0 }},
-	{Reason: Unused, Meaning: "is read or written by no node at all",
+		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.cpuRead }},
+	{Reason: Unused, Name: "unused", Meaning: "is read or written by no node at all",
 		Evidence: "no node reads or writes it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool {
-			return len(u.ReadBy) == 0 && len(u.WrittenBy) == 0 && len(u.CPUWrittenBy) == 0
+		applies: func(_ *ir.Group, u *touches, _ bool) bool {
+			return u.readers == 0 && u.writers == 0 && !u.cpuWritten
 		}},
-	{Reason: NotWritten, Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
+	{Reason: NotWritten, Name: "not-written", Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
 		Evidence: "no bundle writes it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.WrittenBy) == 0 }},
-	{Reason: NotRead, Meaning: "is read by no node",
+		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.writers == 0 }},
+	{Reason: NotRead, Name: "not-read", Meaning: "is read by no node",
 		Evidence: "no node reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.ReadBy) == 0 }},
-	{Reason: MultiWriter, Meaning: "is written by two or more bundles",
+		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.readers == 0 }},
+	{Reason: MultiWriter, Name: "multi-writer", Meaning: "is written by two or more bundles",
 		Evidence: "two or more bundles write it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.WrittenBy) > 1 }},
-	{Reason: CrossBundle, Meaning: "is read by a bundle other than its single writer",
+		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.writers > 1 }},
+	{Reason: CrossBundle, Name: "cross-bundle", Meaning: "is read by a bundle other than its single writer",
 		Evidence: "a bundle other than its writer reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *Usage, _ bool) bool { return len(u.ReadBy) > 1 || u.ReadBy[0] != u.WrittenBy[0] }},
-	{Reason: ZeroSize, Meaning: "has size 0",
+		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.readers > 1 || u.reader != u.writer }},
+	{Reason: ZeroSize, Name: "zero-size", Meaning: "has size 0",
 		Evidence: "its size is 0 bytes",
-		applies:  func(gr *ir.Group, _ *Usage, _ bool) bool { return gr.Size == 0 }},
-	{Reason: OverBudget, Meaning: "could not be placed under the budget (3.3)",
+		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Size == 0 }},
+	{Reason: OverBudget, Name: "over-budget", Meaning: "could not be placed under the budget (3.3)",
 		Evidence: "the allocator could not place it under the budget"},
 }
 
@@ -111,12 +121,22 @@ var Reasons = func() []Reason {
 // Index returns r's position in ReasonTable (its precedence), or -1 for
 // Pooled or an unknown reason.
 func (r Reason) Index() int {
-	for i, x := range ReasonTable {
-		if x.Reason == r {
-			return i
-		}
+	if r == Pooled || int(r) > len(ReasonTable) {
+		return -1
 	}
-	return -1
+	return int(r) - 1
+}
+
+// String is r's name (ReasonTable's Name); "" for Pooled, as the plan
+// JSON has no reason for a pooled group.
+func (r Reason) String() string {
+	if i := r.Index(); i >= 0 {
+		return ReasonTable[i].Name
+	}
+	if r == Pooled {
+		return ""
+	}
+	return "reason(" + strconv.Itoa(int(r)) + ")"
 }
 
 // Options selects how a graph is planned.
@@ -126,9 +146,15 @@ type Options struct {
 	// Budget is MAX_POOL_SIZE_BYTES for every bundle's pool.
 	Budget int64
 	// AllocatorName is recorded in the plan; Allocator does the placing
-	// (alloc.FirstFit when nil).
+	// (alloc.FirstFit when nil). With Workers > 1 it is called from
+	// several goroutines at once, one bundle each: every allocator of
+	// alloc.Table is safe for that.
 	AllocatorName string
 	Allocator     alloc.Func
+	// Workers is how many goroutines plan bundles; 0 or 1 plans them on
+	// the caller's goroutine. The result is the same for every value:
+	// bundles are planned independently, each into its own entries.
+	Workers int
 }
 
 // Result is the planning result for one graph.
@@ -144,24 +170,27 @@ type Result struct {
 	// Compare, when set (--compare), lists the pool sizes other
 	// allocators would need; the plan JSON shows them per bundle.
 	Compare []Alternative
+
+	// usage is Usage's index, built on first use.
+	usage *usageOnce
 }
 
-// Group is the decision for one storage group.
+// Group is the decision for one storage group. It is kept small (24
+// bytes): a plan holds one per storage group.
 type Group struct {
-	Reason Reason
-	// Bundle is the candidate's bundle (its single writer), or -1 when
-	// the group is not a candidate. Over-budget groups are candidates.
-	Bundle int
-	// Start and End are the inclusive live range in Bundle's steps.
-	Start, End int
 	// Offset is the pool offset, or -1 when the group is not pooled.
 	Offset int64
-	// Usage is the evidence the reason was derived from.
-	Usage Usage
+	// Bundle is the candidate's bundle (its single writer), or -1 when
+	// the group is not a candidate. Over-budget groups are candidates.
+	Bundle int32
+	// Start and End are the inclusive live range in Bundle's steps.
+	Start, End int32
+	Reason     Reason
 }
 
 // Usage records who touches a group; bundle lists are distinct bundle
-// indices in ascending order, CPU lists indices into ir.Graph.CPU.
+// indices in ascending order, CPU lists indices into ir.Graph.CPU. It is
+// the evidence a group's reason was derived from.
 type Usage struct {
 	ReadBy, WrittenBy       []int
 	CPUReadBy, CPUWrittenBy []int
@@ -185,13 +214,34 @@ func (b Bundle) HasPool() bool { return len(b.Candidates) > 0 }
 // Pooled reports whether group gi is placed in bundle bi's pool.
 func (p *Result) Pooled(gi, bi int) bool {
 	g := &p.Groups[gi]
-	return g.Offset >= 0 && g.Bundle == bi
+	return g.Offset >= 0 && int(g.Bundle) == bi
+}
+
+// Usage returns who touches group gi. The lists are shared (capacity-
+// limited, so an append copies) and must not be modified. Planning needs
+// only a summary of them, so the lists are gathered from the graph on the
+// first call (reports need them; compiling does not) and kept.
+func (p *Result) Usage(gi int) Usage {
+	var ix *usageIndex
+	if p.usage != nil {
+		p.usage.once.Do(func() { p.usage.ix = collectUsage(p.Graph) })
+		ix = p.usage.ix
+	} else {
+		ix = collectUsage(p.Graph) // a Result built by hand
+	}
+	return ix.of(gi)
+}
+
+// usageOnce builds a Result's usage index once, whoever asks first.
+type usageOnce struct {
+	once sync.Once
+	ix   *usageIndex
 }
 
 // Plan applies bundle-ir.md §3 to g.
 func Plan(g *ir.Graph, opt Options) *Result {
 	p := &Result{Graph: g, Allocator: opt.AllocatorName, Budget: opt.Budget, Disabled: opt.Disabled,
-		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles))}
+		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles)), usage: &usageOnce{}}
 	if p.Allocator == "" {
 		p.Allocator = "first-fit"
 	}
@@ -199,103 +249,164 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	if place == nil {
 		place = alloc.FirstFit
 	}
-	collectUsage(g, p.Groups)
-	for gi := range p.Groups {
-		pg := &p.Groups[gi]
-		pg.Bundle, pg.Offset = -1, -1
-		pg.Reason = reasonFor(&g.Groups[gi], &pg.Usage, opt.Disabled)
-		if pg.Reason == Pooled {
-			pg.Bundle = pg.Usage.WrittenBy[0]
-		}
-	}
 	// bundleOf is Group.Bundle, compact: planBundle looks it up for every
 	// access, and a 4-byte array stays in cache where Groups does not.
 	bundleOf := make([]int32, len(g.Groups))
-	for gi := range p.Groups {
-		bundleOf[gi] = int32(p.Groups[gi].Bundle)
-	}
-	count := make([]int32, len(g.Groups))
-	for bi := range g.Bundles {
-		planBundle(g, p, bi, opt.Budget, place, bundleOf, count)
-	}
+	ts := collectTouches(g)
+	// Each group's reason depends on its own entries only.
+	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
+		for gi := lo; gi < hi; gi++ {
+			pg := &p.Groups[gi]
+			pg.Bundle, pg.Offset = -1, -1
+			pg.Reason = reasonFor(&g.Groups[gi], &ts[gi], opt.Disabled)
+			if pg.Reason == Pooled {
+				pg.Bundle = ts[gi].writer
+			}
+			bundleOf[gi] = pg.Bundle
+		}
+	})
+	ts = nil
+	planBundles(g, p, opt, place, bundleOf)
 	return p
 }
 
-// collectUsage fills every group's Usage. The lists are sub-slices of one
-// shared array (capacity-limited, so an append by a caller copies): two
-// passes over the accesses, the first counting, instead of millions of
-// small allocations.
-func collectUsage(g *ir.Graph, groups []Group) {
-	n := len(groups)
-	// Per list l (ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy) and group gi,
-	// at l*n+gi: last is 1 + the index last added (bundles and CPU nodes
-	// are visited in ascending order, so an index is new for a list
-	// exactly when it differs from the last one added), count the length
-	// in the first pass and the next free arena slot in the second.
+// touches summarises who touches a group, as much as the rules of
+// ReasonTable read: the first bundle to read and to write it, how many
+// distinct bundles do (counted up to 2), and whether CPU nodes do. It is
+// Usage in 12 bytes (TestTouchesMatchUsage holds the two equal).
+type touches struct {
+	reader, writer   int32 // the first, -1 when none
+	readers, writers uint8 // distinct bundles, saturated at 2
+	cpuRead          bool
+	cpuWritten       bool
+}
+
+func (t *touches) note(bi int32, read bool) {
+	first, n := &t.writer, &t.writers
+	if read {
+		first, n = &t.reader, &t.readers
+	}
+	switch {
+	case *n == 0:
+		*first, *n = bi, 1
+	case *n == 1 && *first != bi:
+		// Bundles are visited in ascending order: a second distinct
+		// one differs from the first.
+		*n = 2
+	}
+}
+
+// collectTouches summarises every group's accesses in one pass.
+func collectTouches(g *ir.Graph) []touches {
+	ts := make([]touches, len(g.Groups))
+	for i := range ts {
+		ts[i].reader, ts[i].writer = -1, -1
+	}
+	for bi := range g.Bundles {
+		b := int32(bi)
+		for oi := range g.Bundles[bi].Ops {
+			op := &g.Bundles[bi].Ops[oi]
+			for i := range op.Reads {
+				ts[op.Reads[i].Group].note(b, true)
+			}
+			for i := range op.Writes {
+				ts[op.Writes[i].Group].note(b, false)
+			}
+		}
+	}
+	for ci := range g.CPU {
+		for _, a := range g.CPU[ci].Reads {
+			ts[a.Group].cpuRead = true
+		}
+		for _, a := range g.CPU[ci].Writes {
+			ts[a.Group].cpuWritten = true
+		}
+	}
+	return ts
+}
+
+// usageIndex holds every group's Usage lists in one shared array: list l
+// (ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy) of group gi is
+// arena[start[4*gi+l]:start[4*gi+l+1]].
+type usageIndex struct {
+	start []int
+	arena []int
+}
+
+func (ix *usageIndex) of(gi int) Usage {
+	list := func(l int) []int {
+		lo, hi := ix.start[4*gi+l], ix.start[4*gi+l+1]
+		if lo == hi {
+			return nil
+		}
+		return ix.arena[lo:hi:hi]
+	}
+	return Usage{ReadBy: list(0), WrittenBy: list(1), CPUReadBy: list(2), CPUWrittenBy: list(3)}
+}
+
+// collectUsage gathers every group's Usage: two passes over the accesses,
+// the first counting, instead of millions of small allocations.
+func collectUsage(g *ir.Graph) *usageIndex {
+	n := len(g.Groups)
+	// At k = 4*gi+l: last is 1 + the index last added to the list
+	// (bundles and CPU nodes are visited in ascending order, so an index
+	// is new for a list exactly when it differs from the last one added),
+	// next the list's length in the first pass and its next free arena
+	// slot in the second.
 	last := make([]int32, 4*n)
-	count := make([]int32, 4*n)
-	var arena []int
+	next := make([]int, 4*n)
+	ix := &usageIndex{}
 	for pass := 0; pass < 2; pass++ {
 		note := func(k, i int) {
 			if last[k] == int32(i+1) {
 				return
 			}
 			last[k] = int32(i + 1)
-			if pass == 0 {
-				count[k]++
-			} else {
-				arena[count[k]] = i
-				count[k]++
+			if pass == 1 {
+				ix.arena[next[k]] = i
 			}
+			next[k]++
 		}
 		for bi := range g.Bundles {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
 				for _, a := range op.Reads {
-					note(a.Group, bi)
+					note(4*a.Group, bi)
 				}
 				for _, a := range op.Writes {
-					note(n+a.Group, bi)
+					note(4*a.Group+1, bi)
 				}
 			}
 		}
 		for ci := range g.CPU {
 			for _, a := range g.CPU[ci].Reads {
-				note(2*n+a.Group, ci)
+				note(4*a.Group+2, ci)
 			}
 			for _, a := range g.CPU[ci].Writes {
-				note(3*n+a.Group, ci)
+				note(4*a.Group+3, ci)
 			}
 		}
 		if pass == 1 {
 			break
 		}
-		// Lay the lists out group by group and point Usage at them;
-		// count becomes each list's start for the second pass.
-		total := 0
-		for _, c := range count {
-			total += int(c)
+		// Lay the lists out in k order; next becomes each list's start
+		// for the second pass.
+		ix.start = make([]int, 4*n+1)
+		off := 0
+		for k := 0; k < 4*n; k++ {
+			ix.start[k] = off
+			off, next[k] = off+next[k], off
 		}
-		arena = make([]int, total)
-		off := int32(0)
-		for gi := range groups {
-			u := &groups[gi].Usage
-			for l, list := range [4]*[]int{&u.ReadBy, &u.WrittenBy, &u.CPUReadBy, &u.CPUWrittenBy} {
-				k := l*n + gi
-				if c := count[k]; c > 0 {
-					*list = arena[off : off+c : off+c]
-					count[k] = off
-					off += c
-				}
-			}
-		}
+		ix.start[4*n] = off
+		ix.arena = make([]int, off)
 		clear(last)
 	}
+	return ix
 }
 
 // reasonFor applies the rules of ReasonTable in order up to zero-size;
 // over-budget is decided by the allocator.
-func reasonFor(gr *ir.Group, u *Usage, disabled bool) Reason {
+func reasonFor(gr *ir.Group, u *touches, disabled bool) Reason {
 	for i := range ReasonTable {
 		if r := &ReasonTable[i]; r.applies != nil && r.applies(gr, u, disabled) {
 			return r.Reason

@@ -30,7 +30,7 @@ func TestReasonTableDocs(t *testing.T) {
 	}
 	var want []string
 	for _, r := range planner.ReasonTable {
-		want = append(want, "| `"+string(r.Reason)+"` | "+r.Meaning+" |")
+		want = append(want, "| `"+r.Name+"` | "+r.Meaning+" |")
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("docs/bundle-ir.md reasons table:\n%s\nwant (planner.ReasonTable):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
@@ -39,7 +39,7 @@ func TestReasonTableDocs(t *testing.T) {
 
 // TestReasonIndex: Index is the precedence position; Pooled has none.
 func TestReasonIndex(t *testing.T) {
-	if planner.Disabled.Index() != 0 || planner.OverBudget.Index() != len(planner.ReasonTable)-1 || planner.Pooled.Index() != -1 || planner.Reason("x").Index() != -1 {
+	if planner.Disabled.Index() != 0 || planner.OverBudget.Index() != len(planner.ReasonTable)-1 || planner.Pooled.Index() != -1 || planner.Reason(200).Index() != -1 {
 		t.Errorf("Index: disabled %d, over-budget %d, pooled %d", planner.Disabled.Index(), planner.OverBudget.Index(), planner.Pooled.Index())
 	}
 	for i, r := range planner.Reasons {

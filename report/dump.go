@@ -75,7 +75,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "plan %s allocator=%s budget=%d disabled=%t\n", g.Name, p.Allocator, p.Budget, p.Disabled)
 	for gi, pg := range p.Groups {
-		gr := &g.Groups[gi]
+		gr, u := &g.Groups[gi], p.Usage(gi)
 		bundle, rng, off := "-", "-", "-"
 		if pg.Bundle >= 0 {
 			bundle = g.Bundles[pg.Bundle].Name
@@ -86,8 +86,8 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 		}
 		fmt.Fprintf(bw, "group %s size=%d reason=%s bundle=%s range=%s offset=%s read=%s written=%s cpu-read=%s cpu-written=%s\n",
 			groupName(g, gi), gr.Size, reasonName(pg.Reason), bundle, rng, off,
-			bundleNames(g, pg.Usage.ReadBy), bundleNames(g, pg.Usage.WrittenBy),
-			cpuNames(g, pg.Usage.CPUReadBy), cpuNames(g, pg.Usage.CPUWrittenBy))
+			bundleNames(g, u.ReadBy), bundleNames(g, u.WrittenBy),
+			cpuNames(g, u.CPUReadBy), cpuNames(g, u.CPUWrittenBy))
 	}
 	for bi, pb := range p.Bundles {
 		pool := "-"
@@ -100,7 +100,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 			if off := p.Groups[gi].Offset; off >= 0 {
 				c += strconv.FormatInt(off, 10)
 			} else {
-				c += string(p.Groups[gi].Reason)
+				c += p.Groups[gi].Reason.String()
 			}
 			cands = append(cands, c)
 		}

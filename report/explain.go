@@ -161,9 +161,10 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 	} else {
 		fmt.Fprintf(bw, "decision: not pooled [%s]: %s\n", pg.Reason, evidence(p, ix, gi))
 		if pg.Reason == planner.CrossBundle {
-			wb := pg.Usage.WrittenBy[0]
+			u := p.Usage(gi)
+			wb := u.WrittenBy[0]
 			var others []string
-			for _, rb := range pg.Usage.ReadBy {
+			for _, rb := range u.ReadBy {
 				if rb != wb {
 					t := ix.first(gi, rb, true)
 					others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, t.step), t.pos))
@@ -233,7 +234,7 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 	b := &g.Bundles[pg.Bundle]
 	first, last := -1, -1
 	for _, t := range ix.bundle[gi] {
-		if t.bundle != pg.Bundle {
+		if t.bundle != int(pg.Bundle) {
 			continue
 		}
 		if first < 0 {

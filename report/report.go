@@ -48,7 +48,7 @@ func reasonName(r planner.Reason) string {
 	if r == planner.Pooled {
 		return "pooled"
 	}
-	return string(r)
+	return r.String()
 }
 
 // touch is one access of a group by a leaf op of a bundle.
@@ -280,15 +280,16 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 		}
 	case planner.MultiWriter:
 		var parts []string
-		for _, bi := range pg.Usage.WrittenBy {
+		for _, bi := range p.Usage(gi).WrittenBy {
 			t := ix.first(gi, bi, false)
 			parts = append(parts, fmt.Sprintf("%s (op %s at %s)", g.Bundles[bi].Name, opAt(g, bi, t.step), t.pos))
 		}
 		return fmt.Sprintf("written by %d bundles: %s", len(parts), strings.Join(parts, ", "))
 	case planner.CrossBundle:
-		w := pg.Usage.WrittenBy[0]
+		u := p.Usage(gi)
+		w := u.WrittenBy[0]
 		wt := ix.first(gi, w, false)
-		for _, r := range pg.Usage.ReadBy {
+		for _, r := range u.ReadBy {
 			if r == w {
 				continue
 			}
@@ -308,7 +309,7 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 	if r := pg.Reason.Index(); r >= 0 {
 		return planner.ReasonTable[r].Evidence
 	}
-	return string(pg.Reason)
+	return pg.Reason.String()
 }
 
 // memberList names the members of group gi, root first, then the views in

@@ -363,7 +363,7 @@ func TestRemarks(t *testing.T) {
 				if !strings.Contains(lines[k], " pooled in bundle b0 at offset ") {
 					t.Errorf("%s: %q does not say where it is pooled", mode, lines[k])
 				}
-			} else if !strings.Contains(lines[k], " not pooled ["+string(r)+"]: ") {
+			} else if !strings.Contains(lines[k], " not pooled ["+r.String()+"]: ") {
 				t.Errorf("%s: %q lacks reason %s", mode, lines[k], r)
 			}
 		}

@@ -293,7 +293,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		}
 		name := groupName(g, gi)
 		size := g.Groups[gi].Size
-		x, y, rw, rh := sc.Drawn(pg.Start, pg.End, pg.Offset, size)
+		x, y, rw, rh := sc.Drawn(int(pg.Start), int(pg.End), pg.Offset, size)
 		fill, dark := colors(name)
 		// Big rectangles get a dark outline; small ones an outline in a
 		// darker shade of their own colour, so that a buffer thinner

@@ -241,7 +241,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			if d := doc.data[name]; d != [2]int64{pg.Offset, g.Groups[gi].Size} {
 				t.Errorf("bundle %s: %s data-offset, data-size %v, want %d, %d", g.Bundles[bi].Name, name, d, pg.Offset, g.Groups[gi].Size)
 			}
-			x, y, w, h := sc.Rect(pg.Start, pg.End, pg.Offset, g.Groups[gi].Size)
+			x, y, w, h := sc.Rect(int(pg.Start), int(pg.End), pg.Offset, g.Groups[gi].Size)
 			if h < report.MinHeight {
 				h = report.MinHeight
 				y = max(sc.Y(pg.Offset)-report.MinHeight, report.PlotTop)
@@ -315,7 +315,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		for _, r := range planner.Reasons {
 			for gi := range seen {
 				if p.Groups[gi].Reason == r {
-					want = append(want, string(r))
+					want = append(want, r.String())
 					break
 				}
 			}

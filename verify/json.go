@@ -324,7 +324,7 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 		if jb.Reason.ok {
 			c.fail("plan JSON: buffer %q: reason %s for a pooled group", buf.Name, jb.Reason)
 		}
-	} else if !jb.Reason.is(string(pg.Reason)) {
+	} else if !jb.Reason.is(pg.Reason.String()) {
 		c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, jb.Reason, pg.Reason)
 	}
 }

@@ -543,10 +543,10 @@ func (c *checker) checkGroups(ws []want) {
 		default:
 			c.fail("buffer %q: reason %s, the rules make it a candidate of bundle %q", name, reasonText(pg.Reason), bname)
 		}
-		if pg.Bundle != w.bundle {
+		if int(pg.Bundle) != w.bundle {
 			c.fail("buffer %q: bundle %d, its single writer is %q (%d)", name, pg.Bundle, bname, w.bundle)
 		}
-		if pg.Start != w.start || pg.End != w.end {
+		if int(pg.Start) != w.start || int(pg.End) != w.end {
 			c.fail("buffer %q in %q: live range [%d, %d], the rules give [%d, %d]", name, bname, pg.Start, pg.End, w.start, w.end)
 		}
 	}
@@ -556,7 +556,7 @@ func reasonText(r planner.Reason) string {
 	if r == planner.Pooled {
 		return "none (pooled)"
 	}
-	return string(r)
+	return r.String()
 }
 
 // item is one candidate of a bundle as the verifier sees it.

@@ -259,7 +259,7 @@ func (c *checker) checkBounds(v *viewInfo) {
 					}
 					gi := buf.Group
 					pg := &p.Groups[gi]
-					if pg.Offset < 0 || pg.Bundle != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
+					if pg.Offset < 0 || int(pg.Bundle) != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
 						continue
 					}
 					size := g.Groups[gi].Size

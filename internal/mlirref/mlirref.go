@@ -102,7 +102,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 	b := &g.Bundles[bi]
 
 	pooled := func(gi int) bool {
-		return p.Groups[gi].Offset >= 0 && p.Groups[gi].Bundle == bi
+		return p.Groups[gi].Offset >= 0 && int(p.Groups[gi].Bundle) == bi
 	}
 
 	// Kernel args: groups neither pooled nor LX, numbered by first access

@@ -1,0 +1,94 @@
+package planner_test
+
+import (
+	"bytes"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/internal/randgraph"
+	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/synth"
+)
+
+// samePlan fails unless a and b decide the same for every group and
+// bundle (deeply: reasons, ranges, offsets, candidate orders, pool sizes,
+// lower bounds, compare columns).
+func samePlan(t *testing.T, what string, a, b *planner.Result) {
+	t.Helper()
+	if a.Allocator != b.Allocator || a.Budget != b.Budget || a.Disabled != b.Disabled {
+		t.Fatalf("%s: header %s/%d/%v vs %s/%d/%v", what, a.Allocator, a.Budget, a.Disabled, b.Allocator, b.Budget, b.Disabled)
+	}
+	if !reflect.DeepEqual(a.Groups, b.Groups) {
+		for gi := range a.Groups {
+			if a.Groups[gi] != b.Groups[gi] {
+				t.Fatalf("%s: group %s: %+v vs %+v", what, a.Graph.Groups[gi].Name, a.Groups[gi], b.Groups[gi])
+			}
+		}
+		t.Fatalf("%s: groups differ", what)
+	}
+	if !reflect.DeepEqual(a.Bundles, b.Bundles) {
+		t.Fatalf("%s: bundles differ:\n%+v\nvs\n%+v", what, a.Bundles, b.Bundles)
+	}
+	if !reflect.DeepEqual(a.Compare, b.Compare) {
+		t.Fatalf("%s: compare differs:\n%+v\nvs\n%+v", what, a.Compare, b.Compare)
+	}
+}
+
+// allocators is every allocator of alloc.Table; best with a small node
+// budget, so that its search runs (and is cut) on the larger graphs.
+func allocators(t *testing.T) []planner.NamedAllocator {
+	var all []planner.NamedAllocator
+	for _, a := range alloc.Table {
+		f, err := alloc.LookupWith(a.Name, alloc.Options{MaxNodes: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
+	}
+	return all
+}
+
+// TestPlanWorkers: planning bundles on several goroutines gives exactly
+// the plan of one goroutine, for every allocator and with --compare, on
+// random graphs of up to 8 bundles and on synthetic graphs of 40 and 300
+// bundles (more bundles than workers, of uneven sizes).
+func TestPlanWorkers(t *testing.T) {
+	all := allocators(t)
+	check := func(what string, g *ir.Graph, budget int64, disabled bool) {
+		for _, a := range all {
+			one := planner.Options{Budget: budget, Disabled: disabled, AllocatorName: a.Name, Allocator: a.Func, Workers: 1}
+			want := planner.Plan(g, one)
+			want.Compare = planner.Compare(g, one, all)
+			for _, w := range []int{0, 2, 3, 8} {
+				o := one
+				o.Workers = w
+				got := planner.Plan(g, o)
+				got.Compare = planner.Compare(g, o, all)
+				samePlan(t, what+"/"+a.Name, want, got)
+			}
+		}
+	}
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for seed := 0; seed < n; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		cfg := randgraph.Config{Buffers: 2 + r.Intn(30), Bundles: 1 + r.Intn(8), MaxOps: 1 + r.Intn(8), MaxDepth: r.Intn(4)}
+		g := mustGraph(t, randgraph.Generate(r, cfg))
+		budget := []int64{0, 128, 4096, DefaultBudgetForTest}[r.Intn(4)]
+		check("random", g, budget, seed%50 == 7)
+	}
+	for _, c := range []struct{ ops, bundles int }{{4000, 40}, {3000, 300}} {
+		var src bytes.Buffer
+		if err := synth.Generate(&src, synth.Config{Ops: c.ops, Bundles: c.bundles, Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		g := mustGraph(t, src.String())
+		check("synth", g, planner.DefaultBudget, false)
+		check("synth-tight", g, 1<<16, false)
+	}
+}

@@ -148,6 +148,27 @@ func benchParseCheckStream(b *testing.B, name string) {
 	})
 }
 
+// benchParseOldCheck measures Parse and the old checker (oldCheck), the
+// baseline.
+func benchParseOldCheck(b *testing.B, name string) {
+	src := perfFile(b, name)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	cpuclock.Measure(b, func() {
+		for b.Loop() {
+			f, errs := Parse(name, src)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			if _, errs := oldCheck(f, true); errs != nil {
+				b.Fatal(errs)
+			}
+		}
+	})
+}
+
+func BenchmarkParseOldCheck10k(b *testing.B)      { benchParseOldCheck(b, "10k.bir") }
+func BenchmarkParseOldCheck1Mx1000(b *testing.B)  { benchParseOldCheck(b, "1Mx1000.bir") }
 func BenchmarkParseThenCheck10k(b *testing.B)     { benchParseCheck(b, "10k.bir") }
 func BenchmarkParseThenCheck1Mx1000(b *testing.B) { benchParseCheck(b, "1Mx1000.bir") }
 func BenchmarkParseCheck10k(b *testing.B)         { benchParseCheckStream(b, "10k.bir") }

@@ -125,7 +125,7 @@ func (b *builder) keyword(t Name) {
 
 func (b *builder) graphName(t Name) {
 	b.keyword(t)
-	b.g.Name, b.g.Pos = b.names.arena.copy(t.Value), b.pos(t.Pos)
+	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
 }
 
 func (b *builder) buffer(d *BufferDecl) {
@@ -142,7 +142,7 @@ func (b *builder) buffer(d *BufferDecl) {
 	if b.nbufs&(bufChunk-1) == 0 {
 		b.bufs = append(b.bufs, make([]ir.Buffer, bufChunk))
 	}
-	*b.buf(b.nbufs) = ir.Buffer{Name: e.s, Pos: b.pos(d.Name.Pos), Size: size, Alias: -1}
+	*b.buf(b.nbufs) = ir.Buffer{Name: b.names.name(id), Pos: b.pos(d.Name.Pos), Size: size, Alias: -1}
 	b.nbufs++
 }
 
@@ -256,7 +256,7 @@ func (b *builder) node(t Name) int32 {
 
 // startBundle opens a top-level node's bundle.
 func (b *builder) startBundle(id int32, p Pos, kind ir.NodeKind) {
-	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: b.names.entry(id).s, Pos: b.pos(p), Kind: kind})
+	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: b.names.name(id), Pos: b.pos(p), Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
 	b.itemStack = b.itemStack[:0]
 	b.loopStack = nil
@@ -280,7 +280,7 @@ func (b *builder) leaf(l *Leaf) {
 		id := b.node(l.Name)
 		lf := b.leafInfo(l)
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:   b.names.entry(id).s,
+			Name:   b.names.name(id),
 			Pos:    b.pos(l.Name.Pos),
 			Reads:  b.accesses(lf, l.Reads, 0),
 			Writes: b.accesses(lf, l.Writes, 0),
@@ -311,7 +311,7 @@ func (b *builder) op(id int32, l *Leaf) {
 		measure()
 	}
 	b.ops.push(&b.opsStart, ir.Op{
-		Name:   b.names.entry(id).s,
+		Name:   b.names.name(id),
 		Pos:    b.pos(l.Name.Pos),
 		Step:   step,
 		Loops:  b.loopStack,
@@ -348,7 +348,7 @@ func (b *builder) openLoop(name, count Name) {
 	}
 	k := len(b.loops.buf) - b.loopsStart
 	b.loops.push(&b.loopsStart, ir.Loop{
-		Name:   b.names.entry(id).s,
+		Name:   b.names.name(id),
 		Pos:    b.pos(name.Pos),
 		Count:  n,
 		Parent: parent,
@@ -624,7 +624,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 				acc.Buffer = b.renameTo[shadow[enc]-1]
 			}
 		} else {
-			written = b.names.entry(int32(-enc - 2)).s
+			written = b.names.name(int32(-enc - 2))
 			acc.Buffer = b.resolve(int32(-enc-2), acc.Pos)
 		}
 		far := acc.Group
@@ -668,7 +668,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		a := &b.aliases[i]
 		a.v = b.resolve(a.view, b.pos(a.viewPos))
 		a.t = b.resolve(a.target, b.pos(a.targetPos))
-		a.viewName = b.names.entry(a.view).s
+		a.viewName = b.names.name(a.view)
 	}
 	claims := make([]int, len(b.claims))
 	for i, c := range b.claims {
@@ -733,6 +733,6 @@ func (b *builder) resolve(id int32, p ir.Pos) int {
 	if e.buf >= 0 {
 		return int(e.buf)
 	}
-	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(e.s))
+	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(b.names.name(id)))
 	return -1
 }

@@ -44,7 +44,7 @@ func (b *builder) resolveRenames() {
 			if to.buf >= 0 {
 				target = int(to.buf)
 			} else {
-				b.errorf(r.toPos, "rename target %s is not a declared buffer", quoteText(to.s))
+				b.errorf(r.toPos, "rename target %s is not a declared buffer", quoteText(b.names.name(r.to)))
 			}
 			break
 		}
@@ -56,7 +56,7 @@ func (b *builder) resolveRenames() {
 	if len(b.renames) > 0 {
 		b.g.Renames = make([]ir.Rename, len(b.renames))
 		for i, r := range b.renames {
-			b.g.Renames[i] = ir.Rename{From: b.names.entry(r.from).s, Pos: b.pos(r.fromPos), To: b.renameTo[i]}
+			b.g.Renames[i] = ir.Rename{From: b.names.name(r.from), Pos: b.pos(r.fromPos), To: b.renameTo[i]}
 		}
 	}
 }
@@ -79,10 +79,10 @@ func (b *builder) cycle(path []int, j int) {
 	}
 	var sb strings.Builder
 	for k := range loop {
-		sb.WriteString(b.names.entry(b.renames[loop[(first+k)%len(loop)]].from).s)
+		sb.WriteString(b.names.name(b.renames[loop[(first+k)%len(loop)]].from))
 		sb.WriteString(" -> ")
 	}
-	sb.WriteString(b.names.entry(b.renames[loop[first]].from).s)
+	sb.WriteString(b.names.name(b.renames[loop[first]].from))
 	b.errorf(b.renames[loop[first]].fromPos, "rename cycle: %s", sb.String())
 }
 

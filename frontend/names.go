@@ -13,34 +13,49 @@ import (
 
 // nameTable interns names: it gives every distinct name an id, in order
 // of first appearance, and keeps per id what the name is bound to. It is
-// an open-addressing table with linear probing whose slots hold 32 bits
-// of the name's hash beside its id, so that a probe compares strings only
-// when the hashes agree.
+// an open-addressing table with linear probing. A slot holds the name's
+// first 8 bytes and 28 bits of its hash beside its length (up to 8) or a
+// mark that it is longer, so that a probe compares a short name, which
+// generated graphs' names are, without leaving the slot, and a long one
+// by its bytes only when all that agrees. The per-id records hold no
+// pointers, so that the garbage collector never scans them.
 type nameTable struct {
-	slots []uint64 // hash<<32 | id+1; 0 is empty
-	n     int      // ids handed out
+	slots []slot
+	n     int // ids handed out
 	// entries holds the per-id records in chunks of entryChunk, so that
 	// growing the table never copies (or holds twice) the records.
 	entries [][]nameEntry
 	arena   arena
 	seed    maphash.Seed
+	seed64  uint64
 }
+
+type slot struct {
+	key uint64 // the name's first 8 bytes, little-endian, zero-padded
+	tag uint32 // hash bits 4..31, and the length (0..8) or longName
+	id  int32  // id+1; 0: empty
+}
+
+// longName marks a name of more than 8 bytes in slot.tag.
+const longName = 0xF
 
 // nameEntry is what one name is bound to. A name may be a buffer, the
 // source of a rename and a node at once: buffers and nodes are separate
 // namespaces, and a rename shadows a buffer of its name.
 type nameEntry struct {
-	s    string // the name, a copy owned by the graph (see arena)
-	buf  int32  // index of the buffer of that name, or -1
-	ren  int32  // index of the effective rename from it, or -1
-	node Pos    // where the node of that name is declared; Line 0: none
+	ref  arenaRef // the name, a copy owned by the graph (see arena)
+	buf  int32    // index of the buffer of that name, or -1
+	ren  int32    // index of the effective rename from it, or -1
+	node Pos      // where the node of that name is declared; Line 0: none
 }
 
 const entryShift = 14
 const entryChunk = 1 << entryShift
 
 func newNameTable() *nameTable {
-	return &nameTable{slots: make([]uint64, 1<<10), seed: maphash.MakeSeed()}
+	t := &nameTable{slots: make([]slot, 1<<10), seed: maphash.MakeSeed()}
+	t.seed64 = maphash.String(t.seed, "sdscgen")
+	return t
 }
 
 // entry returns the record of id.
@@ -48,47 +63,88 @@ func (t *nameTable) entry(id int32) *nameEntry {
 	return &t.entries[id>>entryShift][id&(entryChunk-1)]
 }
 
+// name returns the name of id.
+func (t *nameTable) name(id int32) string { return t.arena.str(t.entry(id).ref) }
+
+// hash returns the slot key of s and its hash, whose bits 0..31 place it
+// and bits 36..63 are its tag.
+func (t *nameTable) hash(s string) (key, h uint64) {
+	n := min(len(s), 8)
+	for i := n - 1; i >= 0; i-- {
+		key = key<<8 | uint64(s[i])
+	}
+	if len(s) > 8 {
+		return key, maphash.String(t.seed, s)
+	}
+	return key, t.mix(key, n)
+}
+
+// mix hashes a short name from its key and length: splitmix64's
+// finalizer over them and a random seed. It needs nothing but the slot,
+// so that growing the table reads no name.
+func (t *nameTable) mix(key uint64, n int) uint64 {
+	x := key ^ t.seed64 ^ uint64(n)<<59
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+func tagOf(s string, h uint64) uint32 {
+	if len(s) > 8 {
+		return uint32(h>>32)&^0xF | longName
+	}
+	return uint32(h>>32)&^0xF | uint32(len(s))
+}
+
 // intern returns the id of s, giving it a new one (with no bindings) the
 // first time it is seen. s need not outlive the call: the table keeps a
 // copy.
 func (t *nameTable) intern(s string) int32 {
-	h := uint32(maphash.String(t.seed, s))
+	key, h := t.hash(s)
+	tag := tagOf(s, h)
 	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := t.slots[i]
-		if sl == 0 {
+	for i := uint32(h) & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.id == 0 {
 			id := int32(t.n)
 			t.n++
 			if id&(entryChunk-1) == 0 {
 				t.entries = append(t.entries, make([]nameEntry, 0, entryChunk))
 			}
 			last := &t.entries[len(t.entries)-1]
-			*last = append(*last, nameEntry{s: t.arena.copy(s), buf: -1, ren: -1})
-			t.slots[i] = uint64(h)<<32 | uint64(id+1)
+			*last = append(*last, nameEntry{ref: t.arena.copy(s), buf: -1, ren: -1})
+			*sl = slot{key: key, tag: tag, id: id + 1}
 			if 4*t.n >= 3*len(t.slots) {
 				t.grow()
 			}
 			return id
 		}
-		if uint32(sl>>32) == h {
-			if id := int32(uint32(sl)) - 1; t.entry(id).s == s {
-				return id
-			}
+		if sl.key == key && sl.tag == tag && (tag&0xF != longName || t.name(sl.id-1) == s) {
+			return sl.id - 1
 		}
 	}
 }
 
-// grow doubles the slots, placing every id again by its stored hash.
+// grow doubles the slots, placing every name again.
 func (t *nameTable) grow() {
 	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
+	t.slots = make([]slot, 2*len(old))
 	mask := uint32(len(t.slots) - 1)
 	for _, sl := range old {
-		if sl == 0 {
+		if sl.id == 0 {
 			continue
 		}
-		i := uint32(sl>>32) & mask
-		for t.slots[i] != 0 {
+		var h uint64
+		if n := sl.tag & 0xF; n != longName {
+			h = t.mix(sl.key, int(n))
+		} else {
+			_, h = t.hash(t.name(sl.id - 1))
+		}
+		i := uint32(h) & mask
+		for t.slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
 		t.slots[i] = sl
@@ -101,21 +157,34 @@ func (t *nameTable) grow() {
 // its final capacity; the builder only ever appends, so every string
 // taken from it stays unchanged.
 type arena struct {
-	b    *strings.Builder
-	size int // capacity of the next block
+	blocks []*strings.Builder
+	size   int // capacity of the next block
+}
+
+// arenaRef locates a name in the arena: its block, offset and length.
+type arenaRef struct {
+	block, off, n uint32
 }
 
 const arenaMax = 1 << 20
 
-func (a *arena) copy(s string) string {
-	if a.b == nil || a.b.Cap()-a.b.Len() < len(s) {
+func (a *arena) copy(s string) arenaRef {
+	k := len(a.blocks) - 1
+	if k < 0 || a.blocks[k].Cap()-a.blocks[k].Len() < len(s) {
 		a.size = min(max(2*a.size, 4096), arenaMax)
-		a.b = new(strings.Builder)
-		a.b.Grow(max(a.size, len(s)))
+		b := new(strings.Builder)
+		b.Grow(max(a.size, len(s)))
+		a.blocks = append(a.blocks, b)
+		k++
 	}
-	start := a.b.Len()
-	a.b.WriteString(s)
-	return a.b.String()[start:]
+	off := a.blocks[k].Len()
+	a.blocks[k].WriteString(s)
+	return arenaRef{block: uint32(k), off: uint32(off), n: uint32(len(s))}
+}
+
+// str returns the name r locates.
+func (a *arena) str(r arenaRef) string {
+	return a.blocks[r.block].String()[r.off : r.off+r.n]
 }
 
 // slab hands out exact-length slices of large shared arrays, doubling

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
-	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
+	"github.com/sdscgen/sdscgen/ir"
 )
 
 // sameAsReference requires Parse and the reference parser of ast.go to

@@ -94,11 +94,13 @@ type openBlock struct {
 	outer []int // loopStack outside the loop
 }
 
-func newBuilder(file string) *builder {
+// newBuilder returns a builder for file; hint is about how many names
+// it will hold (a generated graph's source has one per 40-50 bytes).
+func newBuilder(file string, hint int) *builder {
 	return &builder{
 		file:  file,
 		g:     &ir.Graph{File: file},
-		names: newNameTable(),
+		names: newNameTable(hint),
 		ops:   slab[ir.Op]{max: 1 << 14},
 		loops: slab[ir.Loop]{max: 1 << 14},
 		accs:  slab[ir.Access]{max: 1 << 15},

@@ -180,28 +180,55 @@ func (b *builder) buildGroups(claims []int) {
 }
 
 // groupOrder returns the rank of every group when the groups are sorted
-// by name, nameOf[k] being the buffer that names group k. It sorts
-// (8-byte name prefix, group) pairs, which compare as integers, and
-// compares whole names only between equal prefixes.
+// by name, nameOf[k] being the buffer that names group k. It radix-sorts
+// (8-byte name prefix, group) pairs, least significant byte first, and
+// compares whole names only within runs of equal prefixes.
 func groupOrder(bufs []ir.Buffer, nameOf []int32) []int32 {
 	type key struct {
 		prefix uint64
 		k      int32
 	}
-	keys := make([]key, len(nameOf))
+	n := len(nameOf)
+	keys := make([]key, n)
 	for k, i := range nameOf {
 		keys[k] = key{prefix8(bufs[i].Name), int32(k)}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		switch {
-		case a.prefix < b.prefix:
-			return -1
-		case a.prefix > b.prefix:
-			return 1
+	if n > 0 {
+		tmp := make([]key, n)
+		for shift := 0; shift < 64; shift += 8 {
+			var count [256]int
+			for _, k := range keys {
+				count[k.prefix>>shift&0xff]++
+			}
+			if count[keys[0].prefix>>shift&0xff] == n {
+				continue // one digit: the pass would not move anything
+			}
+			pos := 0
+			for d, c := range count {
+				count[d] = pos
+				pos += c
+			}
+			for _, k := range keys {
+				d := k.prefix >> shift & 0xff
+				tmp[count[d]] = k
+				count[d]++
+			}
+			keys, tmp = tmp, keys
 		}
-		return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
-	})
-	rank := make([]int32, len(keys))
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j].prefix == keys[i].prefix {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], func(a, b key) int {
+				return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
+			})
+		}
+		i = j
+	}
+	rank := make([]int32, n)
 	for r := range keys {
 		rank[keys[r].k] = int32(r)
 	}

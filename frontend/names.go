@@ -28,6 +28,10 @@ type nameTable struct {
 	arena   arena
 	seed    maphash.Seed
 	seed64  uint64
+	// recent caches the short names looked up last, by hash: an op
+	// mostly reads what the op before it wrote, and a hit costs no probe
+	// of the (much larger than a CPU cache) slots.
+	recent [64]slot
 }
 
 type slot struct {
@@ -52,8 +56,13 @@ type nameEntry struct {
 const entryShift = 14
 const entryChunk = 1 << entryShift
 
-func newNameTable() *nameTable {
-	t := &nameTable{slots: make([]slot, 1<<10), seed: maphash.MakeSeed()}
+// newNameTable returns a table sized for about hint names.
+func newNameTable(hint int) *nameTable {
+	n := 1 << 10
+	for 3*n < 4*hint && n < 1<<26 {
+		n *= 2
+	}
+	t := &nameTable{slots: make([]slot, n), seed: maphash.MakeSeed()}
 	t.seed64 = maphash.String(t.seed, "sdscgen")
 	return t
 }
@@ -105,6 +114,10 @@ func tagOf(s string, h uint64) uint32 {
 func (t *nameTable) intern(s string) int32 {
 	key, h := t.hash(s)
 	tag := tagOf(s, h)
+	r := &t.recent[(h>>32)&63]
+	if r.key == key && r.tag == tag && r.id != 0 && tag&0xF != longName {
+		return r.id - 1
+	}
 	mask := uint32(len(t.slots) - 1)
 	for i := uint32(h) & mask; ; i = (i + 1) & mask {
 		sl := &t.slots[i]
@@ -117,12 +130,14 @@ func (t *nameTable) intern(s string) int32 {
 			last := &t.entries[len(t.entries)-1]
 			*last = append(*last, nameEntry{ref: t.arena.copy(s), buf: -1, ren: -1})
 			*sl = slot{key: key, tag: tag, id: id + 1}
+			*r = *sl
 			if 4*t.n >= 3*len(t.slots) {
 				t.grow()
 			}
 			return id
 		}
 		if sl.key == key && sl.tag == tag && (tag&0xF != longName || t.name(sl.id-1) == s) {
+			*r = *sl
 			return sl.id - 1
 		}
 	}

@@ -94,15 +94,18 @@ type openBlock struct {
 	outer []int // loopStack outside the loop
 }
 
-// newBuilder returns a builder for file; hint is about how many names
-// it will hold (a generated graph's source has one per 40-50 bytes).
-func newBuilder(file string, hint int) *builder {
+// newBuilder returns a builder for file; size is about how many bytes of
+// source it will see (0: unknown), which sizes its first arrays. A
+// generated graph's source has a name per 40-50 bytes, an op per 100 and
+// a loop per 500: the first arrays are sized so that the bundle under
+// construction rarely has to move.
+func newBuilder(file string, size int) *builder {
 	return &builder{
 		file:  file,
 		g:     &ir.Graph{File: file},
-		names: newNameTable(hint),
-		ops:   slab[ir.Op]{max: 1 << 14},
-		loops: slab[ir.Loop]{max: 1 << 14},
+		names: newNameTable(size / 64),
+		ops:   slab[ir.Op]{first: size / 80, max: 1 << 14},
+		loops: slab[ir.Loop]{first: size / 400, max: 1 << 14},
 		accs:  slab[ir.Access]{max: 1 << 15},
 		ints:  slab[int64]{max: 1 << 17},
 		nums:  slab[int]{max: 1 << 14},

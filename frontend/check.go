@@ -57,7 +57,7 @@ func Check(f *File) (*ir.Graph, ErrorList) { return check(f, false) }
 func CheckAndRelease(f *File) (*ir.Graph, ErrorList) { return check(f, true) }
 
 func check(f *File, release bool) (*ir.Graph, ErrorList) {
-	b := newBuilder(f.Filename, 2*len(f.Graph.Buffers))
+	b := newBuilder(f.Filename, 0)
 	b.graphName(f.Graph.Name)
 	for i := range f.Graph.Buffers {
 		b.buffer(&f.Graph.Buffers[i])

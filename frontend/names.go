@@ -208,14 +208,15 @@ func (a *arena) str(r arenaRef) string {
 // A cut list's capacity is its length (s[a:b:b]), so that a consumer
 // appending to it copies instead of overwriting its neighbour.
 type slab[T any] struct {
-	buf []T
-	max int
+	buf   []T
+	first int // the size of the first array (at least 16)
+	max   int
 }
 
 // grow starts a new array with room for at least n more elements and
 // moves the last keep elements (a list under construction) to it.
 func (c *slab[T]) grow(n, keep int) {
-	size := min(max(2*cap(c.buf), 16), c.max)
+	size := min(max(2*cap(c.buf), c.first, 16), c.max)
 	buf := make([]T, keep, max(size, 2*(keep+n)))
 	copy(buf, c.buf[len(c.buf)-keep:])
 	c.buf = buf

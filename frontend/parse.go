@@ -44,7 +44,7 @@ func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
 	// The scanner and parser only slice the text; every string that
 	// outlives the call is copied (the builder's name arena, messages).
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src)/64)}
+	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src))}
 	if _, err := p.parse(); err != nil {
 		return nil, ErrorList{err}
 	}

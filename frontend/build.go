@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -44,7 +45,9 @@ type builder struct {
 	renameTo []int
 	aliases  []aliasRec
 	claims   []claimRec
-	refs     []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
+	// nodeDecls holds every node name declaration in source order.
+	nodeDecls []nodeDecl
+	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 
 	// Storage the graph's lists are cut from.
 	ops   slab[ir.Op]
@@ -103,7 +106,7 @@ func newBuilder(file string, size int) *builder {
 	return &builder{
 		file:  file,
 		g:     &ir.Graph{File: file},
-		names: newNameTable(size / 64),
+		names: newNameTable(size / 96),
 		ops:   slab[ir.Op]{first: size / 80, max: 1 << 14},
 		loops: slab[ir.Loop]{first: size / 400, max: 1 << 14},
 		accs:  slab[ir.Access]{max: 1 << 15},
@@ -243,25 +246,56 @@ func (b *builder) list(kind string, names []Name) {
 	}
 }
 
-// node declares a node name in the node namespace and returns its id.
-func (b *builder) node(t Name) int32 {
+// node declares a node name in the node namespace and returns the
+// graph's copy of it. Duplicates are found in finish (nodeDuplicates):
+// node names are only ever declared, never looked up, so sorting them
+// once is cheaper than a probe of the name table each.
+func (b *builder) node(t Name) string {
 	b.keyword(t)
 	if len(t.Value) > maxNodeName {
 		b.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
 	}
-	id := b.names.intern(t.Value)
-	e := b.names.entry(id)
-	if e.node.Line != 0 {
-		b.errorf(t.Pos, "duplicate node %s (first declared at %s)", quoteText(t.Value), at(e.node))
-	} else {
-		e.node = t.Pos
+	ref := b.names.arena.copy(t.Value)
+	b.nodeDecls = append(b.nodeDecls, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
+	return b.names.arena.str(ref)
+}
+
+// nodeDecl is one node name declaration, for nodeDuplicates.
+type nodeDecl struct {
+	prefix uint64 // prefix8 of the name
+	ref    arenaRef
+	pos    Pos
+}
+
+// nodeDuplicates reports every node name declared before, at the later
+// declarations, naming the first.
+func (b *builder) nodeDuplicates() {
+	decls := b.nodeDecls
+	b.nodeDecls = nil
+	keys := make([]prefixKey, len(decls))
+	for i := range decls {
+		keys[i] = prefixKey{decls[i].prefix, int32(i)}
 	}
-	return id
+	name := func(i int32) string { return b.names.arena.str(decls[i].ref) }
+	// Sorted stably by name, the declarations of one name are adjacent,
+	// in source order.
+	keys = sortByPrefix(keys, func(a, b prefixKey) int {
+		return strings.Compare(name(a.k), name(b.k))
+	})
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
+			first := decls[keys[i].k].pos
+			b.errorf(decls[keys[j].k].pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			j++
+		}
+		i = j
+	}
 }
 
 // startBundle opens a top-level node's bundle.
-func (b *builder) startBundle(id int32, p Pos, kind ir.NodeKind) {
-	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: b.names.name(id), Pos: b.pos(p), Kind: kind})
+func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
+	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
 	b.itemStack = b.itemStack[:0]
 	b.loopStack = nil
@@ -282,10 +316,10 @@ func (b *builder) leaf(l *Leaf) {
 	cpu := l.Kind == "cpu"
 	switch {
 	case cpu && len(b.open) == 0:
-		id := b.node(l.Name)
+		name := b.node(l.Name)
 		lf := b.leafInfo(l)
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:   b.names.name(id),
+			Name:   name,
 			Pos:    b.pos(l.Name.Pos),
 			Reads:  b.accesses(lf, l.Reads, 0),
 			Writes: b.accesses(lf, l.Writes, 0),
@@ -297,16 +331,16 @@ func (b *builder) leaf(l *Leaf) {
 		b.refs = append(b.refs, b.accesses(lf, l.Reads, 0)...)
 		b.refs = append(b.refs, b.accesses(lf, l.Writes, 0)...)
 	case len(b.open) == 0:
-		id := b.node(l.Name)
-		b.startBundle(id, l.Name.Pos, ir.KindOp)
-		b.op(id, l)
+		name := b.node(l.Name)
+		b.startBundle(name, l.Name.Pos, ir.KindOp)
+		b.op(name, l)
 		b.endBundle()
 	default:
 		b.op(b.node(l.Name), l)
 	}
 }
 
-func (b *builder) op(id int32, l *Leaf) {
+func (b *builder) op(name string, l *Leaf) {
 	step := len(b.ops.buf) - b.opsStart
 	lf := b.leafInfo(l)
 	depth := len(b.loopStack)
@@ -316,7 +350,7 @@ func (b *builder) op(id int32, l *Leaf) {
 		measure()
 	}
 	b.ops.push(&b.opsStart, ir.Op{
-		Name:   b.names.name(id),
+		Name:   name,
 		Pos:    b.pos(l.Name.Pos),
 		Step:   step,
 		Loops:  b.loopStack,
@@ -328,9 +362,9 @@ func (b *builder) op(id int32, l *Leaf) {
 }
 
 func (b *builder) openFused(name Name) {
-	id := b.node(name)
+	s := b.node(name)
 	if len(b.open) == 0 {
-		b.startBundle(id, name.Pos, ir.KindFused)
+		b.startBundle(s, name.Pos, ir.KindFused)
 	}
 	// A fused block nested in a bundle only groups nodes; its contents
 	// belong to the enclosing body.
@@ -338,11 +372,10 @@ func (b *builder) openFused(name Name) {
 }
 
 func (b *builder) openLoop(name, count Name) {
-	id := b.names.intern(name.Value)
+	s := b.node(name)
 	if len(b.open) == 0 {
-		b.startBundle(id, name.Pos, ir.KindLoop)
+		b.startBundle(s, name.Pos, ir.KindLoop)
 	}
-	b.node(name)
 	n, ok := b.integer(count)
 	if ok && n == 0 {
 		b.errorf(count.Pos, "loop %s has count 0", quoteText(name.Value))
@@ -353,7 +386,7 @@ func (b *builder) openLoop(name, count Name) {
 	}
 	k := len(b.loops.buf) - b.loopsStart
 	b.loops.push(&b.loopsStart, ir.Loop{
-		Name:   b.names.name(id),
+		Name:   s,
 		Pos:    b.pos(name.Pos),
 		Count:  n,
 		Parent: parent,
@@ -682,6 +715,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	// Every name is resolved: the table can go before the groups are
 	// built.
 	measure()
+	b.names.slots, b.names.entries = nil, nil
+	b.nodeDuplicates()
 	b.names = nil
 	g.Buffers = make([]ir.Buffer, b.nbufs)
 	for k, c := range b.bufs {

@@ -180,41 +180,56 @@ func (b *builder) buildGroups(claims []int) {
 }
 
 // groupOrder returns the rank of every group when the groups are sorted
-// by name, nameOf[k] being the buffer that names group k. It radix-sorts
-// (8-byte name prefix, group) pairs, least significant byte first, and
-// compares whole names only within runs of equal prefixes.
+// by name, nameOf[k] being the buffer that names group k.
 func groupOrder(bufs []ir.Buffer, nameOf []int32) []int32 {
-	type key struct {
-		prefix uint64
-		k      int32
-	}
-	n := len(nameOf)
-	keys := make([]key, n)
+	keys := make([]prefixKey, len(nameOf))
 	for k, i := range nameOf {
-		keys[k] = key{prefix8(bufs[i].Name), int32(k)}
+		keys[k] = prefixKey{prefix8(bufs[i].Name), int32(k)}
 	}
-	if n > 0 {
-		tmp := make([]key, n)
-		for shift := 0; shift < 64; shift += 8 {
-			var count [256]int
-			for _, k := range keys {
-				count[k.prefix>>shift&0xff]++
-			}
-			if count[keys[0].prefix>>shift&0xff] == n {
-				continue // one digit: the pass would not move anything
-			}
-			pos := 0
-			for d, c := range count {
-				count[d] = pos
-				pos += c
-			}
-			for _, k := range keys {
-				d := k.prefix >> shift & 0xff
-				tmp[count[d]] = k
-				count[d]++
-			}
-			keys, tmp = tmp, keys
+	keys = sortByPrefix(keys, func(a, b prefixKey) int {
+		return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
+	})
+	rank := make([]int32, len(keys))
+	for r := range keys {
+		rank[keys[r].k] = int32(r)
+	}
+	return rank
+}
+
+// prefixKey is a name's prefix8 and the index of what it names.
+type prefixKey struct {
+	prefix uint64
+	k      int32
+}
+
+// sortByPrefix sorts keys by prefix, keeping the order of equal prefixes
+// (an LSD radix sort, least significant byte first), then each run of
+// equal prefixes stably by cmp. It may return keys' array or a new one.
+func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
+	n := len(keys)
+	if n == 0 {
+		return keys
+	}
+	tmp := make([]prefixKey, n)
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range keys {
+			count[k.prefix>>shift&0xff]++
 		}
+		if count[keys[0].prefix>>shift&0xff] == n {
+			continue // one digit: the pass would not move anything
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, k := range keys {
+			d := k.prefix >> shift & 0xff
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
 	}
 	for i := 0; i < n; {
 		j := i + 1
@@ -222,17 +237,11 @@ func groupOrder(bufs []ir.Buffer, nameOf []int32) []int32 {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b key) int {
-				return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
-			})
+			slices.SortStableFunc(keys[i:j], cmp)
 		}
 		i = j
 	}
-	rank := make([]int32, n)
-	for r := range keys {
-		rank[keys[r].k] = int32(r)
-	}
-	return rank
+	return keys
 }
 
 // prefix8 is the first 8 bytes of s as a big-endian integer, padded with

@@ -43,14 +43,14 @@ type slot struct {
 // longName marks a name of more than 8 bytes in slot.tag.
 const longName = 0xF
 
-// nameEntry is what one name is bound to. A name may be a buffer, the
-// source of a rename and a node at once: buffers and nodes are separate
-// namespaces, and a rename shadows a buffer of its name.
+// nameEntry is what one name is bound to. A name may be a buffer and the
+// source of a rename at once: a rename shadows a buffer of its name.
+// (Node names are a namespace of their own, kept apart: see
+// builder.node.)
 type nameEntry struct {
-	ref  arenaRef // the name, a copy owned by the graph (see arena)
-	buf  int32    // index of the buffer of that name, or -1
-	ren  int32    // index of the effective rename from it, or -1
-	node Pos      // where the node of that name is declared; Line 0: none
+	ref arenaRef // the name, a copy owned by the graph (see arena)
+	buf int32    // index of the buffer of that name, or -1
+	ren int32    // index of the effective rename from it, or -1
 }
 
 const entryShift = 14

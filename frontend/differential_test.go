@@ -43,12 +43,6 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	if !reflect.DeepEqual(g, rg) {
 		t.Fatalf("%s: graphs differ\nParseCheck:\n%s\nreference+Check:\n%s\ninput:\n%s", name, dumpGraph(g), dumpGraph(rg), clip(src))
 	}
-	if rf != nil { // TEMPORARY oracle: the checker before the builder
-		og, oerrs := oldCheck(rf, false)
-		if oerrs.Error() != rerrs.Error() || !reflect.DeepEqual(og, rg) {
-			t.Fatalf("%s: old checker differs\n%s\n%s\n%s\n%s\ninput:\n%s", name, oerrs, rerrs, dumpGraph(og), dumpGraph(rg), clip(src))
-		}
-	}
 	return f != nil
 }
 

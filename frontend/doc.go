@@ -109,16 +109,18 @@
 //
 // # Cost at scale
 //
-// On the 1M-op graph of 1,000 bundles that scripts/bench.sh makes
-// (108 MB; BenchmarkParseCheck1Mx1000, BenchmarkPeakHeap1Mx1000), Parse
-// followed by the AST checker took about 4.4 s of CPU, held a 574 MB AST
-// besides the source and a copy of it, and left a graph that kept that
-// copy alive. ParseCheck takes about half that CPU (0.54x of the old path
-// measured in the same process); its live heap peaks about 25-50 MB above
-// the source and the 581 MB graph (whose names are copied out of the
-// source), at the end of parsing, when its name table (some 130 MB for 2.5
-// M names, freed before the groups are built) is largest. What remains is
-// mostly the name table's cache misses (one random probe per name), the
-// scanner, and the garbage collector marking the graph, whose operands and
-// ops hold five slices each.
+// On the 1M-op graph of 1,000 bundles that scripts/bench.sh makes (108
+// MB; BenchmarkParseCheck1Mx1000, BenchmarkPeakHeap1Mx1000), Parse
+// followed by the AST checker that build.go replaced took 3.6-4.8 s of
+// CPU on a loaded two-core machine, held a 574 MB AST besides the source
+// and a copy of it, and left a 581 MB graph that kept the copy alive.
+// ParseCheck takes 0.5-0.6 times that CPU, measured alternately in one
+// process (2.1-2.3 s there); its live heap peaks about 20 MB above the
+// source and the 581 MB graph, whose names are copied out of the source.
+// The name table (only buffer and rename names: node names are checked
+// for duplicates by sorting them once) is freed before the groups are
+// built. What remains is mostly the scanner, the name table's cache
+// misses (one random probe per name), and the garbage collector marking
+// the graph, whose ops hold four slices and a string each and whose
+// operands hold two slices.
 package frontend

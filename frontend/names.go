@@ -253,13 +253,25 @@ func (c *slab[T]) cut(start int) []T {
 	if start == len(c.buf) {
 		return nil
 	}
-	return c.buf[start:len(c.buf):len(c.buf)]
+	list := c.buf[start:len(c.buf):len(c.buf)]
+	if len(list) > c.max && cap(c.buf)-len(c.buf) > len(list)/8 {
+		// A list longer than max grew alone into an array about twice
+		// its size (see grow): give it an exact copy instead, so that
+		// the graph does not keep the rest, and start a new array.
+		list = append([]T(nil), list...)
+		c.buf = nil
+	}
+	return list
 }
 
 // copyOf returns a copy of list, as cut does.
 func (c *slab[T]) copyOf(list []T) []T {
 	if len(list) == 0 {
 		return nil
+	}
+	if len(list) > c.max {
+		// A long list gets an array of its own, of its exact size.
+		return append([]T(nil), list...)
 	}
 	start := c.mark()
 	copy(c.extend(&start, len(list)), list)

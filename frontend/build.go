@@ -3,6 +3,7 @@ package frontend
 import (
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -45,8 +46,9 @@ type builder struct {
 	renameTo []int
 	aliases  []aliasRec
 	claims   []claimRec
-	// nodeDecls holds every node name declaration in source order.
-	nodeDecls []nodeDecl
+	// nodeDecls holds every node name declaration in source order, in
+	// chunks that never move.
+	nodeDecls [][]nodeDecl
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 
 	// Storage the graph's lists are cut from.
@@ -256,9 +258,15 @@ func (b *builder) node(t Name) string {
 		b.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
 	}
 	ref := b.names.arena.copy(t.Value)
-	b.nodeDecls = append(b.nodeDecls, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
+	if k := len(b.nodeDecls) - 1; k < 0 || len(b.nodeDecls[k]) == cap(b.nodeDecls[k]) {
+		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, min(64<<len(b.nodeDecls), nodeChunk)))
+	}
+	last := &b.nodeDecls[len(b.nodeDecls)-1]
+	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
 	return b.names.arena.str(ref)
 }
+
+const nodeChunk = 1 << 16
 
 // nodeDecl is one node name declaration, for nodeDuplicates.
 type nodeDecl struct {
@@ -270,27 +278,40 @@ type nodeDecl struct {
 // nodeDuplicates reports every node name declared before, at the later
 // declarations, naming the first.
 func (b *builder) nodeDuplicates() {
-	decls := b.nodeDecls
-	b.nodeDecls = nil
-	keys := make([]prefixKey, len(decls))
-	for i := range decls {
-		keys[i] = prefixKey{decls[i].prefix, int32(i)}
+	// starts[c] is the index of chunk c's first declaration.
+	starts := make([]int, len(b.nodeDecls))
+	n := 0
+	for c, chunk := range b.nodeDecls {
+		starts[c] = n
+		n += len(chunk)
 	}
-	name := func(i int32) string { return b.names.arena.str(decls[i].ref) }
+	decl := func(i int32) *nodeDecl {
+		c := sort.SearchInts(starts, int(i)+1) - 1
+		return &b.nodeDecls[c][int(i)-starts[c]]
+	}
+	keys := make([]prefixKey, 0, n)
+	for c, chunk := range b.nodeDecls {
+		for j := range chunk {
+			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
+		}
+	}
+	name := func(i int32) string { return b.names.arena.str(decl(i).ref) }
 	// Sorted stably by name, the declarations of one name are adjacent,
 	// in source order.
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
 		return strings.Compare(name(a.k), name(b.k))
 	})
+	measure()
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
-			first := decls[keys[i].k].pos
-			b.errorf(decls[keys[j].k].pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			first := decl(keys[i].k).pos
+			b.errorf(decl(keys[j].k).pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
 			j++
 		}
 		i = j
 	}
+	b.nodeDecls = nil
 }
 
 // startBundle opens a top-level node's bundle.

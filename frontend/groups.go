@@ -130,7 +130,13 @@ func (b *builder) buildGroups(claims []int) {
 	// million single-buffer groups, and holding them twice (numbered and
 	// sorted) would double their peak.
 	groupOf := make([]int32, n) // root -> group number + 1
-	var nameOf, count []int32
+	ngroups := 0
+	for i := range rootOf {
+		if rootOf[i] == int32(i) {
+			ngroups++
+		}
+	}
+	nameOf, count := make([]int32, 0, ngroups), make([]int32, 0, ngroups)
 	for i := range bufs {
 		r := rootOf[i]
 		k := groupOf[r] - 1

@@ -180,13 +180,8 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	f, errs := frontend.Parse(name, src)
-	var g *ir.Graph
-	if len(errs) == 0 {
-		// The AST's declarations and nodes are dropped as the graph
-		// takes them over.
-		g, errs = frontend.CheckAndRelease(f)
-	}
+	// No AST: the graph is built as the source is parsed.
+	g, errs := frontend.ParseCheck(name, src)
 	if len(errs) > 0 {
 		return nil, errs
 	}

@@ -12,11 +12,14 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
+	"github.com/sdscgen/sdscgen/ir"
 )
 
 // sameAsReference requires Parse and the reference parser of ast.go to
 // agree on src: the same AST when both succeed, the same diagnostics
-// otherwise. It reports whether src parsed.
+// otherwise; and ParseCheck to return the graph, or the diagnostics,
+// that Check returns for the reference AST. It reports whether src
+// parsed.
 func sameAsReference(t *testing.T, name string, src []byte) bool {
 	t.Helper()
 	f, errs := Parse(name, src)
@@ -27,7 +30,27 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	if !reflect.DeepEqual(f, rf) {
 		t.Fatalf("%s: ASTs differ\nParse:     %s\nreference: %s\ninput:\n%s", name, dumpAST(f), dumpAST(rf), clip(src))
 	}
+	// ParseCheck builds no AST: it must return what Check returns for
+	// the reference parser's AST, graph and diagnostics.
+	g, gerrs := ParseCheck(name, src)
+	var rg *ir.Graph
+	if rf != nil {
+		rg, rerrs = Check(rf)
+	}
+	if got, want := gerrs.Error(), rerrs.Error(); got != want || len(gerrs) != len(rerrs) {
+		t.Fatalf("%s: diagnostics differ\nParseCheck:      %s\nreference+Check: %s\ninput:\n%s", name, got, want, clip(src))
+	}
+	if !reflect.DeepEqual(g, rg) {
+		t.Fatalf("%s: graphs differ\nParseCheck:\n%s\nreference+Check:\n%s\ninput:\n%s", name, dumpGraph(g), dumpGraph(rg), clip(src))
+	}
 	return f != nil
+}
+
+func dumpGraph(g *ir.Graph) string {
+	if g == nil {
+		return "<nil>"
+	}
+	return dump(g)
 }
 
 func clip(src []byte) string {

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/sdscgen/sdscgen/ir"
@@ -28,6 +29,28 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 	return f, nil
 }
 
+// ParseCheck is Parse followed by Check, with the same results, but it
+// builds no AST: the parser hands each declaration and node to the
+// checker as soon as it has read it. It is the cheap way to the graph
+// (sdscgen.Compile's): on a 1M-op graph an AST is several times the size
+// of the source and of the graph.
+//
+// src is read in place, not copied, and must not be modified during the
+// call; nothing returned refers to it (the graph's names are copies).
+func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
+	if len(src) >= math.MaxInt32 {
+		return nil, ErrorList{{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
+	}
+	// The scanner and parser only slice the text; every string that
+	// outlives the call is copied (the builder's name arena, messages).
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src))}
+	if _, err := p.parse(); err != nil {
+		return nil, ErrorList{err}
+	}
+	return p.b.finish()
+}
+
 // bail unwinds the parser at the first error, which is in parser.err.
 type bail struct{}
 
@@ -39,6 +62,11 @@ type parser struct {
 	// only the keyword-as-name check does.
 	hasAhead bool
 	err      *Error
+
+	// b, when set, receives every declaration and node as it is read
+	// (ParseCheck): no AST is kept, and the pieces below are scratch,
+	// reused for the next construct.
+	b *builder
 
 	// What optionally could have continued the construct parsed last,
 	// for the error at a token that neither continues it nor starts
@@ -79,6 +107,12 @@ func (c *chunks[T]) grow(n, keep int) {
 	buf := make([]T, keep, max(size, 2*(keep+n)))
 	copy(buf, c.buf[len(c.buf)-keep:])
 	c.buf = buf
+}
+
+// reset empties c for reuse, dropping what its elements point to.
+func (c *chunks[T]) reset() {
+	clear(c.buf)
+	c.buf = c.buf[:0]
 }
 
 func (c *chunks[T]) one() *T {
@@ -317,6 +351,9 @@ func (p *parser) graph(g *Graph) {
 	}
 	p.next()
 	g.Name = p.declName('{', 0)
+	if p.b != nil {
+		p.b.graphName(g.Name)
+	}
 	p.punct('{')
 	g.Nodes = p.body(g)
 	n := 0
@@ -342,10 +379,22 @@ func (p *parser) body(g *Graph) []Node {
 		switch p.tok.kw {
 		case kwOp, kwCPU:
 			n.Leaf = p.leaf()
+			if p.b != nil {
+				p.b.leaf(n.Leaf)
+				p.leaves.reset()
+				p.intLists.reset()
+				p.accs.reset()
+				p.names.reset()
+				continue
+			}
 		case kwFused:
-			n.Fused = p.fused()
+			if n.Fused = p.fused(); n.Fused == nil {
+				continue
+			}
 		case kwLoop:
-			n.Loop = p.loop()
+			if n.Loop = p.loop(); n.Loop == nil {
+				continue
+			}
 		case kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename:
 			if g == nil {
 				p.notInBody(g)
@@ -446,25 +495,41 @@ func (p *parser) accesses() []Access {
 	return p.accs.cut(start)
 }
 
+// fused parses a fused block; nil when it went to p.b.
 func (p *parser) fused() *Fused {
-	f := p.fuseds.one()
 	p.next()
-	f.Name = p.declName('{', 0)
+	name := p.declName('{', 0)
 	p.punct('{')
+	if p.b != nil {
+		p.b.openFused(name)
+		p.body(nil)
+		p.b.close()
+		return nil
+	}
+	f := p.fuseds.one()
+	f.Name = name
 	f.Body = p.body(nil)
 	return f
 }
 
+// loop parses a loop block; nil when it went to p.b.
 func (p *parser) loop() *Loop {
-	l := p.loops.one()
 	p.next()
-	l.Name = p.declName(0, kws(kwCount))
+	name := p.declName(0, kws(kwCount))
 	if !p.isKw(kwCount) {
 		p.unexpected(`"count"`)
 	}
 	p.next()
-	l.Count = p.integer()
+	count := p.integer()
 	p.punct('{')
+	if p.b != nil {
+		p.b.openLoop(name, count)
+		p.body(nil)
+		p.b.close()
+		return nil
+	}
+	l := p.loops.one()
+	l.Name, l.Count = name, count
 	l.Body = p.body(nil)
 	return l
 }
@@ -497,13 +562,18 @@ func (p *parser) decl(g *Graph) {
 		default:
 			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
 		}
+		if p.b != nil {
+			p.b.buffer(&b)
+			p.names.reset()
+			return
+		}
 		if k := len(p.buffers) - 1; k < 0 || len(p.buffers[k]) == cap(p.buffers[k]) {
 			p.buffers = append(p.buffers, make([]BufferDecl, 0, min(16<<min(len(p.buffers), 8), chunkMax)))
 		}
 		k := len(p.buffers) - 1
 		p.buffers[k] = append(p.buffers[k], b)
 	case kwAlias:
-		a := &AliasDecl{Pos: pos}
+		a := AliasDecl{Pos: pos}
 		p.next()
 		a.View = p.declName('=', 0)
 		p.punct('=')
@@ -514,18 +584,26 @@ func (p *parser) decl(g *Graph) {
 			a.Offset = p.integer()
 			p.after = afterNothing
 		}
-		g.Decls = append(g.Decls, Decl{Alias: a})
+		if p.b != nil {
+			p.b.alias(&a)
+			return
+		}
+		ap := new(AliasDecl)
+		*ap = a
+		g.Decls = append(g.Decls, Decl{Alias: ap})
 	case kwRename:
-		r := &RenameDecl{Pos: pos}
 		p.next()
 		from := p.declName('-', 0)
 		p.punct('-')
 		to := p.refName()
-		r.From, r.To = p.token(from), p.token(to)
 		p.after = afterNothing
-		g.Decls = append(g.Decls, Decl{Rename: r})
+		if p.b != nil {
+			p.b.rename(from, to)
+			return
+		}
+		g.Decls = append(g.Decls, Decl{Rename: &RenameDecl{Pos: pos, From: p.token(from), To: p.token(to)}})
 	default:
-		l := &ListDecl{Pos: pos, Kind: p.text()}
+		kind := p.tok.kw
 		p.next()
 		start := p.names.mark()
 		p.names.push(&start, p.refName())
@@ -533,9 +611,14 @@ func (p *parser) decl(g *Graph) {
 			p.next()
 			p.names.push(&start, p.refName())
 		}
-		l.Names = p.names.cut(start)
+		names := p.names.cut(start)
 		p.after = afterListName
-		g.Decls = append(g.Decls, Decl{List: l})
+		if p.b != nil {
+			p.b.list(kwText(kind), names)
+			p.names.reset()
+			return
+		}
+		g.Decls = append(g.Decls, Decl{List: &ListDecl{Pos: pos, Kind: kwText(kind), Names: names}})
 	}
 }
 

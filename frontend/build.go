@@ -1,0 +1,799 @@
+package frontend
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// builder applies the meaning rules of the contract (section 1.2) one
+// construct at a time, in source order, and builds the graph as it goes.
+// It is the one home of those rules: ParseCheck feeds it straight from
+// the parser, without an AST; Check and CheckAndRelease feed it the
+// constructs of a parsed File.
+//
+// Declarations and nodes may come in any order and a name may be used
+// before it is declared, so a reference is resolved when it is met only
+// if its buffer is already declared; every other reference, and every
+// check that needs the referenced buffer (an operand's bounds), waits
+// for finish, which also builds the alias groups. Diagnostics are sorted
+// by position and message in the end, so the order in which they are
+// found does not show.
+//
+// While the graph is being built, an ir.Access holds in Buffer the
+// buffer index when the name resolved on sight, else -(id+2) for the
+// name's id in the name table; and in Group what finish must check of its
+// bounds: 0 nothing, -1 that its farthest start overflows int64 (an
+// error if the name resolves), or the farthest start itself (an error if
+// it is not inside the resolved buffer).
+type builder struct {
+	file  string
+	g     *ir.Graph
+	errs  ErrorList
+	names *nameTable
+
+	// bufs holds the buffers in declaration order, in chunks of
+	// bufChunk that never move; finish copies them to Graph.Buffers.
+	bufs    [][]ir.Buffer
+	nbufs   int
+	renames []renameRec // the effective renames, in source order
+	// renameTo holds, per effective rename, the buffer its chain ends at,
+	// or -1 when the chain is broken (already reported).
+	renameTo []int
+	aliases  []aliasRec
+	claims   []claimRec
+	// nodeDecls holds every node name declaration in source order, in
+	// chunks that never move.
+	nodeDecls [][]nodeDecl
+	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
+
+	// Storage the graph's lists are cut from.
+	ops   slab[ir.Op]
+	loops slab[ir.Loop]
+	accs  slab[ir.Access]
+	ints  slab[int64] // Strides, Split and Cores
+	nums  slab[int]   // Op.Loops
+	items slab[ir.Item]
+
+	// The bundle under construction.
+	opsStart, loopsStart int
+	nops                 int // ops built so far, in all bundles
+	// loopStack is the enclosing loops of the current body. It is
+	// replaced, never modified, so the ops of one loop body share it as
+	// their Op.Loops.
+	loopStack []int
+	open      []openBlock // the open fused and loop blocks, innermost last
+	itemStack []ir.Item   // the items of the open bodies
+}
+
+type renameRec struct {
+	from, to       int32 // name ids
+	fromPos, toPos Pos
+}
+
+type aliasRec struct {
+	pos          Pos // of the `alias` keyword
+	view, target int32
+	viewPos      Pos
+	targetPos    Pos
+	offset       int64
+	offPos       Pos
+	hasOffset    bool
+	v, t         int    // the resolved buffers (finish)
+	viewName     string // the view as written (finish)
+}
+
+type claimRec struct {
+	kind ir.ClaimKind
+	name int32
+	pos  Pos
+}
+
+type openBlock struct {
+	loop  int   // the loop's index in the bundle, or -1 for a fused block
+	items int   // where the loop's items start on itemStack
+	outer []int // loopStack outside the loop
+}
+
+// newBuilder returns a builder for file; size is about how many bytes of
+// source it will see (0: unknown), which sizes its first arrays. A
+// generated graph's source has a name per 40-50 bytes, an op per 100 and
+// a loop per 500: the first arrays are sized so that the bundle under
+// construction rarely has to move.
+func newBuilder(file string, size int) *builder {
+	return &builder{
+		file:  file,
+		g:     &ir.Graph{File: file},
+		names: newNameTable(size / 96),
+		ops:   slab[ir.Op]{first: size / 80, max: 1 << 14},
+		loops: slab[ir.Loop]{first: size / 400, max: 1 << 14},
+		accs:  slab[ir.Access]{max: 1 << 15},
+		ints:  slab[int64]{max: 1 << 17},
+		nums:  slab[int]{max: 1 << 14},
+		items: slab[ir.Item]{max: 1 << 16},
+	}
+}
+
+// pos is p as the graph stores it (its file is Graph.File).
+func (b *builder) pos(p Pos) ir.Pos { return ir.Pos{Line: p.Line, Col: p.Column} }
+
+func (b *builder) errorf(p Pos, format string, args ...any) {
+	b.errs.add(irPos(b.file, p), format, args...)
+}
+
+// keyword reports a keyword in a declaring name position; the parser lets
+// it through there (see ast.go) so that it is reported with the rest.
+func (b *builder) keyword(t Name) {
+	if isKeyword(t.Value) {
+		b.errs = append(b.errs, &Error{Pos: irPos(b.file, t.Pos), Msg: keywordMsg(t.Value)})
+	}
+}
+
+func (b *builder) graphName(t Name) {
+	b.keyword(t)
+	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
+}
+
+func (b *builder) buffer(d *BufferDecl) {
+	b.keyword(d.Name)
+	size := b.size(d)
+	id := b.names.intern(d.Name.Value)
+	e := b.names.entry(id)
+	if e.buf >= 0 {
+		first := b.buf(int(e.buf)).Pos
+		b.errorf(d.Name.Pos, "duplicate buffer %s (first declared at %d:%d)", quoteText(d.Name.Value), first.Line, first.Col)
+		return
+	}
+	e.buf = int32(b.nbufs)
+	if b.nbufs&(bufChunk-1) == 0 {
+		b.bufs = append(b.bufs, make([]ir.Buffer, bufChunk))
+	}
+	*b.buf(b.nbufs) = ir.Buffer{Name: b.names.name(id), Pos: b.pos(d.Name.Pos), Size: size, Alias: -1}
+	b.nbufs++
+}
+
+const bufShift = 12
+const bufChunk = 1 << bufShift
+
+// buf returns buffer i while the graph is being built.
+func (b *builder) buf(i int) *ir.Buffer { return &b.bufs[i>>bufShift][i&(bufChunk-1)] }
+
+// size computes a buffer's byte size rounded up to whole sticks; it
+// reports and returns 0 when there is none.
+func (b *builder) size(d *BufferDecl) int64 {
+	overflow := func(p Pos) int64 {
+		b.errorf(p, "size of %s overflows int64", quoteText(d.Name.Value))
+		return 0
+	}
+	if d.Shape == nil {
+		n, ok := parseInt(d.Size.Value)
+		if !ok || n > math.MaxInt64-(ir.StickBytes-1) {
+			return overflow(d.Size.Pos)
+		}
+		return roundUp(n)
+	}
+	eb := elemBytes(d.Size.Value)
+	if eb == 0 {
+		b.errorf(d.Size.Pos, "unknown dtype %s (the dtypes are %s)", quoteText(d.Size.Value), dtypeList())
+		return 0
+	}
+	var buf [8]int64 // real shapes are short: no allocation per buffer
+	dims := buf[:0]
+	zero := false
+	for _, t := range d.Shape {
+		n, ok := parseInt(t.Value)
+		if !ok {
+			return overflow(d.Size.Pos)
+		}
+		zero = zero || n == 0
+		dims = append(dims, n)
+	}
+	// The size is a mathematical product: one zero dimension makes it 0
+	// however large the others are, so only a non-zero product can overflow.
+	if zero {
+		return 0
+	}
+	last, ok := mul(dims[len(dims)-1], eb)
+	if !ok || last > math.MaxInt64-(ir.StickBytes-1) {
+		return overflow(d.Size.Pos)
+	}
+	size := roundUp(last)
+	for _, n := range dims[:len(dims)-1] {
+		if size, ok = mul(size, n); !ok {
+			return overflow(d.Size.Pos)
+		}
+	}
+	return size
+}
+
+// rename records `rename FROM -> TO`; finish follows the chains.
+func (b *builder) rename(from, to Name) {
+	b.keyword(from)
+	id := b.names.intern(from.Value)
+	e := b.names.entry(id)
+	if e.ren >= 0 {
+		b.errorf(from.Pos, "%s is already renamed at %s", quoteText(from.Value), at(b.renames[e.ren].fromPos))
+		return
+	}
+	e.ren = int32(len(b.renames))
+	b.renames = append(b.renames, renameRec{from: id, fromPos: from.Pos, to: b.names.intern(to.Value), toPos: to.Pos})
+}
+
+func (b *builder) alias(a *AliasDecl) {
+	b.keyword(a.View)
+	r := aliasRec{pos: a.Pos, view: b.names.intern(a.View.Value), viewPos: a.View.Pos,
+		target: b.names.intern(a.Target.Value), targetPos: a.Target.Pos}
+	if a.Offset.Value != "" {
+		r.hasOffset, r.offPos = true, a.Offset.Pos
+		r.offset, _ = b.integer(a.Offset)
+	}
+	b.aliases = append(b.aliases, r)
+}
+
+// list records an `input`, `output` or `lx` line (kind).
+func (b *builder) list(kind string, names []Name) {
+	k := ir.ClaimInput
+	switch kind {
+	case "output":
+		k = ir.ClaimOutput
+	case "lx":
+		k = ir.ClaimLX
+	}
+	for _, t := range names {
+		b.claims = append(b.claims, claimRec{kind: k, name: b.names.intern(t.Value), pos: t.Pos})
+	}
+}
+
+// node declares a node name in the node namespace and returns the
+// graph's copy of it. Duplicates are found in finish (nodeDuplicates):
+// node names are only ever declared, never looked up, so sorting them
+// once is cheaper than a probe of the name table each.
+func (b *builder) node(t Name) string {
+	b.keyword(t)
+	if len(t.Value) > maxNodeName {
+		b.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
+	}
+	ref := b.names.arena.copy(t.Value)
+	if k := len(b.nodeDecls) - 1; k < 0 || len(b.nodeDecls[k]) == cap(b.nodeDecls[k]) {
+		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, min(64<<len(b.nodeDecls), nodeChunk)))
+	}
+	last := &b.nodeDecls[len(b.nodeDecls)-1]
+	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
+	return b.names.arena.str(ref)
+}
+
+const nodeChunk = 1 << 16
+
+// nodeDecl is one node name declaration, for nodeDuplicates.
+type nodeDecl struct {
+	prefix uint64 // prefix8 of the name
+	ref    arenaRef
+	pos    Pos
+}
+
+// nodeDuplicates reports every node name declared before, at the later
+// declarations, naming the first.
+func (b *builder) nodeDuplicates() {
+	// starts[c] is the index of chunk c's first declaration.
+	starts := make([]int, len(b.nodeDecls))
+	n := 0
+	for c, chunk := range b.nodeDecls {
+		starts[c] = n
+		n += len(chunk)
+	}
+	decl := func(i int32) *nodeDecl {
+		c := sort.SearchInts(starts, int(i)+1) - 1
+		return &b.nodeDecls[c][int(i)-starts[c]]
+	}
+	keys := make([]prefixKey, 0, n)
+	for c, chunk := range b.nodeDecls {
+		for j := range chunk {
+			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
+		}
+	}
+	name := func(i int32) string { return b.names.arena.str(decl(i).ref) }
+	// Sorted stably by name, the declarations of one name are adjacent,
+	// in source order.
+	keys = sortByPrefix(keys, func(a, b prefixKey) int {
+		return strings.Compare(name(a.k), name(b.k))
+	})
+	measure()
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
+			first := decl(keys[i].k).pos
+			b.errorf(decl(keys[j].k).pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			j++
+		}
+		i = j
+	}
+	b.nodeDecls = nil
+}
+
+// startBundle opens a top-level node's bundle.
+func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
+	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
+	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
+	b.itemStack = b.itemStack[:0]
+	b.loopStack = nil
+}
+
+func (b *builder) endBundle() {
+	bd := &b.g.Bundles[len(b.g.Bundles)-1]
+	if bd.Ops = b.ops.cut(b.opsStart); bd.Ops == nil {
+		bd.Ops = []ir.Op{}
+	}
+	bd.Loops = b.loops.cut(b.loopsStart)
+	bd.Body = b.items.copyOf(b.itemStack)
+	b.itemStack = b.itemStack[:0]
+}
+
+// leaf adds an op or cpu node at the current nesting.
+func (b *builder) leaf(l *Leaf) {
+	cpu := l.Kind == "cpu"
+	switch {
+	case cpu && len(b.open) == 0:
+		name := b.node(l.Name)
+		lf := b.leafInfo(l)
+		b.g.CPU = append(b.g.CPU, ir.CPUNode{
+			Name:   name,
+			Pos:    b.pos(l.Name.Pos),
+			Reads:  b.accesses(lf, l.Reads, 0),
+			Writes: b.accesses(lf, l.Writes, 0),
+		})
+	case cpu:
+		b.node(l.Name)
+		b.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
+		lf := b.leafInfo(l)
+		b.refs = append(b.refs, b.accesses(lf, l.Reads, 0)...)
+		b.refs = append(b.refs, b.accesses(lf, l.Writes, 0)...)
+	case len(b.open) == 0:
+		name := b.node(l.Name)
+		b.startBundle(name, l.Name.Pos, ir.KindOp)
+		b.op(name, l)
+		b.endBundle()
+	default:
+		b.op(b.node(l.Name), l)
+	}
+}
+
+func (b *builder) op(name string, l *Leaf) {
+	step := len(b.ops.buf) - b.opsStart
+	lf := b.leafInfo(l)
+	depth := len(b.loopStack)
+	reads := b.accesses(lf, l.Reads, depth)
+	writes := b.accesses(lf, l.Writes, depth)
+	if b.nops++; memHook != nil && b.nops&0xffff == 0 {
+		measure()
+	}
+	b.ops.push(&b.opsStart, ir.Op{
+		Name:   name,
+		Pos:    b.pos(l.Name.Pos),
+		Step:   step,
+		Loops:  b.loopStack,
+		Cores:  lf.cores,
+		Reads:  reads,
+		Writes: writes,
+	})
+	b.itemStack = append(b.itemStack, ir.Item{Op: step, Loop: -1})
+}
+
+func (b *builder) openFused(name Name) {
+	s := b.node(name)
+	if len(b.open) == 0 {
+		b.startBundle(s, name.Pos, ir.KindFused)
+	}
+	// A fused block nested in a bundle only groups nodes; its contents
+	// belong to the enclosing body.
+	b.open = append(b.open, openBlock{loop: -1})
+}
+
+func (b *builder) openLoop(name, count Name) {
+	s := b.node(name)
+	if len(b.open) == 0 {
+		b.startBundle(s, name.Pos, ir.KindLoop)
+	}
+	n, ok := b.integer(count)
+	if ok && n == 0 {
+		b.errorf(count.Pos, "loop %s has count 0", quoteText(name.Value))
+	}
+	parent := -1
+	if len(b.loopStack) > 0 {
+		parent = b.loopStack[len(b.loopStack)-1]
+	}
+	k := len(b.loops.buf) - b.loopsStart
+	b.loops.push(&b.loopsStart, ir.Loop{
+		Name:   s,
+		Pos:    b.pos(name.Pos),
+		Count:  n,
+		Parent: parent,
+		Depth:  len(b.loopStack) + 1,
+		First:  len(b.ops.buf) - b.opsStart,
+	})
+	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: k})
+	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
+	start := b.nums.mark()
+	copy(b.nums.extend(&start, len(b.loopStack)+1), b.loopStack)
+	b.loopStack = b.nums.cut(start)
+	b.loopStack[len(b.loopStack)-1] = k
+}
+
+// close ends the innermost open fused or loop block.
+func (b *builder) close() {
+	o := b.open[len(b.open)-1]
+	b.open = b.open[:len(b.open)-1]
+	if o.loop >= 0 {
+		l := &b.loops.buf[b.loopsStart+o.loop]
+		l.Body = b.items.copyOf(b.itemStack[o.items:])
+		l.Last = len(b.ops.buf) - b.opsStart - 1
+		b.itemStack = b.itemStack[:o.items]
+		b.loopStack = o.outer
+	}
+	if len(b.open) == 0 {
+		b.endBundle()
+	}
+}
+
+// integer parses a non-size integer literal.
+func (b *builder) integer(t Name) (int64, bool) {
+	n, ok := parseInt(t.Value)
+	if !ok {
+		b.errorf(t.Pos, "integer literal too large")
+		return 0, false
+	}
+	return n, true
+}
+
+// parseInt is strconv.ParseInt(s, 10, 64) without its error value, fast
+// for the decimal literals the scanner makes.
+func parseInt(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 {
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			n, err := strconv.ParseInt(s, 10, 64)
+			return n, err == nil
+		}
+		n = n*10 + int64(c) // 18 digits cannot overflow
+	}
+	return n, true
+}
+
+// leafInfo is what the accesses of a leaf node need to know about it.
+type leafInfo struct {
+	l *Leaf
+	// cores is the op's cores list (nil without one); coresOK is false
+	// when it has an error, so that no bound is computed from it.
+	cores   []int64
+	coresOK bool
+}
+
+// leafInfo checks a leaf node's cores clause.
+func (b *builder) leafInfo(l *Leaf) leafInfo {
+	lf := leafInfo{l: l, coresOK: true}
+	if l.Cores == nil {
+		return lf
+	}
+	if l.Kind == "cpu" {
+		b.errorf(l.Cores.Pos, "cores on cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
+		lf.coresOK = false
+		return lf
+	}
+	start := b.ints.mark()
+	lf.cores = b.ints.extend(&start, len(l.Cores.Ints))
+	prod, fits := int64(1), true
+	for k, t := range l.Cores.Ints {
+		n, ok := b.integer(t)
+		if !ok {
+			lf.coresOK = false
+			continue
+		}
+		if n < 1 {
+			b.errorf(t.Pos, "cores entry is 0; every entry must be at least 1")
+			lf.coresOK = false
+		}
+		lf.cores[k] = n
+		if fits {
+			prod, fits = mul(prod, n)
+		}
+	}
+	if !lf.coresOK {
+		return lf
+	}
+	switch {
+	case !fits:
+		b.errorf(l.Cores.Pos, "op %s: the product of its cores entries overflows int64; at most %d cores are allowed", quoteText(l.Name.Value), ir.MaxCores)
+		lf.coresOK = false
+	case prod > ir.MaxCores:
+		b.errorf(l.Cores.Pos, "op %s runs on %d cores; at most %d are allowed", quoteText(l.Name.Value), prod, ir.MaxCores)
+		lf.coresOK = false
+	}
+	return lf
+}
+
+// accesses builds the operands of a leaf node that sits inside depth
+// counted loops (see builder for what Buffer and Group hold).
+func (b *builder) accesses(lf leafInfo, as []Access, depth int) []ir.Access {
+	if len(as) == 0 {
+		return nil
+	}
+	start := b.accs.mark()
+	out := b.accs.extend(&start, len(as))
+	for i := range as {
+		a := &as[i]
+		acc := &out[i]
+		acc.Pos = b.pos(a.Name.Pos)
+		acc.Buffer = b.ref(a.Name.Value)
+		ok := true
+		if a.Step != nil {
+			acc.Strides, ok = b.strides(a.Step, depth)
+		}
+		if a.Split != nil {
+			var splitOK bool
+			acc.Split, splitOK = b.split(lf, a.Split)
+			ok = ok && splitOK
+		}
+		if (a.Step != nil || a.Split != nil) && ok && lf.coresOK {
+			acc.Group = b.far(lf, acc)
+		}
+	}
+	return out
+}
+
+// ref is a reference to a buffer as an Access holds it while the graph is
+// built: the buffer's index, or -(id+2) when no buffer of that name is
+// declared yet.
+func (b *builder) ref(name string) int {
+	id := b.names.intern(name)
+	if e := b.names.entry(id); e.buf >= 0 {
+		return int(e.buf)
+	}
+	return -int(id) - 2
+}
+
+// far is the farthest start of an access with a step or a split: its
+// largest core offset plus the sum over its enclosing loops of stride *
+// (count - 1); -1 when that overflows, 0 when there is nothing to check
+// (a loop count is 0 or too large, which is reported).
+func (b *builder) far(lf leafInfo, acc *ir.Access) int {
+	far, fits := int64(0), true
+	for d, s := range acc.Split {
+		term, ok := mul(lf.cores[d]-1, s)
+		if fits = ok; fits {
+			far, fits = add(far, term)
+		}
+		if !fits {
+			break
+		}
+	}
+	for k, st := range acc.Strides {
+		if !fits {
+			break
+		}
+		count := b.loops.buf[b.loopsStart+b.loopStack[k]].Count
+		if count < 1 {
+			return 0
+		}
+		term, ok := mul(st, count-1)
+		if fits = ok; fits {
+			far, fits = add(far, term)
+		}
+	}
+	if !fits {
+		return -1
+	}
+	return int(far)
+}
+
+// split checks an access's split clause against its leaf's cores.
+func (b *builder) split(lf leafInfo, s *IntList) ([]int64, bool) {
+	l := lf.l
+	switch {
+	case l.Kind == "cpu":
+		b.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
+		return nil, false
+	case l.Cores == nil:
+		b.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
+		return nil, false
+	case len(s.Ints) != len(l.Cores.Ints):
+		b.errorf(s.Pos, "split has %s but the op's cores list has %s",
+			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
+		return nil, false
+	}
+	start := b.ints.mark()
+	split := b.ints.extend(&start, len(s.Ints))
+	ok := true
+	for k, t := range s.Ints {
+		var good bool
+		split[k], good = b.integer(t)
+		ok = ok && good
+	}
+	return split, ok
+}
+
+// strides checks a step clause inside depth loops; ok is false when it
+// has an error.
+func (b *builder) strides(s *IntList, depth int) (strides []int64, ok bool) {
+	if depth == 0 {
+		b.errorf(s.Pos, "step outside any loop")
+		return nil, false
+	}
+	ints := s.Ints
+	if s.List && len(ints) != depth {
+		b.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
+		return nil, false
+	}
+	start := b.ints.mark()
+	strides = b.ints.extend(&start, depth)
+	if !s.List {
+		strides[depth-1], ok = b.integer(ints[0])
+		return strides, ok
+	}
+	ok = true
+	for k, t := range ints {
+		var good bool
+		strides[k], good = b.integer(t)
+		ok = ok && good
+	}
+	return strides, ok
+}
+
+// finish resolves what waited for the whole graph (renames, references,
+// bounds, aliases and claims), builds the groups and returns the graph,
+// or every diagnostic sorted when there is any.
+// memHook, when set (by this package's benchmarks only), is called at
+// the points where the builder's live heap may peak: every 65536 ops and
+// between the steps of finish.
+var memHook func()
+
+func measure() {
+	if memHook != nil {
+		memHook()
+	}
+}
+
+func (b *builder) finish() (*ir.Graph, ErrorList) {
+	g := b.g
+	measure()
+	b.resolveRenames()
+	// Renames shadow buffers of their name: an operand that resolved on
+	// sight to such a buffer goes through the rename instead.
+	var shadow []int32 // buffer -> effective rename + 1
+	for i, r := range b.renames {
+		if e := b.names.entry(r.from); e.buf >= 0 {
+			if shadow == nil {
+				shadow = make([]int32, b.nbufs)
+			}
+			shadow[e.buf] = int32(i) + 1
+		}
+	}
+	resolve := func(acc *ir.Access) {
+		written := ""
+		if enc := acc.Buffer; enc >= 0 {
+			written = b.buf(enc).Name
+			if shadow != nil && shadow[enc] != 0 {
+				acc.Buffer = b.renameTo[shadow[enc]-1]
+			}
+		} else {
+			written = b.names.name(int32(-enc - 2))
+			acc.Buffer = b.resolve(int32(-enc-2), acc.Pos)
+		}
+		far := acc.Group
+		acc.Group = -1
+		if acc.Buffer < 0 || far == 0 {
+			return
+		}
+		buf := b.buf(acc.Buffer)
+		switch {
+		case far < 0:
+			b.errs.add(acc.Pos.In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
+		case int64(far) >= buf.Size:
+			b.errs.add(acc.Pos.In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
+				quoteText(written), far, quoteText(buf.Name), buf.Size)
+		}
+	}
+	for i := range g.Bundles {
+		ops := g.Bundles[i].Ops
+		for j := range ops {
+			for k := range ops[j].Reads {
+				resolve(&ops[j].Reads[k])
+			}
+			for k := range ops[j].Writes {
+				resolve(&ops[j].Writes[k])
+			}
+		}
+	}
+	for i := range g.CPU {
+		for k := range g.CPU[i].Reads {
+			resolve(&g.CPU[i].Reads[k])
+		}
+		for k := range g.CPU[i].Writes {
+			resolve(&g.CPU[i].Writes[k])
+		}
+	}
+	for k := range b.refs {
+		resolve(&b.refs[k])
+	}
+	b.refs = nil
+	for i := range b.aliases {
+		a := &b.aliases[i]
+		a.v = b.resolve(a.view, b.pos(a.viewPos))
+		a.t = b.resolve(a.target, b.pos(a.targetPos))
+		a.viewName = b.names.name(a.view)
+	}
+	claims := make([]int, len(b.claims))
+	for i, c := range b.claims {
+		claims[i] = b.resolve(c.name, b.pos(c.pos))
+	}
+	// Every name is resolved: the table can go before the groups are
+	// built.
+	measure()
+	b.names.slots, b.names.entries = nil, nil
+	b.nodeDuplicates()
+	b.names = nil
+	g.Buffers = make([]ir.Buffer, b.nbufs)
+	for k, c := range b.bufs {
+		copy(g.Buffers[k<<bufShift:], c)
+	}
+	measure()
+	b.bufs = nil
+	if g.Bundles == nil {
+		g.Bundles = []ir.Bundle{}
+	}
+	if cap(g.Bundles)-len(g.Bundles) > len(g.Bundles)/8 {
+		g.Bundles = slices.Clip(slices.Clone(g.Bundles))
+	}
+	b.buildGroups(claims)
+	measure()
+	if len(b.errs) > 0 {
+		b.errs.Sort()
+		return nil, b.errs
+	}
+	for i := range g.Bundles {
+		ops := g.Bundles[i].Ops
+		for j := range ops {
+			for k := range ops[j].Reads {
+				a := &ops[j].Reads[k]
+				a.Group = g.Buffers[a.Buffer].Group
+			}
+			for k := range ops[j].Writes {
+				a := &ops[j].Writes[k]
+				a.Group = g.Buffers[a.Buffer].Group
+			}
+		}
+	}
+	for i := range g.CPU {
+		for k := range g.CPU[i].Reads {
+			a := &g.CPU[i].Reads[k]
+			a.Group = g.Buffers[a.Buffer].Group
+		}
+		for k := range g.CPU[i].Writes {
+			a := &g.CPU[i].Writes[k]
+			a.Group = g.Buffers[a.Buffer].Group
+		}
+	}
+	return g, nil
+}
+
+// resolve maps the name id, referenced at p, to its buffer through the
+// renames; -1 when it cannot, after reporting why (unless a broken rename
+// chain was already reported).
+func (b *builder) resolve(id int32, p ir.Pos) int {
+	e := b.names.entry(id)
+	if e.ren >= 0 {
+		return b.renameTo[e.ren]
+	}
+	if e.buf >= 0 {
+		return int(e.buf)
+	}
+	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(b.names.name(id)))
+	return -1
+}

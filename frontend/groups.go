@@ -1,0 +1,370 @@
+package frontend
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// resolveRenames follows every rename chain once, so that resolving a
+// reference is a single step; Graph.Renames records the result.
+func (b *builder) resolveRenames() {
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make([]int8, len(b.renames))
+	b.renameTo = make([]int, len(b.renames))
+	var path []int
+	for i := range b.renames {
+		if state[i] != unvisited {
+			continue
+		}
+		path = path[:0]
+		j, target := i, -1
+		for {
+			if state[j] == done {
+				target = b.renameTo[j]
+				break
+			}
+			if state[j] == onPath {
+				b.cycle(path, j)
+				break
+			}
+			state[j] = onPath
+			path = append(path, j)
+			r := &b.renames[j]
+			to := b.names.entry(r.to)
+			if to.ren >= 0 {
+				j = int(to.ren)
+				continue
+			}
+			if to.buf >= 0 {
+				target = int(to.buf)
+			} else {
+				b.errorf(r.toPos, "rename target %s is not a declared buffer", quoteText(b.names.name(r.to)))
+			}
+			break
+		}
+		for _, k := range path {
+			state[k] = done
+			b.renameTo[k] = target
+		}
+	}
+	if len(b.renames) > 0 {
+		b.g.Renames = make([]ir.Rename, len(b.renames))
+		for i, r := range b.renames {
+			b.g.Renames[i] = ir.Rename{From: b.names.name(r.from), Pos: b.pos(r.fromPos), To: b.renameTo[i]}
+		}
+	}
+}
+
+// cycle reports the rename cycle that path closes at rename j, once, at
+// the cycle's first rename in source order.
+func (b *builder) cycle(path []int, j int) {
+	var loop []int
+	for k, p := range path {
+		if p == j {
+			loop = path[k:]
+			break
+		}
+	}
+	first := 0
+	for k, p := range loop {
+		if p < loop[first] {
+			first = k
+		}
+	}
+	var sb strings.Builder
+	for k := range loop {
+		sb.WriteString(b.names.name(b.renames[loop[(first+k)%len(loop)]].from))
+		sb.WriteString(" -> ")
+	}
+	sb.WriteString(b.names.name(b.renames[loop[first]].from))
+	b.errorf(b.renames[loop[first]].fromPos, "rename cycle: %s", sb.String())
+}
+
+// buildGroups records the aliases (directed views), finds every name's
+// group root and view offset, and applies the input/output/lx claims
+// (claims holds each claim's resolved buffer, or -1).
+func (b *builder) buildGroups(claims []int) {
+	g := b.g
+	bufs := g.Buffers
+	n := len(bufs)
+	// lineOf[v] is the alias line whose left side is v; allocated with
+	// the first alias.
+	var lineOf []*aliasRec
+	for i := range b.aliases {
+		a := &b.aliases[i]
+		v, t := a.v, a.t
+		if v < 0 || t < 0 {
+			continue
+		}
+		if lineOf == nil {
+			lineOf = make([]*aliasRec, n)
+		}
+		if first := lineOf[v]; first != nil {
+			b.errorf(a.viewPos, "%s is already a view of %s (alias at %s)",
+				quoteText(a.viewName), quoteText(bufs[bufs[v].Alias].Name), at(first.viewPos))
+			continue
+		}
+		lineOf[v] = a
+		bufs[v].Alias, bufs[v].AliasOffset = t, a.offset
+	}
+	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
+	flags := make([]uint8, n)
+	for i, c := range b.claims {
+		if bi := claims[i]; bi >= 0 {
+			flags[bi] |= 1 << c.kind
+			g.Claims = append(g.Claims, ir.Claim{Kind: c.kind, Buffer: bi, Pos: b.pos(c.pos)})
+		}
+	}
+	rootOf := b.viewOffsets(lineOf)
+	lineOf = nil
+	// Number the groups in order of their first member; nameOf[k] is
+	// the member of group k with the smallest name, which orders the
+	// groups. The groups are then built in place, in that order, each
+	// with its slice of one shared member array: a graph may have a
+	// million single-buffer groups, and holding them twice (numbered and
+	// sorted) would double their peak.
+	groupOf := make([]int32, n) // root -> group number + 1
+	ngroups := 0
+	for i := range rootOf {
+		if rootOf[i] == int32(i) {
+			ngroups++
+		}
+	}
+	nameOf, count := make([]int32, 0, ngroups), make([]int32, 0, ngroups)
+	for i := range bufs {
+		r := rootOf[i]
+		k := groupOf[r] - 1
+		if k < 0 {
+			nameOf = append(nameOf, int32(i))
+			count = append(count, 0)
+			k = int32(len(nameOf) - 1)
+			groupOf[r] = k + 1
+		}
+		count[k]++
+		if bufs[i].Name < bufs[nameOf[k]].Name {
+			nameOf[k] = int32(i)
+		}
+	}
+	rank := groupOrder(bufs, nameOf) // group number -> index in Groups
+	nameOf = nil
+	g.Groups = make([]ir.Group, len(rank))
+	all := make([]int, 0, n)
+	for k, r := range rank {
+		m := int(count[k])
+		g.Groups[r].Members = all[len(all) : len(all) : len(all)+m]
+		all = all[:len(all)+m]
+	}
+	count = nil
+	measure()
+	for i := range bufs {
+		bf := &bufs[i]
+		k := rank[groupOf[rootOf[i]]-1]
+		gr := &g.Groups[k]
+		if len(gr.Members) == 0 || bf.Name < gr.Name {
+			gr.Name = bf.Name
+		}
+		gr.Members = append(gr.Members, i)
+		if rootOf[i] == int32(i) {
+			gr.Root = i
+		}
+		// Overflow was reported by viewOffsets (and then there is no
+		// graph to build).
+		end, _ := add(bf.ViewOffset, bf.Size)
+		gr.Size = max(gr.Size, end)
+		f := flags[i]
+		gr.Input = gr.Input || f&(1<<ir.ClaimInput) != 0
+		gr.Output = gr.Output || f&(1<<ir.ClaimOutput) != 0
+		gr.LX = gr.LX || f&(1<<ir.ClaimLX) != 0
+		bf.Group = int(k)
+	}
+}
+
+// groupOrder returns the rank of every group when the groups are sorted
+// by name, nameOf[k] being the buffer that names group k.
+func groupOrder(bufs []ir.Buffer, nameOf []int32) []int32 {
+	keys := make([]prefixKey, len(nameOf))
+	for k, i := range nameOf {
+		keys[k] = prefixKey{prefix8(bufs[i].Name), int32(k)}
+	}
+	keys = sortByPrefix(keys, func(a, b prefixKey) int {
+		return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
+	})
+	rank := make([]int32, len(keys))
+	for r := range keys {
+		rank[keys[r].k] = int32(r)
+	}
+	return rank
+}
+
+// prefixKey is a name's prefix8 and the index of what it names.
+type prefixKey struct {
+	prefix uint64
+	k      int32
+}
+
+// sortByPrefix sorts keys by prefix, keeping the order of equal prefixes
+// (an LSD radix sort, least significant byte first), then each run of
+// equal prefixes stably by cmp. It may return keys' array or a new one.
+func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
+	n := len(keys)
+	if n == 0 {
+		return keys
+	}
+	tmp := make([]prefixKey, n)
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range keys {
+			count[k.prefix>>shift&0xff]++
+		}
+		if count[keys[0].prefix>>shift&0xff] == n {
+			continue // one digit: the pass would not move anything
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for _, k := range keys {
+			d := k.prefix >> shift & 0xff
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j].prefix == keys[i].prefix {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortStableFunc(keys[i:j], cmp)
+		}
+		i = j
+	}
+	return keys
+}
+
+// prefix8 is the first 8 bytes of s as a big-endian integer, padded with
+// zero bytes: prefix8(a) < prefix8(b) implies a < b, and unequal strings
+// with equal prefixes need a full comparison.
+func prefix8(s string) uint64 {
+	var p uint64
+	for i := 0; i < 8; i++ {
+		p <<= 8
+		if i < len(s) {
+			p |= uint64(s[i])
+		}
+	}
+	return p
+}
+
+// viewOffsets follows every name's alias chain to its root, once per
+// name, setting the names' ViewOffset and returning each name's root. It
+// reports alias cycles and offset sums that overflow int64; the names of
+// a cycle take its first member in the walk as their root, and a name
+// whose offset cannot be computed keeps ViewOffset 0 (there is no graph
+// then anyway).
+func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
+	bufs := b.g.Buffers
+	rootOf := make([]int32, len(bufs))
+	if lineOf == nil {
+		for i := range rootOf {
+			rootOf[i] = int32(i)
+		}
+		return rootOf
+	}
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make([]int8, len(bufs))
+	broken := make([]bool, len(bufs)) // no offset: in or behind a cycle or overflow
+	var path []int
+	for i := range bufs {
+		if state[i] != unvisited {
+			continue
+		}
+		path = path[:0]
+		j := i
+		for j >= 0 && state[j] == unvisited {
+			state[j] = onPath
+			path = append(path, j)
+			j = bufs[j].Alias
+		}
+		// The chain ended at a root (j < 0: the last of path), at a name
+		// already done, or closed a cycle at j.
+		end := len(path)
+		var root int
+		var base int64
+		ok := true
+		switch {
+		case j < 0:
+			root = path[end-1]
+		case state[j] == done:
+			root, base, ok = int(rootOf[j]), bufs[j].ViewOffset, !broken[j]
+		default:
+			k := slices.Index(path, j)
+			b.aliasCycle(path[k:], lineOf)
+			for _, m := range path[k:] {
+				state[m], broken[m], rootOf[m] = done, true, int32(j)
+			}
+			end, root, ok = k, j, false
+		}
+		for k := end - 1; k >= 0; k-- {
+			m := path[k]
+			state[m], rootOf[m] = done, int32(root)
+			switch {
+			case !ok:
+				broken[m] = true
+			case bufs[m].Alias < 0:
+				base = 0
+			default:
+				a := lineOf[m]
+				pos := a.viewPos
+				if a.hasOffset {
+					pos = a.offPos
+				}
+				name := quoteText(bufs[m].Name)
+				sum, fits := add(base, bufs[m].AliasOffset)
+				if !fits {
+					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, bufs[m].AliasOffset)
+				} else if _, fits = add(sum, bufs[m].Size); !fits {
+					b.errorf(pos, "end of view %s overflows int64 (view offset %d + size %d)", name, sum, bufs[m].Size)
+				}
+				if !fits {
+					broken[m], ok = true, false
+					continue
+				}
+				bufs[m].ViewOffset, base = sum, sum
+			}
+		}
+	}
+	return rootOf
+}
+
+// aliasCycle reports the alias cycle of the names in loop (each the left
+// side of an alias whose right side is the next, the last's the first),
+// once, at the alias line of the cycle that comes first in the source.
+func (b *builder) aliasCycle(loop []int, lineOf []*aliasRec) {
+	first := 0
+	for k, m := range loop {
+		p, q := lineOf[m].pos, lineOf[loop[first]].pos
+		if p.Line < q.Line || p.Line == q.Line && p.Column < q.Column {
+			first = k
+		}
+	}
+	var sb strings.Builder
+	for k := range loop {
+		sb.WriteString(b.g.Buffers[loop[(first+k)%len(loop)]].Name)
+		sb.WriteString(" -> ")
+	}
+	sb.WriteString(b.g.Buffers[loop[first]].Name)
+	b.errorf(lineOf[loop[first]].viewPos, "alias cycle: %s", sb.String())
+}

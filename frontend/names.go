@@ -1,0 +1,279 @@
+package frontend
+
+import (
+	"hash/maphash"
+	"strings"
+)
+
+// The checker's storage. A million-op graph names about 2.5 million
+// things and has some 3 million operands; a Go map per namespace and a
+// small allocation per list made name lookups, allocation and the
+// garbage collector's marking most of Check's cost. What follows stores
+// them in a few large arrays instead.
+
+// nameTable interns names: it gives every distinct name an id, in order
+// of first appearance, and keeps per id what the name is bound to. It is
+// an open-addressing table with linear probing. A slot holds the name's
+// first 8 bytes and 28 bits of its hash beside its length (up to 8) or a
+// mark that it is longer, so that a probe compares a short name, which
+// generated graphs' names are, without leaving the slot, and a long one
+// by its bytes only when all that agrees. The per-id records hold no
+// pointers, so that the garbage collector never scans them.
+type nameTable struct {
+	slots []slot
+	n     int // ids handed out
+	// entries holds the per-id records in chunks of entryChunk, so that
+	// growing the table never copies (or holds twice) the records.
+	entries [][]nameEntry
+	arena   arena
+	seed    maphash.Seed
+	seed64  uint64
+	// recent caches the short names looked up last, by hash: an op
+	// mostly reads what the op before it wrote, and a hit costs no probe
+	// of the (much larger than a CPU cache) slots.
+	recent [64]slot
+}
+
+type slot struct {
+	key uint64 // the name's first 8 bytes, little-endian, zero-padded
+	tag uint32 // hash bits 4..31, and the length (0..8) or longName
+	id  int32  // id+1; 0: empty
+}
+
+// longName marks a name of more than 8 bytes in slot.tag.
+const longName = 0xF
+
+// nameEntry is what one name is bound to. A name may be a buffer and the
+// source of a rename at once: a rename shadows a buffer of its name.
+// (Node names are a namespace of their own, kept apart: see
+// builder.node.)
+type nameEntry struct {
+	ref arenaRef // the name, a copy owned by the graph (see arena)
+	buf int32    // index of the buffer of that name, or -1
+	ren int32    // index of the effective rename from it, or -1
+}
+
+const entryShift = 14
+const entryChunk = 1 << entryShift
+
+// newNameTable returns a table sized for about hint names.
+func newNameTable(hint int) *nameTable {
+	n := 1 << 10
+	for 3*n < 4*hint && n < 1<<26 {
+		n *= 2
+	}
+	t := &nameTable{slots: make([]slot, n), seed: maphash.MakeSeed()}
+	t.seed64 = maphash.String(t.seed, "sdscgen")
+	return t
+}
+
+// entry returns the record of id.
+func (t *nameTable) entry(id int32) *nameEntry {
+	return &t.entries[id>>entryShift][id&(entryChunk-1)]
+}
+
+// name returns the name of id.
+func (t *nameTable) name(id int32) string { return t.arena.str(t.entry(id).ref) }
+
+// hash returns the slot key of s and its hash, whose bits 0..31 place it
+// and bits 36..63 are its tag.
+func (t *nameTable) hash(s string) (key, h uint64) {
+	n := min(len(s), 8)
+	for i := n - 1; i >= 0; i-- {
+		key = key<<8 | uint64(s[i])
+	}
+	if len(s) > 8 {
+		return key, maphash.String(t.seed, s)
+	}
+	return key, t.mix(key, n)
+}
+
+// mix hashes a short name from its key and length: splitmix64's
+// finalizer over them and a random seed. It needs nothing but the slot,
+// so that growing the table reads no name.
+func (t *nameTable) mix(key uint64, n int) uint64 {
+	x := key ^ t.seed64 ^ uint64(n)<<59
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+func tagOf(s string, h uint64) uint32 {
+	if len(s) > 8 {
+		return uint32(h>>32)&^0xF | longName
+	}
+	return uint32(h>>32)&^0xF | uint32(len(s))
+}
+
+// intern returns the id of s, giving it a new one (with no bindings) the
+// first time it is seen. s need not outlive the call: the table keeps a
+// copy.
+func (t *nameTable) intern(s string) int32 {
+	key, h := t.hash(s)
+	tag := tagOf(s, h)
+	r := &t.recent[(h>>32)&63]
+	if r.key == key && r.tag == tag && r.id != 0 && tag&0xF != longName {
+		return r.id - 1
+	}
+	mask := uint32(len(t.slots) - 1)
+	for i := uint32(h) & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.id == 0 {
+			id := int32(t.n)
+			t.n++
+			if id&(entryChunk-1) == 0 {
+				t.entries = append(t.entries, make([]nameEntry, 0, entryChunk))
+			}
+			last := &t.entries[len(t.entries)-1]
+			*last = append(*last, nameEntry{ref: t.arena.copy(s), buf: -1, ren: -1})
+			*sl = slot{key: key, tag: tag, id: id + 1}
+			*r = *sl
+			if 4*t.n >= 3*len(t.slots) {
+				t.grow()
+			}
+			return id
+		}
+		if sl.key == key && sl.tag == tag && (tag&0xF != longName || t.name(sl.id-1) == s) {
+			*r = *sl
+			return sl.id - 1
+		}
+	}
+}
+
+// grow doubles the slots, placing every name again.
+func (t *nameTable) grow() {
+	old := t.slots
+	t.slots = make([]slot, 2*len(old))
+	mask := uint32(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.id == 0 {
+			continue
+		}
+		var h uint64
+		if n := sl.tag & 0xF; n != longName {
+			h = t.mix(sl.key, int(n))
+		} else {
+			_, h = t.hash(t.name(sl.id - 1))
+		}
+		i := uint32(h) & mask
+		for t.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
+}
+
+// arena copies names into large shared blocks: the graph's names are
+// substrings of them, so that they neither keep the source alive nor
+// cost an allocation each. A block is a strings.Builder grown once to
+// its final capacity; the builder only ever appends, so every string
+// taken from it stays unchanged.
+type arena struct {
+	blocks []*strings.Builder
+	size   int // capacity of the next block
+}
+
+// arenaRef locates a name in the arena: its block, offset and length.
+type arenaRef struct {
+	block, off, n uint32
+}
+
+const arenaMax = 1 << 20
+
+func (a *arena) copy(s string) arenaRef {
+	k := len(a.blocks) - 1
+	if k < 0 || a.blocks[k].Cap()-a.blocks[k].Len() < len(s) {
+		a.size = min(max(2*a.size, 4096), arenaMax)
+		b := new(strings.Builder)
+		b.Grow(max(a.size, len(s)))
+		a.blocks = append(a.blocks, b)
+		k++
+	}
+	off := a.blocks[k].Len()
+	a.blocks[k].WriteString(s)
+	return arenaRef{block: uint32(k), off: uint32(off), n: uint32(len(s))}
+}
+
+// str returns the name r locates.
+func (a *arena) str(r arenaRef) string {
+	return a.blocks[r.block].String()[r.off : r.off+r.n]
+}
+
+// slab hands out exact-length slices of large shared arrays, doubling
+// their size up to max elements. A list is built in place at the end of
+// the current array: start it with mark, push its elements and cut it.
+// A cut list's capacity is its length (s[a:b:b]), so that a consumer
+// appending to it copies instead of overwriting its neighbour.
+type slab[T any] struct {
+	buf   []T
+	first int // the size of the first array (at least 16)
+	max   int
+}
+
+// grow starts a new array with room for at least n more elements and
+// moves the last keep elements (a list under construction) to it.
+func (c *slab[T]) grow(n, keep int) {
+	size := min(max(2*cap(c.buf), c.first, 16), c.max)
+	buf := make([]T, keep, max(size, 2*(keep+n)))
+	copy(buf, c.buf[len(c.buf)-keep:])
+	c.buf = buf
+}
+
+func (c *slab[T]) mark() int { return len(c.buf) }
+
+// push appends v to the list that starts at *start, which moves when the
+// list has to move to a new array.
+func (c *slab[T]) push(start *int, v T) {
+	if len(c.buf) == cap(c.buf) {
+		keep := len(c.buf) - *start
+		c.grow(1, keep)
+		*start = 0
+	}
+	c.buf = append(c.buf, v)
+}
+
+// extend appends n zero elements to the list that starts at *start and
+// returns them.
+func (c *slab[T]) extend(start *int, n int) []T {
+	if cap(c.buf)-len(c.buf) < n {
+		keep := len(c.buf) - *start
+		c.grow(n, keep)
+		*start = 0
+	}
+	k := len(c.buf)
+	c.buf = c.buf[:k+n]
+	return c.buf[k : k+n : k+n]
+}
+
+// cut returns the list pushed since start, nil when it is empty.
+func (c *slab[T]) cut(start int) []T {
+	if start == len(c.buf) {
+		return nil
+	}
+	list := c.buf[start:len(c.buf):len(c.buf)]
+	if len(list) > c.max && cap(c.buf)-len(c.buf) > len(list)/8 {
+		// A list longer than max grew alone into an array about twice
+		// its size (see grow): give it an exact copy instead, so that
+		// the graph does not keep the rest, and start a new array.
+		list = append([]T(nil), list...)
+		c.buf = nil
+	}
+	return list
+}
+
+// copyOf returns a copy of list, as cut does.
+func (c *slab[T]) copyOf(list []T) []T {
+	if len(list) == 0 {
+		return nil
+	}
+	if len(list) > c.max {
+		// A long list gets an array of its own, of its exact size.
+		return append([]T(nil), list...)
+	}
+	start := c.mark()
+	copy(c.extend(&start, len(list)), list)
+	return c.cut(start)
+}

@@ -20,7 +20,6 @@
 package sdscgen
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -204,24 +203,32 @@ func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
 }
 
 // verifyPlan runs the independent verifier on the plan and on its JSON
-// rendering. The two checks only read the plan, so they run side by
-// side; their errors are reported in a fixed order (plan first) whatever
-// finishes first.
+// rendering, streamed from planner.WriteJSON through a pipe so that the
+// text is never held whole. The checks only read the plan and run side
+// by side (the plan's per-bundle checks on GOMAXPROCS workers); their
+// errors are reported in a fixed order (plan, then writing, then JSON)
+// whatever finishes first.
 func verifyPlan(plan *planner.Result, opt verify.Options) error {
-	jsonErr := make(chan error, 1)
+	pr, pw := io.Pipe()
+	wrote := make(chan error, 1)
 	go func() {
-		var buf bytes.Buffer
-		if err := planner.WriteJSON(&buf, plan); err != nil {
-			jsonErr <- err
-			return
-		}
-		jsonErr <- verify.JSON(plan.Graph, plan, buf.Bytes())
+		err := planner.WriteJSON(pw, plan)
+		pw.CloseWithError(err) // nil: the reader sees the end of the document
+		wrote <- err
 	}()
-	planErr := verify.Plan(plan.Graph, plan, opt)
-	if err := <-jsonErr; planErr == nil {
-		return err
+	opt.Workers = runtime.GOMAXPROCS(0)
+	planErr, jsonErr := verify.PlanAndJSON(plan.Graph, plan, opt, pr)
+	// The writer stops with io.ErrClosedPipe if the check stopped reading
+	// before the end.
+	pr.Close()
+	writeErr := <-wrote
+	if planErr != nil {
+		return planErr
 	}
-	return planErr
+	if writeErr != nil && !errors.Is(writeErr, io.ErrClosedPipe) {
+		return writeErr
+	}
+	return jsonErr
 }
 
 // errNoPlan is the answer of the plan's writers after CheckOnly.

@@ -31,15 +31,14 @@ type scratch struct {
 	at       []int32
 	items    []item
 	byEnd    []int32
-	placed   []int32 // overlap: indices into items
+	keys     []uint64 // overlap: the placed items, sorted by offset
 	offs     []int64
-	slot     []int32 // overlap: the slot of each placed block's offset
+	slot     []int32 // overlap: the rank of each placed item's offset
 	occupant []int32
 	inserted []bool
-	fenwick  []int32
+	live     bitTree
 	batch    []int32
-	free     maxTree
-	freeOff  []int64
+	free     freeList
 	placedAt []int64 // replay: each item's first-fit offset (-1: none)
 }
 
@@ -402,39 +401,23 @@ func peakLive(items []item, byEnd []int32) int64 {
 
 // checkOverlap reports pooled candidates that are live at a common step
 // and share a byte. It sweeps the steps, keeping the blocks live at the
-// current step ordered by offset in a Fenwick tree over the distinct
-// offsets. While the live blocks are pairwise disjoint, a new block
-// [a, b) overlaps one of them exactly when the live block with the
-// greatest offset below b ends after a, so one lookup per block suffices.
+// current step in a set ordered by offset (a tree of bit words over the
+// ranks of the distinct offsets). While the live blocks are pairwise
+// disjoint, a new block [a, b) overlaps one of them exactly when the
+// live block with the greatest offset <= a ends after a or the one with
+// the least offset > a starts before b, so two lookups per block
+// suffice. The block reported is the live block with the greatest offset
+// below b.
 func (c *checker) checkOverlap(s *scratch, b *ir.Bundle, items []item, byEnd []int32) {
-	// The placed blocks, in start order (items' order); slot[k] is the
-	// rank of item k's offset among the distinct offsets.
-	offs := s.offs[:0]
-	nPlaced := 0
-	for k := range items {
-		if it := &items[k]; it.offset >= 0 && it.size > 0 {
-			offs = append(offs, it.offset)
-			nPlaced++
-		}
-	}
-	s.offs = offs
-	if nPlaced < 2 {
+	slot, uniq := s.rankOffsets(items)
+	if len(uniq) == 0 {
 		return
 	}
-	slices.Sort(offs)
-	uniq := slices.Compact(offs)
-	// slotOf is the index of the first distinct offset >= off.
-	slotOf := func(off int64) int32 { k, _ := slices.BinarySearch(uniq, off); return int32(k) }
-	slot := grow(s.slot, len(items))
-	for k := range items {
-		if it := &items[k]; it.offset >= 0 && it.size > 0 {
-			slot[k] = slotOf(it.offset)
-		}
-	}
-	fw := fenwick{t: grow(s.fenwick, len(uniq)+1)}
+	live := &s.live
+	live.reset(len(uniq))
 	occupant := grow(s.occupant, len(uniq))
 	inserted := grow(s.inserted, len(items))
-	s.slot, s.fenwick, s.occupant, s.inserted = slot, fw.t, occupant, inserted
+	s.occupant, s.inserted = occupant, inserted
 	next := 0
 	for k := range items {
 		it := &items[k]
@@ -443,79 +426,184 @@ func (c *checker) checkOverlap(s *scratch, b *ir.Bundle, items []item, byEnd []i
 		}
 		for next < len(byEnd) && items[byEnd[next]].end < it.start {
 			if j := byEnd[next]; inserted[j] {
-				fw.add(slot[j], -1)
+				live.remove(int(slot[j]))
 				inserted[j] = false
 			}
 			next++
 		}
-		// Live blocks with offset < it.offset+size: slots [0, e).
-		e := slotOf(it.offset + it.size)
-		if n := fw.prefix(e); n > 0 {
-			o := &items[occupant[fw.find(n)]]
-			if o.offset+o.size > it.offset {
-				c.fail("bundle %q: buffer %q [%d, %d) steps %d..%d overlaps buffer %q [%d, %d) steps %d..%d",
-					b.Name, it.name, it.offset, it.offset+it.size, it.start, it.end,
-					o.name, o.offset, o.offset+o.size, o.start, o.end)
-				continue // keep the live set disjoint
+		a, end := it.offset, it.offset+it.size
+		sk := int(slot[k])
+		var o *item
+		if end > a { // (the end of a block past MaxInt64 is not checked)
+			if q := live.next(sk + 1); q >= 0 && items[occupant[q]].offset < end {
+				// Some live block starts in (a, b): report the last.
+				e, _ := slices.BinarySearch(uniq, end)
+				o = &items[occupant[live.prev(e-1)]]
+			} else if p := live.prev(sk); p >= 0 {
+				if pi := &items[occupant[p]]; pi.offset+pi.size > a {
+					o = pi
+				}
 			}
 		}
-		fw.add(slot[k], 1)
-		occupant[slot[k]] = int32(k)
+		if o != nil {
+			c.fail("bundle %q: buffer %q [%d, %d) steps %d..%d overlaps buffer %q [%d, %d) steps %d..%d",
+				b.Name, it.name, it.offset, end, it.start, it.end,
+				o.name, o.offset, o.offset+o.size, o.start, o.end)
+			continue // keep the live set disjoint
+		}
+		live.add(sk)
+		occupant[sk] = int32(k)
 		inserted[k] = true
 	}
 }
 
-// fenwick counts occupied slots.
-type fenwick struct{ t []int32 }
-
-func (f fenwick) add(i, d int32) {
-	for i++; int(i) < len(f.t); i += i & -i {
-		f.t[i] += d
-	}
-}
-
-// prefix counts occupied slots in [0, k).
-func (f fenwick) prefix(k int32) int32 {
-	var n int32
-	for ; k > 0; k -= k & -k {
-		n += f.t[k]
-	}
-	return n
-}
-
-// find returns the slot of the n-th occupied slot (1-based n).
-func (f fenwick) find(n int32) int32 {
-	var pos int32
-	step := int32(1)
-	for int(step)*2 < len(f.t) {
-		step *= 2
-	}
-	for ; step > 0; step /= 2 {
-		if int(pos+step) < len(f.t) && f.t[pos+step] < n {
-			pos += step
-			n -= f.t[pos]
+// rankOffsets returns, for every placed item (offset >= 0, size > 0),
+// slot[k], the rank of its offset among the distinct offsets of the
+// placed items, and those offsets ascending (uniq); uniq is empty when
+// fewer than two items are placed.
+func (s *scratch) rankOffsets(items []item) (slot []int32, uniq []int64) {
+	keys := s.keys[:0]
+	var most int64
+	for k := range items {
+		if it := &items[k]; it.offset >= 0 && it.size > 0 {
+			keys = append(keys, uint64(k))
+			most = max(most, it.offset)
 		}
 	}
-	return pos // 0-based slot = (1-based pos+1) - 1
+	s.keys = keys
+	if len(keys) < 2 {
+		return nil, nil
+	}
+	slot = grow(s.slot, len(items))
+	uniq = s.offs[:0]
+	kb := uint(bits.Len(uint(len(items))))
+	if bits.Len64(uint64(most))+int(kb) <= 64 {
+		// One sort of (offset, item) packed in a word.
+		for i, k := range keys {
+			keys[i] = uint64(items[k].offset)<<kb | k
+		}
+		slices.Sort(keys)
+		for _, key := range keys {
+			off := int64(key >> kb)
+			if len(uniq) == 0 || uniq[len(uniq)-1] != off {
+				uniq = append(uniq, off)
+			}
+			slot[key&(1<<kb-1)] = int32(len(uniq) - 1)
+		}
+	} else {
+		for _, k := range keys {
+			uniq = append(uniq, items[k].offset)
+		}
+		slices.Sort(uniq)
+		uniq = slices.Compact(uniq)
+		for _, k := range keys {
+			r, _ := slices.BinarySearch(uniq, items[k].offset)
+			slot[k] = int32(r)
+		}
+	}
+	s.slot, s.offs = slot, uniq
+	return slot, uniq
+}
+
+// bitTree is a set of small integers: level 0 has a bit per member,
+// level l+1 a bit per non-zero word of level l, up to one word, so that
+// add, remove, prev and next take a few word operations per level.
+type bitTree struct {
+	lv [][]uint64
+}
+
+// reset makes t the empty set over [0, n).
+func (t *bitTree) reset(n int) {
+	l := 0
+	for {
+		words := (n + 63) / 64
+		if l == len(t.lv) {
+			t.lv = append(t.lv, nil)
+		}
+		t.lv[l] = grow(t.lv[l], max(words, 1))
+		l++
+		if words <= 1 {
+			break
+		}
+		n = words
+	}
+	t.lv = t.lv[:l]
+}
+
+func (t *bitTree) add(x int) {
+	for _, w := range t.lv {
+		was := w[x>>6]
+		w[x>>6] = was | 1<<(x&63)
+		if was != 0 {
+			return
+		}
+		x >>= 6
+	}
+}
+
+func (t *bitTree) remove(x int) {
+	for _, w := range t.lv {
+		w[x>>6] &^= 1 << (x & 63)
+		if w[x>>6] != 0 {
+			return
+		}
+		x >>= 6
+	}
+}
+
+// prev is the greatest member <= x, or -1.
+func (t *bitTree) prev(x int) int {
+	if x < 0 {
+		return -1
+	}
+	for l := range t.lv {
+		w := x >> 6
+		if m := t.lv[l][w] & (^uint64(0) >> (63 - x&63)); m != 0 {
+			x = w<<6 | (63 - bits.LeadingZeros64(m))
+			for ; l > 0; l-- {
+				x = x<<6 | (63 - bits.LeadingZeros64(t.lv[l-1][x]))
+			}
+			return x
+		}
+		if w == 0 {
+			return -1
+		}
+		x = w - 1
+	}
+	return -1
+}
+
+// next is the least member >= x, or -1.
+func (t *bitTree) next(x int) int {
+	for l := range t.lv {
+		w := x >> 6
+		if w >= len(t.lv[l]) {
+			return -1
+		}
+		if m := t.lv[l][w] & (^uint64(0) << (x & 63)); m != 0 {
+			x = w<<6 | bits.TrailingZeros64(m)
+			for ; l > 0; l-- {
+				x = x<<6 | bits.TrailingZeros64(t.lv[l-1][x])
+			}
+			return x
+		}
+		x = w + 1
+	}
+	return -1
 }
 
 // replayFirstFit runs bundle-ir.md §3.3 as worded, on items in (start, end, name)
 // order, and compares with the plan.
 //
-// The free list is kept in list order as an append-only array of blocks
-// (a block taken from it leaves a hole, a remainder or a freed block is
-// appended), under a tree of maxima over block sizes, so "the first
-// block in list order with size >= needed" is one descent from the root:
+// The free list is kept in list order (freeList); "the first block in
+// list order with size >= needed" is one descent of a tree of maxima:
 // O(log n). Before each item, the blocks placed for items that end before
 // it starts (byEnd gives them in end order) are freed in allocation
 // order, which is item order, as rule 2 frees them. The whole replay is
 // O(n log n) in the bundle's candidates, so it runs at every size.
 func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd []int32, poolSize int64) {
-	// Every item adds at most two blocks to the free list over the run:
-	// itself when freed, and the remainder of the block it takes.
 	free := &s.free
-	free.reset(2 * len(items))
-	freeOff := s.freeOff[:0]
+	free.reset()
 	placedAt := grow(s.placedAt, len(items))
 	batch := s.batch[:0]
 	var poolEnd int64
@@ -530,22 +618,22 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd [
 				batch = append(batch, j)
 			}
 		}
-		slices.Sort(batch)
+		if len(batch) > 1 {
+			slices.Sort(batch)
+		}
 		for _, j := range batch {
-			free.set(len(freeOff), items[j].size)
-			freeOff = append(freeOff, placedAt[j])
+			free.push(placedAt[j], items[j].size)
 		}
 		// Rule 3: the first free block that is big enough; the remainder
 		// goes to the end of the list. Else bump, if the budget allows
 		// (rule 4).
 		off := int64(-1)
-		if f := free.first(it.size, len(freeOff)); f >= 0 {
-			size := free.get(f)
-			off = freeOff[f]
-			free.set(f, -1)
+		if f := free.first(it.size); f >= 0 {
+			size := free.size(f)
+			off = free.off[f]
+			free.take(f)
 			if size > it.size {
-				free.set(len(freeOff), size-it.size)
-				freeOff = append(freeOff, off+it.size)
+				free.push(off+it.size, size-it.size)
 			}
 		} else if it.size <= c.opt.Budget-poolEnd {
 			off = poolEnd
@@ -557,60 +645,118 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd [
 				b.Name, it.name, offsetText(it.offset), offsetText(off))
 		}
 	}
-	s.freeOff, s.placedAt, s.batch = freeOff, placedAt, batch
+	s.placedAt, s.batch = placedAt, batch
 	if poolEnd != poolSize {
 		c.fail("bundle %q: pool size %d, first-fit ends at %d", b.Name, poolSize, poolEnd)
 	}
 }
 
-// maxTree holds a value per slot (-1 for none) under a complete binary
-// tree of maxima, for "the first slot whose value is >= n".
-type maxTree struct {
-	leaves int
-	t      []int64
+// freeList is first-fit's free list: blocks in list order in slots
+// [0, used), a block taken leaving a hole (size hole), under a complete
+// binary tree of maxima over the sizes (t, leaves at t[leaves:]). When
+// the slots run out, the holes are squeezed out (and the slots doubled
+// if more than half hold blocks), so the tree stays within four times
+// the blocks on the list, and each push costs O(1) amortized besides its
+// O(log n) path.
+type freeList struct {
+	leaves, used, blocks int
+	t                    []int64
+	off                  []int64
 }
 
-// reset makes the tree n empty slots (or more).
-func (m *maxTree) reset(n int) {
-	leaves := 1
-	for leaves < n {
+// hole is the size of a slot without a block: less than any size, so
+// that no search finds it.
+const hole = math.MinInt64
+
+func (f *freeList) reset() {
+	f.leaves, f.used, f.blocks = 64, 0, 0
+	f.t = grow(f.t, 2*f.leaves)
+	for i := range f.t {
+		f.t[i] = hole
+	}
+	f.off = grow(f.off, f.leaves)
+}
+
+func (f *freeList) size(i int) int64 { return f.t[f.leaves+i] }
+
+// set sets slot i's size and the maxima above it.
+func (f *freeList) set(i int, v int64) {
+	i += f.leaves
+	f.t[i] = v
+	for i /= 2; i >= 1; i /= 2 {
+		m := max(f.t[2*i], f.t[2*i+1])
+		if f.t[i] == m {
+			return // and so are the maxima above
+		}
+		f.t[i] = m
+	}
+}
+
+// push appends a free block at the end of the list.
+func (f *freeList) push(off, size int64) {
+	if f.used == f.leaves {
+		f.squeeze()
+	}
+	f.off[f.used] = off
+	f.set(f.used, size)
+	f.used++
+	f.blocks++
+}
+
+// take removes the block in slot i from the list.
+func (f *freeList) take(i int) {
+	f.set(i, hole)
+	f.blocks--
+}
+
+// squeeze moves the blocks to the first slots, in list order, doubling
+// the slots when more than half hold blocks, and rebuilds the maxima.
+func (f *freeList) squeeze() {
+	leaves := f.leaves
+	if 2*f.blocks > leaves {
 		leaves *= 2
 	}
-	m.leaves = leaves
-	if cap(m.t) < 2*leaves {
-		m.t = make([]int64, 2*leaves)
+	t := f.t
+	if cap(t) < 2*leaves {
+		t = make([]int64, 2*leaves)
 	}
-	m.t = m.t[:2*leaves]
-	for i := range m.t {
-		m.t[i] = -1
+	t = t[:2*leaves]
+	off := f.off
+	if cap(off) < leaves {
+		off = make([]int64, leaves)
 	}
+	off = off[:leaves]
+	// Compact forward: slot n <= slot i, so reading old slot i (in
+	// f.t, f.off) before writing new slot n is safe even in place.
+	n := 0
+	for i := range f.used {
+		if v := f.t[f.leaves+i]; v != hole {
+			off[n] = f.off[i]
+			t[leaves+n] = v
+			n++
+		}
+	}
+	for i := leaves + n; i < 2*leaves; i++ {
+		t[i] = hole
+	}
+	for i := leaves - 1; i >= 1; i-- {
+		t[i] = max(t[2*i], t[2*i+1])
+	}
+	f.t, f.off, f.leaves, f.used = t, off, leaves, n
 }
 
-func (m *maxTree) get(i int) int64 { return m.t[m.leaves+i] }
-
-func (m *maxTree) set(i int, v int64) {
-	i += m.leaves
-	m.t[i] = v
-	for i /= 2; i >= 1; i /= 2 {
-		m.t[i] = max(m.t[2*i], m.t[2*i+1])
-	}
-}
-
-// first is the first slot below used whose value is >= n, or -1.
-func (m *maxTree) first(n int64, used int) int {
-	if used == 0 || m.t[1] < n {
+// first is the first slot whose block has size >= n, or -1.
+func (f *freeList) first(n int64) int {
+	if f.t[1] < n {
 		return -1
 	}
 	i := 1
-	for i < m.leaves {
-		if m.t[2*i] >= n {
+	for i < f.leaves {
+		if f.t[2*i] >= n {
 			i = 2 * i
 		} else {
 			i = 2*i + 1
 		}
 	}
-	if k := i - m.leaves; k < used {
-		return k
-	}
-	return -1
+	return i - f.leaves
 }

@@ -113,8 +113,18 @@ func (r *reader) need(n int) {
 }
 
 // ws skips whitespace and returns the next byte, or 0 at the end (a NUL
-// byte in the data also reads as 0: use atEnd to tell).
+// byte in the data also reads as 0: use atEnd to tell). It is short
+// enough to be inlined where no whitespace comes.
 func (r *reader) ws() byte {
+	if r.i < len(r.data) {
+		if c := r.data[r.i]; c > ' ' {
+			return c
+		}
+	}
+	return r.wsSlow()
+}
+
+func (r *reader) wsSlow() byte {
 	for {
 		for r.i < len(r.data) {
 			switch c := r.data[r.i]; c {
@@ -184,10 +194,7 @@ func (r *reader) strInto(dst []byte) []byte {
 		// The plain run up to a quote, an escape, a control or a
 		// non-ASCII byte.
 		data, i := r.data, r.i
-		for i < len(data) {
-			if c := data[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-				break
-			}
+		for i < len(data) && plain[data[i]] {
 			i++
 		}
 		dst = append(dst, data[r.i:i]...)
@@ -298,6 +305,15 @@ func (r *reader) hex4() rune {
 	r.i += 4
 	return v
 }
+
+// plain[c]: byte c stands for itself in a string (not a quote, an
+// escape, a control or part of a multi-byte UTF-8 sequence).
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // digits skips decimal digits and returns how many.
 func (r *reader) digits() int {

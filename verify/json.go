@@ -54,8 +54,9 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 		case "pool_sizes":
 			ps.reset()
 			ps.ok = r.object(func(name []byte) {
+				r.key = append(r.key[:0], name...) // the value's read may move name
 				if v := r.optInt(); r.err == nil {
-					ps.add(name, v)
+					ps.add(r.key, v)
 				}
 			})
 		case "bundles":

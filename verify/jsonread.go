@@ -165,7 +165,11 @@ func (r *reader) lit(word string) {
 
 // null consumes a null and reports whether there was one.
 func (r *reader) null() bool {
-	if r.ws() == 'n' {
+	if c := r.ws(); c == 'n' {
+		if r.i+4 <= len(r.data) && string(r.data[r.i:r.i+4]) == "null" {
+			r.i += 4
+			return true
+		}
 		r.lit("null")
 		return r.err == nil
 	}
@@ -422,7 +426,7 @@ func (r *reader) optStr() jstr {
 
 // object reads an object (null reads as none and returns false), calling
 // member with each key; member must read the value. The key is valid
-// until the value's first key.
+// until member reads the value.
 func (r *reader) object(member func(key []byte)) bool {
 	if r.null() {
 		return false
@@ -442,16 +446,11 @@ func (r *reader) object(member func(key []byte)) bool {
 		return true
 	}
 	for r.err == nil {
-		r.key = r.strInto(r.key[:0])
+		key := r.objectKey()
 		if r.err != nil {
 			break
 		}
-		if r.ws() != ':' {
-			r.fail("%s after an object key, want ':'", r.what())
-			break
-		}
-		r.i++
-		member(r.key)
+		member(key)
 		switch r.ws() {
 		case ',':
 			r.i++
@@ -464,6 +463,33 @@ func (r *reader) object(member func(key []byte)) bool {
 		}
 	}
 	return false
+}
+
+// objectKey reads a key and the colon after it. The key is a slice of
+// data when it is plain and the colon follows at once (no copy), else
+// r.key; either way it is valid until the next read.
+func (r *reader) objectKey() []byte {
+	r.ws()
+	if data, i := r.data, r.i; i < len(data) && data[i] == '"' {
+		j := i + 1
+		for j < len(data) && plain[data[j]] {
+			j++
+		}
+		if j+1 < len(data) && data[j] == '"' && data[j+1] == ':' {
+			r.i = j + 2
+			return data[i+1 : j]
+		}
+	}
+	r.key = r.strInto(r.key[:0])
+	if r.err != nil {
+		return nil
+	}
+	if r.ws() != ':' {
+		r.fail("%s after an object key, want ':'", r.what())
+		return nil
+	}
+	r.i++
+	return r.key
 }
 
 // array reads an array (null reads as none and returns false), calling

@@ -25,7 +25,7 @@ type scratch struct {
 
 	// liveRanges: per candidate (by its position k in candOf) the steps
 	// reading it, reads[rAt[k]:rAt[k+1]], and writing it, likewise.
-	rAt, wAt, reads, writes, next, seenLoop, loops []int32
+	rAt, wAt, reads, writes, next, seenLoop, loops, accK []int32
 
 	// checkBundle and what it calls.
 	at       []int32
@@ -143,19 +143,29 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	// The steps at which each candidate is read, and written, as CSR
 	// lists; steps ascend within a list.
 	rAt, wAt := grow(s.rAt, n+1), grow(s.wAt, n+1)
+	// accK lists, access by access (each op's reads, then its writes),
+	// the candidate's position, or -1 for a group that is not one.
+	accK := s.accK[:0]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
 		for ai := range op.Reads {
+			k := int32(-1)
 			if w := &ws[c.groupOf(&op.Reads[ai])]; w.bundle == b32 {
-				rAt[w.end+1]++
+				k = w.end
+				rAt[k+1]++
 			}
+			accK = append(accK, k)
 		}
 		for ai := range op.Writes {
+			k := int32(-1)
 			if w := &ws[c.groupOf(&op.Writes[ai])]; w.bundle == b32 {
-				wAt[w.end+1]++
+				k = w.end
+				wAt[k+1]++
 			}
+			accK = append(accK, k)
 		}
 	}
+	s.accK = accK
 	for k := range n {
 		rAt[k+1] += rAt[k]
 		wAt[k+1] += wAt[k]
@@ -164,19 +174,22 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	next := grow(s.next, 2*n) // next free slot per candidate: reads, then writes
 	copy(next, rAt[:n])
 	copy(next[n:], wAt[:n])
+	x := 0
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for ai := range op.Reads {
-			if w := &ws[c.groupOf(&op.Reads[ai])]; w.bundle == b32 {
-				reads[next[w.end]] = int32(oi)
-				next[w.end]++
+		for range op.Reads {
+			if k := accK[x]; k >= 0 {
+				reads[next[k]] = int32(oi)
+				next[k]++
 			}
+			x++
 		}
-		for ai := range op.Writes {
-			if w := &ws[c.groupOf(&op.Writes[ai])]; w.bundle == b32 {
-				writes[next[n+int(w.end)]] = int32(oi)
-				next[n+int(w.end)]++
+		for range op.Writes {
+			if k := accK[x]; k >= 0 {
+				writes[next[n+int(k)]] = int32(oi)
+				next[n+int(k)]++
 			}
+			x++
 		}
 	}
 	s.rAt, s.wAt, s.reads, s.writes, s.next = rAt, wAt, reads, writes, next

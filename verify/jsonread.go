@@ -34,6 +34,7 @@ type reader struct {
 	rerr  error
 	depth int
 	err   error
+	value int64 // the document offset after the last key's colon
 	// strs holds the strings read since the caller last emptied it;
 	// key is the current object key.
 	strs, key []byte
@@ -52,8 +53,13 @@ func newStreamReader(src io.Reader) *reader {
 }
 
 func (r *reader) fail(format string, args ...any) {
+	r.failAt(r.base+int64(r.i), format, args...)
+}
+
+// failAt is fail at document offset off.
+func (r *reader) failAt(off int64, format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("json: offset %d: %s", r.base+int64(r.i), fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("json: offset %d: %s", off, fmt.Sprintf(format, args...))
 	}
 	r.i = len(r.data)
 	r.eof = true
@@ -469,14 +475,23 @@ func (r *reader) object(member func(key []byte)) bool {
 // data when it is plain and the colon follows at once (no copy), else
 // r.key; either way it is valid until the next read.
 func (r *reader) objectKey() []byte {
-	r.ws()
-	if data, i := r.data, r.i; i < len(data) && data[i] == '"' {
+	// In place: a space, the key, the colon and a space, where there
+	// are (the layout of planner.WriteJSON, and of most writers).
+	data, i := r.data, r.i
+	if i < len(data) && data[i] == ' ' {
+		i++
+	}
+	if i < len(data) && data[i] == '"' {
 		j := i + 1
 		for j < len(data) && plain[data[j]] {
 			j++
 		}
-		if j+1 < len(data) && data[j] == '"' && data[j+1] == ':' {
+		if j+2 < len(data) && data[j] == '"' && data[j+1] == ':' {
 			r.i = j + 2
+			r.value = r.base + int64(r.i)
+			if data[j+2] == ' ' {
+				r.i++
+			}
 			return data[i+1 : j]
 		}
 	}
@@ -489,6 +504,7 @@ func (r *reader) objectKey() []byte {
 		return nil
 	}
 	r.i++
+	r.value = r.base + int64(r.i)
 	return r.key
 }
 
@@ -549,9 +565,10 @@ func (r *reader) skip() {
 	}
 }
 
-// unknown fails on a key the spec does not define.
+// unknown fails on a key the spec does not define (at its colon's end,
+// however much whitespace has been read).
 func (r *reader) unknown(key []byte) {
-	r.fail("unknown field %q", key)
+	r.failAt(r.value, "unknown field %q", key)
 }
 
 // jstr and jint are an optional string or integer: ok is false for null

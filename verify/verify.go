@@ -355,8 +355,10 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 	return ok
 }
 
-// groupOf resolves an access to its storage through the buffer table.
-func (c *checker) groupOf(a *ir.Access) int { return c.g.Buffers[a.Buffer].Group }
+// groupOf resolves an access to its storage. Every check after begin
+// may read the group an access records: checkGraph has checked it is its
+// buffer's (or nothing after it runs).
+func (c *checker) groupOf(a *ir.Access) int { return a.Group }
 
 // usage derives the reason (bundle-ir.md §3.1) of every group from who
 // touches it, and for candidates their bundle; it indexes the candidates

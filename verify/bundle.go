@@ -32,6 +32,7 @@ type scratch struct {
 	items    []item
 	byEnd    []int32
 	keys     []uint64 // overlap: the placed items, sorted by offset
+	tmp      []uint64
 	offs     []int64
 	slot     []int32 // overlap: the rank of each placed item's offset
 	occupant []int32
@@ -492,10 +493,16 @@ func (s *scratch) rankOffsets(items []item) (slot []int32, uniq []int64) {
 	kb := uint(bits.Len(uint(len(items))))
 	if bits.Len64(uint64(most))+int(kb) <= 64 {
 		// One sort of (offset, item) packed in a word.
+		var top uint64
 		for i, k := range keys {
 			keys[i] = uint64(items[k].offset)<<kb | k
+			top |= keys[i]
 		}
-		slices.Sort(keys)
+		if len(keys) < 1<<12 {
+			slices.Sort(keys) // (a radix sort's tables cost more than it saves)
+		} else {
+			s.tmp = radixSort(keys, grow(s.tmp, len(keys)), bits.Len64(top))
+		}
 		for _, key := range keys {
 			off := int64(key >> kb)
 			if len(uniq) == 0 || uniq[len(uniq)-1] != off {
@@ -516,6 +523,36 @@ func (s *scratch) rankOffsets(items []item) (slot []int32, uniq []int64) {
 	}
 	s.slot, s.offs = slot, uniq
 	return slot, uniq
+}
+
+// radixSort sorts keys, whose values are below 1<<width, using tmp (as
+// long as keys) as the other buffer, least significant 11 bits first; it
+// returns tmp's array for reuse (keys holds the result).
+func radixSort(keys, tmp []uint64, width int) []uint64 {
+	const digit = 11
+	var count [1 << digit]int32
+	src, dst := keys, tmp
+	for shift := 0; shift < width; shift += digit {
+		clear(count[:])
+		for _, k := range src {
+			count[k>>shift&(1<<digit-1)]++
+		}
+		var sum int32
+		for d, n := range count {
+			count[d] = sum
+			sum += n
+		}
+		for _, k := range src {
+			d := k >> shift & (1<<digit - 1)
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+	return tmp
 }
 
 // bitTree is a set of small integers: level 0 has a bit per member,
@@ -665,16 +702,19 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd [
 }
 
 // freeList is first-fit's free list: blocks in list order in slots
-// [0, used), a block taken leaving a hole (size hole), under a complete
-// binary tree of maxima over the sizes (t, leaves at t[leaves:]). When
-// the slots run out, the holes are squeezed out (and the slots doubled
-// if more than half hold blocks), so the tree stays within four times
-// the blocks on the list, and each push costs O(1) amortized besides its
-// O(log n) path.
+// [0, used), a block taken leaving a hole (size hole), under a tree of
+// maxima over the sizes with eight children per node (lv[0] holds the
+// slots' sizes, lv[l+1][i] the largest of lv[l][8i:8i+8]; the last level
+// is one node), so that a search or an update reads a few cache lines.
+// When the slots run out, the holes are squeezed out (and the slots
+// multiplied by eight if more than half hold blocks), so the tree stays
+// within sixteen times the blocks on the list, and each push costs O(1)
+// amortized besides its O(log n) path.
 type freeList struct {
-	leaves, used, blocks int
-	t                    []int64
-	off                  []int64
+	used, blocks  int
+	lv            [][]int64
+	off           []int64
+	keep, keepOff []int64 // squeeze's
 }
 
 // hole is the size of a slot without a block: less than any size, so
@@ -682,32 +722,56 @@ type freeList struct {
 const hole = math.MinInt64
 
 func (f *freeList) reset() {
-	f.leaves, f.used, f.blocks = 64, 0, 0
-	f.t = grow(f.t, 2*f.leaves)
-	for i := range f.t {
-		f.t[i] = hole
-	}
-	f.off = grow(f.off, f.leaves)
+	f.used, f.blocks = 0, 0
+	f.resize(64)
 }
 
-func (f *freeList) size(i int) int64 { return f.t[f.leaves+i] }
+// resize makes the tree slots empty slots (a power of eight).
+func (f *freeList) resize(slots int) {
+	l := 0
+	for n := slots; ; n /= 8 {
+		if l == len(f.lv) {
+			f.lv = append(f.lv, nil)
+		}
+		f.lv[l] = grow(f.lv[l], n)
+		for i := range f.lv[l] {
+			f.lv[l][i] = hole
+		}
+		l++
+		if n == 1 {
+			break
+		}
+	}
+	f.lv = f.lv[:l]
+	if cap(f.off) < slots {
+		f.off = make([]int64, slots)
+	}
+	f.off = f.off[:slots]
+}
+
+func (f *freeList) size(i int) int64 { return f.lv[0][i] }
+
+func max8(a []int64) int64 {
+	a = a[:8]
+	return max(max(max(a[0], a[1]), max(a[2], a[3])), max(max(a[4], a[5]), max(a[6], a[7])))
+}
 
 // set sets slot i's size and the maxima above it.
 func (f *freeList) set(i int, v int64) {
-	i += f.leaves
-	f.t[i] = v
-	for i /= 2; i >= 1; i /= 2 {
-		m := max(f.t[2*i], f.t[2*i+1])
-		if f.t[i] == m {
+	f.lv[0][i] = v
+	for l := 1; l < len(f.lv); l++ {
+		i /= 8
+		m := max8(f.lv[l-1][8*i:])
+		if f.lv[l][i] == m {
 			return // and so are the maxima above
 		}
-		f.t[i] = m
+		f.lv[l][i] = m
 	}
 }
 
 // push appends a free block at the end of the list.
 func (f *freeList) push(off, size int64) {
-	if f.used == f.leaves {
+	if f.used == len(f.off) {
 		f.squeeze()
 	}
 	f.off[f.used] = off
@@ -722,54 +786,48 @@ func (f *freeList) take(i int) {
 	f.blocks--
 }
 
-// squeeze moves the blocks to the first slots, in list order, doubling
-// the slots when more than half hold blocks, and rebuilds the maxima.
+// squeeze moves the blocks to the first slots, in list order, with eight
+// times the slots when more than a quarter hold blocks (so at least
+// three quarters of the slots are free after it), and rebuilds the
+// maxima.
 func (f *freeList) squeeze() {
-	leaves := f.leaves
-	if 2*f.blocks > leaves {
-		leaves *= 2
-	}
-	t := f.t
-	if cap(t) < 2*leaves {
-		t = make([]int64, 2*leaves)
-	}
-	t = t[:2*leaves]
-	off := f.off
-	if cap(off) < leaves {
-		off = make([]int64, leaves)
-	}
-	off = off[:leaves]
-	// Compact forward: slot n <= slot i, so reading old slot i (in
-	// f.t, f.off) before writing new slot n is safe even in place.
-	n := 0
-	for i := range f.used {
-		if v := f.t[f.leaves+i]; v != hole {
-			off[n] = f.off[i]
-			t[leaves+n] = v
-			n++
+	f.keep, f.keepOff = f.keep[:0], f.keepOff[:0]
+	for i, v := range f.lv[0][:f.used] {
+		if v != hole {
+			f.keep = append(f.keep, v)
+			f.keepOff = append(f.keepOff, f.off[i])
 		}
 	}
-	for i := leaves + n; i < 2*leaves; i++ {
-		t[i] = hole
+	n := len(f.keep)
+	slots := len(f.off)
+	if 4*n > slots {
+		slots *= 8
 	}
-	for i := leaves - 1; i >= 1; i-- {
-		t[i] = max(t[2*i], t[2*i+1])
+	f.resize(slots)
+	copy(f.lv[0], f.keep)
+	copy(f.off, f.keepOff)
+	for l := 1; l < len(f.lv); l++ {
+		for i := range f.lv[l] {
+			f.lv[l][i] = max8(f.lv[l-1][8*i:])
+		}
 	}
-	f.t, f.off, f.leaves, f.used = t, off, leaves, n
+	f.used = n
 }
 
 // first is the first slot whose block has size >= n, or -1.
 func (f *freeList) first(n int64) int {
-	if f.t[1] < n {
+	top := len(f.lv) - 1
+	if f.lv[top][0] < n {
 		return -1
 	}
-	i := 1
-	for i < f.leaves {
-		if f.t[2*i] >= n {
-			i = 2 * i
-		} else {
-			i = 2*i + 1
+	i := 0
+	for l := top - 1; l >= 0; l-- {
+		c := f.lv[l][8*i : 8*i+8]
+		k := 0
+		for c[k] < n {
+			k++
 		}
+		i = 8*i + k
 	}
-	return i - f.leaves
+	return i
 }

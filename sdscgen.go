@@ -203,29 +203,27 @@ func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
 }
 
 // verifyPlan runs the independent verifier on the plan and on its JSON
-// rendering, streamed from planner.WriteJSON through a pipe so that the
-// text is never held whole. The checks only read the plan and run side
-// by side (the plan's per-bundle checks on GOMAXPROCS workers); their
-// errors are reported in a fixed order (plan, then writing, then JSON)
-// whatever finishes first.
+// rendering, streamed from planner.WriteJSON in chunks (chunkPipe) so
+// that the text is never held whole and writing overlaps checking. The
+// checks only read the plan and run side by side (the plan's per-bundle
+// checks on GOMAXPROCS workers); their errors are reported in a fixed
+// order (plan, then writing, then JSON) whatever finishes first.
 func verifyPlan(plan *planner.Result, opt verify.Options) error {
-	pr, pw := io.Pipe()
+	pipe := newChunkPipe()
 	wrote := make(chan error, 1)
 	go func() {
-		err := planner.WriteJSON(pw, plan)
-		pw.CloseWithError(err) // nil: the reader sees the end of the document
+		err := planner.WriteJSON(pipe, plan)
+		pipe.closeWrite(err)
 		wrote <- err
 	}()
 	opt.Workers = runtime.GOMAXPROCS(0)
-	planErr, jsonErr := verify.PlanAndJSON(plan.Graph, plan, opt, pr)
-	// The writer stops with io.ErrClosedPipe if the check stopped reading
-	// before the end.
-	pr.Close()
+	planErr, jsonErr := verify.PlanAndJSON(plan.Graph, plan, opt, pipe)
+	pipe.stop() // the writer stops if the check did not read to the end
 	writeErr := <-wrote
 	if planErr != nil {
 		return planErr
 	}
-	if writeErr != nil && !errors.Is(writeErr, io.ErrClosedPipe) {
+	if writeErr != nil && !errors.Is(writeErr, errCheckStopped) {
 		return writeErr
 	}
 	return jsonErr

@@ -231,31 +231,32 @@ func (c *checker) finish() {
 	g := c.g
 	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
 	c.checkViews(c.views)
-	c.usage()
-	// Per bundle: its cores and splits, then its loops and the live
-	// ranges of its candidates (which checkGroups and checkBundle read).
-	chunks := c.forChunks(len(g.Bundles), bundleWork, 2, func(s *scratch, out []checker, lo, hi int) {
+	c.reasons()
+	// Per bundle, while its ops are at hand: its cores and splits, its
+	// loops and the live ranges of its candidates (which checkGroups and
+	// checkBundle read), and the bounds of its accesses (reported last).
+	walked := c.forChunks(len(g.Bundles), bundleWork, 3, func(s *scratch, out []checker, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			out[0].checkCores(bi)
 			out[1].liveRanges(s, bi)
+			out[2].checkBounds(bi)
 		}
 	})
-	c.mergeList(chunks, 0)
+	c.mergeList(walked, 0)
 	c.checkCoresCPU()
-	c.mergeList(chunks, 1)
-	chunks = c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
+	c.mergeList(walked, 1)
+	chunks := c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
 		out[0].checkGroups(lo, hi)
 	})
 	c.mergeList(chunks, 0)
-	// Per bundle: its pool, then the bounds of its accesses.
-	chunks = c.forChunks(len(g.Bundles), bundleWork, 2, func(s *scratch, out []checker, lo, hi int) {
+	// Per bundle: its pool.
+	chunks = c.forChunks(len(g.Bundles), bundleWork, 1, func(s *scratch, out []checker, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			out[0].checkBundle(s, bi)
-			out[1].checkBounds(bi)
 		}
 	})
 	c.mergeList(chunks, 0)
-	c.mergeList(chunks, 1)
+	c.mergeList(walked, 2)
 }
 
 // checkGraph verifies the model invariants the rules rely on. It returns
@@ -315,23 +316,79 @@ func (c *checker) checkGraph() bool {
 			ok = false
 		}
 	}
+	// While the accesses are at hand, gather who touches each group
+	// (for reasons), as long as everything so far indexes correctly (ok:
+	// an access then records its buffer's group, which is in range): in
+	// ws, start holds the bundle that reads the group (noBundle: none;
+	// manyBundles: more than one), end the bundle that writes it, bundle
+	// the CPU flags.
+	ws := make([]want, len(g.Groups))
+	for gi := range ws {
+		ws[gi] = want{bundle: 0, start: noBundle, end: noBundle}
+	}
 	for bi := range g.Bundles {
 		b := &g.Bundles[bi]
+		b32 := int32(bi)
 		for s := range b.Ops {
 			op := &b.Ops[s]
 			if op.Step != s {
 				c.fail("bundle %q: op %q at index %d records step %d", b.Name, op.Name, s, op.Step)
 			}
-			ok = c.checkAccesses("op", op.Name, op.Reads) && ok
-			ok = c.checkAccesses("op", op.Name, op.Writes) && ok
+			if !c.checkAccesses("op", op.Name, op.Reads) {
+				ok = false
+			} else if ok {
+				for ai := range op.Reads {
+					touch(&ws[op.Reads[ai].Group].start, b32)
+				}
+			}
+			if !c.checkAccesses("op", op.Name, op.Writes) {
+				ok = false
+			} else if ok {
+				for ai := range op.Writes {
+					touch(&ws[op.Writes[ai].Group].end, b32)
+				}
+			}
 		}
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		ok = c.checkAccesses("cpu", n.Name, n.Reads) && ok
-		ok = c.checkAccesses("cpu", n.Name, n.Writes) && ok
+		if !c.checkAccesses("cpu", n.Name, n.Reads) {
+			ok = false
+		} else if ok {
+			for ai := range n.Reads {
+				ws[n.Reads[ai].Group].bundle |= cpuRead
+			}
+		}
+		if !c.checkAccesses("cpu", n.Name, n.Writes) {
+			ok = false
+		} else if ok {
+			for ai := range n.Writes {
+				ws[n.Writes[ai].Group].bundle |= cpuWritten
+			}
+		}
 	}
+	c.ws = ws
 	return ok
+}
+
+// What checkGraph gathers in ws for reasons.
+const (
+	noBundle    = -1
+	manyBundles = -2
+	cpuRead     = 1
+	cpuWritten  = 2
+)
+
+// touch records that bundle bi reads (or writes) a group: who is its
+// reader (or writer) field in ws.
+func touch(who *int32, bi int32) {
+	switch *who {
+	case noBundle:
+		*who = bi
+	case bi, manyBundles:
+	default:
+		*who = manyBundles
+	}
 }
 
 // checkAccesses checks the indices of the accesses of one op or CPU node
@@ -360,54 +417,13 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 // buffer's (or nothing after it runs).
 func (c *checker) groupOf(a *ir.Access) int { return a.Group }
 
-// usage derives the reason (bundle-ir.md §3.1) of every group from who
-// touches it, and for candidates their bundle; it indexes the candidates
-// by bundle. The live ranges are liveRanges'.
-func (c *checker) usage() {
+// reasons derives the reason (bundle-ir.md §3.1) of every group from who
+// touches it (gathered in c.ws by checkGraph), and for candidates their
+// bundle; it indexes the candidates by bundle. The live ranges are
+// liveRanges'.
+func (c *checker) reasons() {
 	g := c.g
-	// Who touches each group, in ws while it is gathered: start holds
-	// the bundle that reads it (noBundle: none; manyBundles: more than
-	// one), end the bundle that writes it, bundle the CPU flags.
-	const (
-		noBundle    = -1
-		manyBundles = -2
-		cpuRead     = 1
-		cpuWritten  = 2
-	)
-	ws := make([]want, len(g.Groups))
-	for gi := range ws {
-		ws[gi] = want{bundle: 0, start: noBundle, end: noBundle}
-	}
-	touch := func(who *int32, bi int32) {
-		switch *who {
-		case noBundle:
-			*who = bi
-		case bi, manyBundles:
-		default:
-			*who = manyBundles
-		}
-	}
-	for bi := range g.Bundles {
-		b := &g.Bundles[bi]
-		for oi := range b.Ops {
-			op := &b.Ops[oi]
-			for ai := range op.Reads {
-				touch(&ws[c.groupOf(&op.Reads[ai])].start, int32(bi))
-			}
-			for ai := range op.Writes {
-				touch(&ws[c.groupOf(&op.Writes[ai])].end, int32(bi))
-			}
-		}
-	}
-	for ni := range g.CPU {
-		n := &g.CPU[ni]
-		for ai := range n.Reads {
-			ws[c.groupOf(&n.Reads[ai])].bundle |= cpuRead
-		}
-		for ai := range n.Writes {
-			ws[c.groupOf(&n.Writes[ai])].bundle |= cpuWritten
-		}
-	}
+	ws := c.ws
 	c.candStart = make([]int32, len(g.Bundles)+1)
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
@@ -459,7 +475,6 @@ func (c *checker) usage() {
 			fill[bi]++
 		}
 	}
-	c.ws = ws
 }
 
 // candOf lists the candidate groups of bundle bi, ascending.

@@ -233,30 +233,27 @@ func (c *checker) finish() {
 	c.checkViews(c.views)
 	c.reasons()
 	// Per bundle, while its ops are at hand: its cores and splits, its
-	// loops and the live ranges of its candidates (which checkGroups and
-	// checkBundle read), and the bounds of its accesses (reported last).
-	walked := c.forChunks(len(g.Bundles), bundleWork, 3, func(s *scratch, out []checker, lo, hi int) {
+	// loops and the live ranges of its candidates, its pool (which reads
+	// only its own candidates' live ranges) and the bounds of its
+	// accesses. The lists are merged in the order of the package comment,
+	// with checkGroups' (which reads every live range) before the pools'.
+	walked := c.forChunks(len(g.Bundles), bundleWork, 4, func(s *scratch, out []checker, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			out[0].checkCores(bi)
 			out[1].liveRanges(s, bi)
-			out[2].checkBounds(bi)
+			out[2].checkBundle(s, bi)
+			out[3].checkBounds(bi)
 		}
 	})
 	c.mergeList(walked, 0)
 	c.checkCoresCPU()
 	c.mergeList(walked, 1)
-	chunks := c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
+	groups := c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
 		out[0].checkGroups(lo, hi)
 	})
-	c.mergeList(chunks, 0)
-	// Per bundle: its pool.
-	chunks = c.forChunks(len(g.Bundles), bundleWork, 1, func(s *scratch, out []checker, lo, hi int) {
-		for bi := lo; bi < hi; bi++ {
-			out[0].checkBundle(s, bi)
-		}
-	})
-	c.mergeList(chunks, 0)
+	c.mergeList(groups, 0)
 	c.mergeList(walked, 2)
+	c.mergeList(walked, 3)
 }
 
 // checkGraph verifies the model invariants the rules rely on. It returns

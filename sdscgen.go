@@ -209,7 +209,8 @@ func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
 // checks on GOMAXPROCS workers); their errors are reported in a fixed
 // order (plan, then writing, then JSON) whatever finishes first.
 func verifyPlan(plan *planner.Result, opt verify.Options) error {
-	pipe := newChunkPipe()
+	// About 150 bytes per buffer, 100 per bundle.
+	pipe := newChunkPipe(150*len(plan.Graph.Buffers) + 100*len(plan.Graph.Bundles))
 	wrote := make(chan error, 1)
 	go func() {
 		err := planner.WriteJSON(pipe, plan)

@@ -9,15 +9,17 @@ import (
 // stopped reading.
 var errCheckStopped = errors.New("sdscgen: the plan JSON check stopped reading")
 
-// chunkPipe hands what is written to it to one reader, in chunks of
-// chunkSize bytes: the writer fills one chunk while the reader reads
-// another (two may wait in between), so writing and checking the plan
-// JSON overlap, and they meet once per chunk, not once per write. It
-// holds at most chunkBufs chunks, whatever the length of the text.
+// chunkPipe hands what is written to it to one reader, in chunks: the
+// writer fills one chunk while the reader reads another (two may wait in
+// between), so writing and checking the plan JSON overlap, and they meet
+// once per chunk, not once per write. It holds at most chunkBufs chunks
+// (made as they are first needed), whatever the length of the text.
 type chunkPipe struct {
 	full  chan []byte   // chunks written, in order
 	empty chan []byte   // chunks to write into
 	done  chan struct{} // closed by stop
+	size  int           // of a chunk
+	made  int           // chunks made
 	cur   []byte        // the writer's chunk
 	rd    []byte        // the unread part of the reader's chunk
 	rdBuf []byte        // the reader's chunk
@@ -25,17 +27,23 @@ type chunkPipe struct {
 }
 
 const (
-	chunkSize = 1 << 20
+	maxChunk  = 1 << 20
+	minChunk  = 64 << 10
 	chunkBufs = 3
 )
 
-func newChunkPipe() *chunkPipe {
-	c := &chunkPipe{full: make(chan []byte, chunkBufs-1), empty: make(chan []byte, chunkBufs), done: make(chan struct{})}
-	c.cur = make([]byte, 0, chunkSize)
-	for range chunkBufs - 1 {
-		c.empty <- make([]byte, 0, chunkSize)
-	}
+// newChunkPipe makes a pipe for a text of about n bytes: chunks of an
+// eighth of it, from 64 KiB to 1 MiB.
+func newChunkPipe(n int) *chunkPipe {
+	c := &chunkPipe{full: make(chan []byte, chunkBufs-1), empty: make(chan []byte, chunkBufs), done: make(chan struct{}),
+		size: min(max(n/8, minChunk), maxChunk)}
+	c.cur = c.make()
 	return c
+}
+
+func (c *chunkPipe) make() []byte {
+	c.made++
+	return make([]byte, 0, c.size)
 }
 
 // Write is the writer's: it fails with errCheckStopped once the reader
@@ -49,6 +57,10 @@ func (c *chunkPipe) Write(p []byte) (int, error) {
 		if len(c.cur) == cap(c.cur) {
 			if !c.send() {
 				return n, errCheckStopped
+			}
+			if c.made < chunkBufs && len(c.empty) == 0 {
+				c.cur = c.make()
+				continue
 			}
 			select {
 			case c.cur = <-c.empty:

@@ -14,13 +14,13 @@ import (
 // blocking it.
 func TestChunkPipe(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	want := make([]byte, 3*chunkSize+12345)
+	want := make([]byte, 3*maxChunk+12345)
 	r.Read(want)
 	for _, wantErr := range []error{nil, errors.New("disk full")} {
-		p := newChunkPipe()
+		p := newChunkPipe(len(want))
 		go func() {
 			for rest := want; len(rest) > 0; {
-				n := min(len(rest), []int{1, 100, 64 << 10, chunkSize + 7}[r.Intn(4)])
+				n := min(len(rest), []int{1, 100, 64 << 10, maxChunk + 7}[r.Intn(4)])
 				if k, err := p.Write(rest[:n]); k != n || err != nil {
 					panic(err)
 				}
@@ -35,10 +35,13 @@ func TestChunkPipe(t *testing.T) {
 		if err != wantErr {
 			t.Fatalf("error %v, want %v", err, wantErr)
 		}
+		if p.made > chunkBufs {
+			t.Fatalf("%d chunks made", p.made)
+		}
 		p.stop()
 	}
 
-	p := newChunkPipe()
+	p := newChunkPipe(0) // chunks of 64 KiB
 	wrote := make(chan error, 1)
 	go func() {
 		var err error

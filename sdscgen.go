@@ -218,8 +218,10 @@ func verifyPlan(plan *planner.Result, opt verify.Options) error {
 		wrote <- err
 	}()
 	opt.Workers = runtime.GOMAXPROCS(0)
-	planErr, jsonErr := verify.PlanAndJSON(plan.Graph, plan, opt, pipe)
-	pipe.stop() // the writer stops if the check did not read to the end
+	planErr, jsonErr := func() (error, error) {
+		defer pipe.stop() // the writer stops if the check did not read to the end
+		return verify.PlanAndJSON(plan.Graph, plan, opt, pipe)
+	}()
 	writeErr := <-wrote
 	if planErr != nil {
 		return planErr

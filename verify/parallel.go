@@ -68,10 +68,12 @@ func (c *checker) forChunks(n int, weight func(i int) int, lists int, work func(
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var failed panicked
 	for w := range min(workers, len(chunks)) {
 		wg.Add(1)
 		go func(s *scratch) {
 			defer wg.Done()
+			defer failed.catch()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(chunks) {
@@ -82,7 +84,31 @@ func (c *checker) forChunks(n int, weight func(i int) int, lists int, work func(
 		}(c.scratch[w])
 	}
 	wg.Wait()
+	failed.rethrow()
 	return chunks
+}
+
+// panicked carries a panic of a goroutine the caller waits for to the
+// caller, which panics with it (so a bug in a check fails the caller as
+// it would without goroutines, and its recover sees it).
+type panicked struct {
+	once sync.Once
+	val  any
+	set  atomic.Bool
+}
+
+// catch is deferred by the goroutine: it keeps the first panic.
+func (p *panicked) catch() {
+	if r := recover(); r != nil {
+		p.once.Do(func() { p.val = r; p.set.Store(true) })
+	}
+}
+
+// rethrow is called by the caller once the goroutines are done.
+func (p *panicked) rethrow() {
+	if p.set.Load() {
+		panic(p.val)
+	}
 }
 
 func wt(weight func(int) int, i int) int {

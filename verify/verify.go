@@ -191,9 +191,15 @@ func PlanAndJSON(g *ir.Graph, p *planner.Result, opt Options, r io.Reader) (plan
 	}
 	c.views = deriveViews(g)
 	done := make(chan error, 1)
-	go func() { done <- checkJSON(g, p, newStreamReader(r), c.views) }()
+	var failed panicked
+	go func() {
+		defer close(done)
+		defer failed.catch()
+		done <- checkJSON(g, p, newStreamReader(r), c.views)
+	}()
 	c.finish()
 	jsonErr = <-done
+	failed.rethrow()
 	return c.result(), jsonErr
 }
 

@@ -267,13 +267,40 @@ func (c *checker) finish() {
 func (c *checker) checkGraph() bool {
 	g := c.g
 	ok := true
-	// listed[bi]: buffer bi appears among the members of its own group.
+	// The groups first, each member looked up once, into gc (their
+	// violations come after the buffers'): listed[bi] is whether buffer
+	// bi appears among the members of its own group.
 	listed := make([]bool, len(g.Buffers))
-	for gi, gr := range g.Groups {
-		for _, m := range gr.Members {
-			if m >= 0 && m < len(g.Buffers) && g.Buffers[m].Group == gi {
+	gc := &checker{g: g, p: c.p, opt: c.opt}
+	for gi := range g.Groups {
+		gr := &g.Groups[gi]
+		if len(gr.Members) == 0 {
+			gc.fail("group %d (%q) has no members", gi, gr.Name)
+			continue
+		}
+		name := ""
+		for k, m := range gr.Members {
+			if m < 0 || m >= len(g.Buffers) {
+				gc.fail("group %q: member index %d out of range", gr.Name, m)
+				ok = false
+				continue
+			}
+			b := &g.Buffers[m]
+			if b.Group != gi {
+				gc.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
+			} else {
 				listed[m] = true
 			}
+			if k == 0 || b.Name < name {
+				name = b.Name
+			}
+		}
+		if gr.Name != name {
+			gc.fail("group %q: its smallest member name is %q", gr.Name, name)
+		}
+		if gr.Root < 0 || gr.Root >= len(g.Buffers) || g.Buffers[gr.Root].Group != gi {
+			gc.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
+			ok = false
 		}
 	}
 	for bi := range g.Buffers {
@@ -290,35 +317,7 @@ func (c *checker) checkGraph() bool {
 			c.fail("buffer %q: not a member of its group %q", b.Name, g.Groups[b.Group].Name)
 		}
 	}
-	for gi := range g.Groups {
-		gr := &g.Groups[gi]
-		if len(gr.Members) == 0 {
-			c.fail("group %d (%q) has no members", gi, gr.Name)
-			continue
-		}
-		name := ""
-		for k, m := range gr.Members {
-			if m < 0 || m >= len(g.Buffers) {
-				c.fail("group %q: member index %d out of range", gr.Name, m)
-				ok = false
-				continue
-			}
-			b := &g.Buffers[m]
-			if b.Group != gi {
-				c.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
-			}
-			if k == 0 || b.Name < name {
-				name = b.Name
-			}
-		}
-		if gr.Name != name {
-			c.fail("group %q: its smallest member name is %q", gr.Name, name)
-		}
-		if gr.Root < 0 || gr.Root >= len(g.Buffers) || g.Buffers[gr.Root].Group != gi {
-			c.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
-			ok = false
-		}
-	}
+	c.merge(gc)
 	// While the accesses are at hand, gather who touches each group
 	// (for reasons), as long as everything so far indexes correctly (ok:
 	// an access then records its buffer's group, which is in range): in

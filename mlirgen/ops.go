@@ -269,58 +269,44 @@ func (p *printer) result(m *mop) {
 func (p *printer) vals(vs []value) {
 	for k, v := range vs {
 		if k > 0 {
-			p.s(", ")
+			p.buf = append(p.buf, ", "...)
 		}
 		p.val(v)
+		if k&255 == 255 {
+			p.check()
+		}
 	}
 }
 
 func (p *printer) ints(vs []int64) {
-	p.s("[")
+	p.buf = append(p.buf, '[')
 	for k, v := range vs {
 		if k > 0 {
-			p.s(", ")
+			p.buf = append(p.buf, ", "...)
 		}
-		p.i(v)
+		p.buf = appendInt(p.buf, v)
+		if k&255 == 255 {
+			p.check()
+		}
 	}
-	p.s("]")
+	p.buf = append(p.buf, ']')
 }
 
 // custom prints op in its own assembly format, one line (a region's ops
 // on the lines between its opening and closing line).
 func (p *printer) custom(m *mop) {
+	if m.kind.hasRegion() {
+		p.customOpen(m)
+		if m.region != nil {
+			m.region()
+		}
+		p.customClose(m)
+		return
+	}
 	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.result(m)
 	switch m.kind {
-	case opModule:
-		p.s("module {\n")
-		p.region(m)
-		p.start()
-		p.s("}\n")
-		return
-	case opFunc:
-		p.s("func.func @")
-		p.s(attrs[1].str)
-		p.s("(")
-		for k, v := range ops {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.val(v)
-			p.s(": ")
-			p.typ(v)
-		}
-		p.s(")")
-		if m.nResults > 0 {
-			p.s(" -> (")
-			p.indexTypes(m.nResults)
-			p.s(")")
-		}
-		p.s(" {\n")
-		p.region(m)
-		p.start()
-		p.s("}")
 	case opReturn:
 		p.s("return")
 		if len(ops) > 0 {
@@ -329,19 +315,6 @@ func (p *printer) custom(m *mop) {
 			p.s(" : ")
 			p.types(ops)
 		}
-	case opFor:
-		p.s("scf.for ")
-		p.val(m.iv)
-		p.s(" = ")
-		p.val(ops[0])
-		p.s(" to ")
-		p.val(ops[1])
-		p.s(" step ")
-		p.val(ops[2])
-		p.s(" {\n")
-		p.region(m)
-		p.start()
-		p.s("}")
 	case opConstant:
 		p.s("arith.constant ")
 		p.i(attrs[0].i)
@@ -378,22 +351,97 @@ func (p *printer) custom(m *mop) {
 	p.end()
 }
 
-// region prints the region's ops one level deeper.
-func (p *printer) region(m *mop) {
-	p.indent++
-	if m.region != nil {
-		m.region()
+// hasRegion reports whether ops of the kind hold a region.
+func (k opKind) hasRegion() bool { return k == opModule || k == opFunc || k == opFor }
+
+// customOpen prints the opening line of a region op in custom form and
+// moves one level deeper for the region's ops; customClose moves back
+// and prints the closing line. Between the two, the region's ops may be
+// printed by other printers (parallel.go).
+func (p *printer) customOpen(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
+	p.start()
+	p.result(m)
+	switch m.kind {
+	case opModule:
+		p.s("module")
+	case opFunc:
+		p.s("func.func @")
+		p.s(attrs[1].str)
+		p.s("(")
+		for k, v := range ops {
+			if k > 0 {
+				p.s(", ")
+			}
+			p.val(v)
+			p.s(": ")
+			p.typ(v)
+			p.check()
+		}
+		p.s(")")
+		if m.nResults > 0 {
+			p.s(" -> (")
+			p.indexTypes(m.nResults)
+			p.s(")")
+		}
+	case opFor:
+		p.s("scf.for ")
+		p.val(m.iv)
+		p.s(" = ")
+		p.val(ops[0])
+		p.s(" to ")
+		p.val(ops[1])
+		p.s(" step ")
+		p.val(ops[2])
 	}
+	p.s(" {")
+	p.end()
+	p.indent++
+}
+
+func (p *printer) customClose(*mop) {
 	p.indent--
+	p.start()
+	p.s("}")
+	p.end()
+}
+
+// open prints the opening of region op m in the form print would, and
+// close its closing.
+func (p *printer) open(m *mop, generic bool) {
+	if generic && m.kind.sdscbundle() {
+		p.genericOpen(m)
+	} else {
+		p.customOpen(m)
+	}
+}
+
+func (p *printer) close(m *mop, generic bool) {
+	if generic && m.kind.sdscbundle() {
+		p.genericClose(m)
+	} else {
+		p.customClose(m)
+	}
 }
 
 func (p *printer) types(vs []value) {
+	n := 0 // index values not printed yet
 	for k, v := range vs {
-		if k > 0 {
+		if !v.isInputArg() {
+			n++
+			continue
+		}
+		if n > 0 {
+			p.indexTypes(n)
+			p.s(", ")
+			n = 0
+		}
+		p.s(inputArgType)
+		if k < len(vs)-1 {
 			p.s(", ")
 		}
-		p.typ(v)
 	}
+	p.indexTypes(n)
 }
 
 // generic prints any op in MLIR's generic form:
@@ -407,45 +455,71 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
-	ops, attrs := m.ops(), m.attrList()
+	if m.region != nil {
+		p.genericOpen(m)
+		m.region()
+		p.genericClose(m)
+		return
+	}
+	p.genericHead(m)
+	p.genericTail(m)
+}
+
+// genericHead prints a generic op up to its region.
+func (p *printer) genericHead(m *mop) {
 	p.start()
 	p.result(m)
 	p.s(`"`)
 	p.s(opNames[m.kind])
 	p.s(`"(`)
 	if m.kind != opFunc {
-		p.vals(ops)
+		p.vals(m.ops())
 	}
 	p.s(")")
-	if m.region != nil {
-		p.s(" ({\n")
-		switch m.kind {
-		case opFor:
-			p.s("^bb0(")
-			p.val(m.iv)
-			p.s(": index):\n")
-		case opFunc:
-			p.s("^bb0(")
-			for k, v := range ops {
-				if k > 0 {
-					p.s(", ")
-				}
-				p.val(v)
-				p.s(": ")
-				p.typ(v)
+}
+
+// genericOpen prints a generic region op up to its region's first op and
+// moves one level deeper; genericClose ends the region and the op.
+func (p *printer) genericOpen(m *mop) {
+	p.genericHead(m)
+	p.s(" ({\n")
+	switch m.kind {
+	case opFor:
+		p.s("^bb0(")
+		p.val(m.iv)
+		p.s(": index):\n")
+	case opFunc:
+		p.s("^bb0(")
+		for k, v := range m.ops() {
+			if k > 0 {
+				p.s(", ")
 			}
-			p.s("):\n")
+			p.val(v)
+			p.s(": ")
+			p.typ(v)
+			p.check()
 		}
-		p.region(m)
-		if m.kind == opFor {
-			p.indent++
-			p.start()
-			p.s(`"scf.yield"() : () -> ()` + "\n")
-			p.indent--
-		}
-		p.start()
-		p.s("})")
+		p.s("):\n")
 	}
+	p.check()
+	p.indent++
+}
+
+func (p *printer) genericClose(m *mop) {
+	if m.kind == opFor {
+		p.start()
+		p.s(`"scf.yield"() : () -> ()`)
+		p.end()
+	}
+	p.indent--
+	p.start()
+	p.s("})")
+	p.genericTail(m)
+}
+
+// genericTail prints a generic op's attributes and types.
+func (p *printer) genericTail(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
 	if len(attrs) > 0 {
 		p.s(" {")
 		for k := range attrs {

@@ -28,7 +28,7 @@ func checked(t *testing.T, src []byte) *ir.Graph {
 // TestParallelSameBytes: EmitAll on several goroutines writes exactly what
 // the sequential loop writes, on random graphs (fused and fusion off) and
 // on synthetic ones whose bundles are batched into jobs, printed directly
-// (a bundle above directOps ops) or both, in every output form.
+// (a bundle above bigOps ops) or both, in every output form.
 func TestParallelSameBytes(t *testing.T) {
 	var graphs []*ir.Graph
 	r := rand.New(rand.NewSource(3))
@@ -43,19 +43,19 @@ func TestParallelSameBytes(t *testing.T) {
 	g := checked(t, src.Bytes())
 	graphs = append(graphs, g, g.Unfused())
 	// Small thresholds mix direct bundles and batched jobs in one graph.
-	j0, d0 := jobOps, directOps
-	defer func() { jobOps, directOps = j0, d0 }()
-	jobOps, directOps = 12, 5
+	j0, d0 := jobOps, bigOps
+	defer func() { jobOps, bigOps = j0, d0 }()
+	jobOps, bigOps = 12, 5
 	direct, batched := 0, 0
 	for gi, g := range graphs {
 		if gi == len(graphs)-2 { // the synthetic graph: the real thresholds
-			jobOps, directOps = j0, d0
+			jobOps, bigOps = j0, d0
 		}
 		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
-		for _, js := range jobs(p) {
-			if js.direct {
+		for lo := 0; lo < len(g.Bundles); lo++ {
+			if len(g.Bundles[lo].Ops) > bigOps {
 				direct++
-			} else if js.hi-js.lo > 1 {
+			} else if lo+1 < len(g.Bundles) && len(g.Bundles[lo+1].Ops) <= bigOps {
 				batched++
 			}
 		}

@@ -1,10 +1,10 @@
 package mlirgen
 
 import (
-	"cmp"
-	"slices"
+	"math/bits"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -70,7 +70,7 @@ func (st *opSyms) reset() {
 func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
 	if len(st.syms) <= linearLimit {
 		for k := range st.syms {
-			if s := &st.syms[k]; s.kind == kind && s.a == a && s.b == b {
+			if s := &st.syms[k]; s.a == a && s.b == b && s.kind == kind {
 				return int32(k)
 			}
 		}
@@ -93,78 +93,124 @@ func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
 }
 
 // layout is everything about a bundle that must be known before its first
-// line is printed: kernel argument numbers, the affine maps and the
-// declared symbol values, each in order of first use.
+// line is printed: kernel argument numbers, the affine maps, the declared
+// symbol values, each in order of first use, and the emission state at
+// the first op of every chunk of ops (marks), from which the chunks can
+// be printed independently.
 //
-// kind and argNum are indexed by group but hold meaningful values only
-// for the groups the bundle touches: they live in scratch reused from
-// bundle to bundle, so a graph of B bundles and G groups costs O(G)
-// memory once, not O(B*G).
+// The per-group classification lives in scratch reused from bundle to
+// bundle (stamped with a generation, so nothing is cleared between
+// bundles): a graph of B bundles and G groups costs O(G) memory once, not
+// O(B*G). A layout is read-only once built; the printers of its chunks
+// share it, and the last to finish releases its scratch.
 type layout struct {
 	g      *ir.Graph
 	p      *planner.Result
-	kind   []operandKind // per group, for this bundle
-	argNum []int         // per group: N of %arg_N, for argBase groups
-	args   []int         // group of each %arg_N
-	pooled bool          // the bundle pools at least one group
-	maps   [][]int64     // nonzero step lists, numbered first-seen
+	bi     int
+	b      *ir.Bundle
+	grp    []groupSlot // per group, for the groups this bundle touches
+	args   []int       // group of each %arg_N
+	pooled bool        // the bundle pools at least one group
+	maps   [][]int64   // nonzero step lists, numbered first-seen
 	// mapOf holds, for each tiled non-LX access in operand order through
 	// the bundle, its map.
 	mapOf []int32
 	// decls are the distinct declared values (%pool_addr_V,
-	// %arg_N_slice_S, %B_core_O) in registration order, encoded as
-	// declare says.
+	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
+	// (>= 0) as itself, any other value as -(k+1) for others[k] (eight
+	// bytes a declaration, as a bundle may pool a million buffers).
 	decls  []int64
 	others []value
-	sc     *scratch
+	// chunk is the number of ops of a chunk (every op: one chunk), and
+	// marks[c] the state at op c*chunk.
+	chunk int
+	marks []mark
+	// nResults counts the (non-LX access, core) pairs of the bundle: the
+	// results of its address function.
+	nResults int
+	sc       *layoutScratch
+	refs     atomic.Int32
 }
 
-// scratch is the per-group and per-op state of a bundle's emission.
-// seen[gi] == gen marks the groups visited by the current layout, so
-// nothing is cleared between bundles.
-type scratch struct {
-	gen    uint32
-	seen   []uint32
-	kind   []operandKind
-	argNum []int
-	// declSeen[gi] == gen marks that declLast[gi] is the value group gi
-	// declared last in this bundle.
-	declSeen []uint32
-	declLast []value
-	op       opSyms
-	vals     []value // operands of the op being printed
-	ids      []int64 // its symbol ids
+// mark is the emission state at the first op of a chunk: what the ops
+// before it used up.
+type mark struct {
+	nextMap int   // index into mapOf
+	addrN   int64 // next %addr_K
+	nextID  int64 // symbols registered (ids are their negated numbers)
+	results int   // address function results
 }
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+// groupSlot is a group's classification in the bundle being laid out: gen
+// stamps the bundle, ref is refOmitted, refPool or the N of %arg_N.
+type groupSlot struct {
+	gen uint32
+	ref int32
+}
 
-func getScratch(n int) *scratch {
-	sc := scratchPool.Get().(*scratch)
-	if len(sc.seen) < n {
-		sc.seen = make([]uint32, n)
-		sc.kind = make([]operandKind, n)
-		sc.argNum = make([]int, n)
-		sc.declSeen = make([]uint32, n)
-		sc.declLast = make([]value, n)
+const (
+	refOmitted = -1
+	refPool    = -2
+)
+
+func (lay *layout) kind(gi int) operandKind {
+	switch r := lay.grp[gi].ref; r {
+	case refOmitted:
+		return omitted
+	case refPool:
+		return poolBase
+	default:
+		return argBase
+	}
+}
+
+// layoutScratch is the per-group state of layouts, reused from bundle to
+// bundle.
+type layoutScratch struct {
+	gen  uint32
+	grp  []groupSlot
+	set  declSet
+	op   opSyms
+	key  []byte
+	last []byte
+}
+
+var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
+
+func getLayoutScratch(n int) *layoutScratch {
+	sc := layoutPool.Get().(*layoutScratch)
+	if len(sc.grp) < n {
+		sc.grp = make([]groupSlot, n)
 		sc.gen = 0
 	}
 	sc.gen++
 	if sc.gen == 0 { // wrapped: stale stamps could match again
-		clear(sc.seen)
-		clear(sc.declSeen)
+		clear(sc.grp)
 		sc.gen = 1
 	}
 	return sc
 }
 
-// release hands the layout's scratch back for the next bundle; the layout
-// must not be used afterwards. Not calling it is safe, merely slower.
+// hold adds n printers of the layout that will call release.
+func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
+
+// release drops one holder of the layout; the last hands the scratch back
+// for the next bundle. Not calling it is safe, merely slower.
 func (lay *layout) release() {
-	if lay.sc != nil {
-		scratchPool.Put(lay.sc)
-		lay.sc, lay.kind, lay.argNum = nil, nil, nil
+	if lay.refs.Add(-1) == 0 && lay.sc != nil {
+		layoutPool.Put(lay.sc)
+		lay.sc, lay.grp = nil, nil
 	}
 }
+
+// opScratch is the per-op state of one printer of a bundle.
+type opScratch struct {
+	op   opSyms
+	vals []value // operands of the op being printed
+	ids  []int64 // its symbol ids
+}
+
+var opPool = sync.Pool{New: func() any { return new(opScratch) }}
 
 // forAccesses calls f for every access of op in operand order: reads,
 // then writes.
@@ -177,39 +223,44 @@ func forAccesses(op *ir.Op, f func(a *ir.Access)) {
 	}
 }
 
-func newLayout(p *planner.Result, bi int) *layout {
+// newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
+// of every op). The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
-	sc := getScratch(len(g.Groups))
-	lay := &layout{g: g, p: p, kind: sc.kind, argNum: sc.argNum, sc: sc}
-	seen, gen := sc.seen, sc.gen
-	mapIdx := map[string]int32{}
-	// key is the step key of an access; lastKey and lastMap remember the
+	sc := getLayoutScratch(len(g.Groups))
+	if chunk <= 0 {
+		chunk = max(len(b.Ops), 1)
+	}
+	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, chunk: chunk}
+	lay.refs.Store(1)
+	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
+	grp, gen := sc.grp, sc.gen
+	sc.set.reset(len(b.Ops))
+	var mapIdx map[string]int32
+	// key is the step key of an access; last and lastMap remember the
 	// previous one, which consecutive accesses often repeat.
-	var key, lastKey []byte
+	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
 		gi := a.Group
-		if seen[gi] == gen {
+		s := &grp[gi]
+		if s.gen == gen {
 			return
 		}
-		seen[gi] = gen
+		s.gen = gen
 		switch {
 		case g.Groups[gi].LX:
-			lay.kind[gi] = omitted
+			s.ref = refOmitted
 		case p.Pooled(gi, bi):
-			lay.kind[gi] = poolBase
+			s.ref = refPool
 			lay.pooled = true
 		default:
-			lay.kind[gi] = argBase
-			lay.argNum[gi] = len(lay.args)
+			s.ref = int32(len(lay.args))
 			lay.args = append(lay.args, gi)
 		}
 	}
 	addMap := func(a *ir.Access) {
-		if lay.kind[a.Group] == omitted || !a.HasStride() {
-			return
-		}
 		key = key[:0]
 		for _, s := range a.Strides {
 			if s != 0 {
@@ -217,9 +268,12 @@ func newLayout(p *planner.Result, bi int) *layout {
 				key = append(key, ',')
 			}
 		}
-		if lastMap >= 0 && string(key) == string(lastKey) {
+		if lastMap >= 0 && string(key) == string(last) {
 			lay.mapOf = append(lay.mapOf, lastMap)
 			return
+		}
+		if mapIdx == nil {
+			mapIdx = map[string]int32{}
 		}
 		m, ok := mapIdx[string(key)]
 		if !ok {
@@ -234,103 +288,147 @@ func newLayout(p *planner.Result, bi int) *layout {
 			lay.maps = append(lay.maps, coeffs)
 		}
 		lay.mapOf = append(lay.mapOf, m)
-		lastKey, lastMap = append(lastKey[:0], key...), m
+		last, lastMap = append(last[:0], key...), m
 	}
 	st := &sc.op
+	var cur mark
 	for k := range b.Ops {
+		if k%chunk == 0 {
+			cur.nextMap = len(lay.mapOf)
+			lay.marks = append(lay.marks, cur)
+		}
 		op := &b.Ops[k]
 		forAccesses(op, classify)
 		lay.resolve(op, st, true)
-		forAccesses(op, addMap)
+		cur.nextID += int64(len(st.syms))
+		// What applies does: count the %addr_K of the op's tiled
+		// accesses (one per symbol) and number their maps.
+		nc := op.NumCores()
+		u := 0
+		for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+			for ai := range rw {
+				a := &rw[ai]
+				if grp[a.Group].ref == refOmitted {
+					continue
+				}
+				cur.results += nc
+				if !a.HasStride() {
+					u += nc
+					continue
+				}
+				addMap(a)
+				for c := 0; c < nc; c++ {
+					s := &st.syms[st.uses[u]]
+					u++
+					if s.addr < 0 {
+						s.addr = cur.addrN
+						cur.addrN++
+					}
+				}
+			}
+		}
 	}
-	lay.distinctDecls()
+	if len(b.Ops) == 0 {
+		lay.marks = append(lay.marks, cur)
+	}
+	lay.nResults = cur.results
+	sc.key, sc.last = key, last
+	sc.set.drop()
 	return lay
 }
 
-// resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and "Which symbol a
-// core uses"). The groups of op's accesses must be classified. With
-// collect it declares the values of the op's slice, derived and pool
-// symbols instead (the layout pass).
-func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
+// resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and
+// "Which symbol a core uses"). The groups of op's accesses must be
+// classified. With declare it also declares the value of every pool,
+// slice and derived symbol the op registers (the layout pass): the values
+// come in the order the symbols are registered, and the layout drops
+// those declared before.
+func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
 	nc := op.NumCores()
 	for k := range op.Reads {
-		lay.resolveAccess(op, &op.Reads[k], st, nc, collect)
+		lay.resolveAccess(op, &op.Reads[k], st, nc, declare)
 	}
 	for k := range op.Writes {
-		lay.resolveAccess(op, &op.Writes[k], st, nc, collect)
+		lay.resolveAccess(op, &op.Writes[k], st, nc, declare)
 	}
 }
 
-func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, collect bool) {
-	gi := a.Group
-	v := lay.g.Buffers[a.Buffer].ViewOffset
-	// reg registers a key. With collect it declares the key's value
-	// instead (uses are then meaningless): the values come in the order
-	// the keys would be registered, and declare drops the repeats. Only a
-	// derived key is still registered there, as its name is not its key:
-	// two accesses of one op may reach one derived key by different
-	// names (a view's slice + O, or the root + O'), and only the first
-	// names the op's symbol.
-	reg := func(kind symKind, x, y int64, name value) int32 {
-		if !collect {
-			return st.register(kind, x, y, name)
-		}
-		switch kind {
-		case symPool, symSlice:
-			lay.declare(gi, name)
-		case symDerived:
-			if n := len(st.syms); int(st.register(kind, x, y, name)) == n {
-				lay.declare(gi, name)
-			}
-		}
-		return 0
+// reg registers a key; with declare, a new pool, slice or derived
+// symbol's value is declared. A derived key's name is not its key: two
+// accesses of one op may reach one derived key by different names (a
+// view's slice + O, or the root + O'), and the first names the symbol and
+// is the value declared.
+func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare bool) int32 {
+	n := len(st.syms)
+	k := st.register(kind, x, y, name)
+	if declare && int(k) == n && kind != symKernel {
+		lay.declare(name)
 	}
-	switch lay.kind[gi] {
-	case omitted:
-	case poolBase:
+	return k
+}
+
+func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
+	gi := a.Group
+	ref := lay.grp[gi].ref
+	if ref == refOmitted {
+		return
+	}
+	v := lay.g.Buffers[a.Buffer].ViewOffset
+	if ref == refPool {
 		base := lay.p.Groups[gi].Offset + v
+		if a.Split == nil {
+			// Every core uses the one address.
+			k := lay.reg(st, symPool, base, 0, poolAddr(base), declare)
+			for c := 0; c < nc; c++ {
+				st.uses = append(st.uses, k)
+			}
+			return
+		}
 		for c := 0; c < nc; c++ {
 			val := base + a.CoreOffset(op.Cores, c)
-			st.uses = append(st.uses, reg(symPool, val, 0, poolAddr(val)))
+			st.uses = append(st.uses, lay.reg(st, symPool, val, 0, poolAddr(val), declare))
 		}
-	case argBase:
-		n := int64(lay.argNum[gi])
-		b := reg(symKernel, n, 0, arg(n))
-		s := int64(-1)
-		if v > 0 {
-			b = reg(symSlice, n, v, slice(n, v))
-			s = v
+		return
+	}
+	n := int64(ref)
+	b := lay.reg(st, symKernel, n, 0, arg(n), declare)
+	s := int64(-1)
+	if v > 0 {
+		b = lay.reg(st, symSlice, n, v, slice(n, v), declare)
+		s = v
+	}
+	st.uses = append(st.uses, b)
+	if nc == 1 {
+		return
+	}
+	o0 := a.CoreOffset(op.Cores, 0)
+	for c := 1; c < nc; c++ {
+		oc := a.CoreOffset(op.Cores, c)
+		if oc == o0 {
+			st.uses = append(st.uses, b)
+			continue
 		}
-		st.uses = append(st.uses, b)
-		o0 := a.CoreOffset(op.Cores, 0)
-		for c := 1; c < nc; c++ {
-			oc := a.CoreOffset(op.Cores, c)
-			if oc == o0 {
-				st.uses = append(st.uses, b)
-				continue
-			}
-			st.uses = append(st.uses, reg(symDerived, n, v+oc, core(n, s, oc-o0)))
-		}
+		st.uses = append(st.uses, lay.reg(st, symDerived, n, v+oc, core(n, s, oc-o0), declare))
 	}
 }
 
-// declare adds a declared value. The value group gi declared last is
-// skipped at once (every op that touches a group registers its symbols
-// again); distinctDecls removes the remaining repeats at the end. A pool
-// address V (>= 0) is stored as itself, any other value as -(k+1) for
-// lay.others[k]: eight bytes a declaration, as a bundle may pool a
-// million buffers.
-func (lay *layout) declare(gi int, v value) {
-	sc := lay.sc
-	if sc.declSeen[gi] == sc.gen && sc.declLast[gi] == v {
-		return
-	}
-	sc.declSeen[gi], sc.declLast[gi] = sc.gen, v
+// declare adds a declared value unless an earlier op declared it.
+func (lay *layout) declare(v value) {
 	if v.kind == vPoolAddr {
-		lay.decls = append(lay.decls, v.n)
+		if lay.sc.set.add(v.n) {
+			lay.decls = append(lay.decls, v.n)
+		}
 		return
 	}
+	set := &lay.sc.set
+	if set.others == nil {
+		set.others = map[value]struct{}{}
+	}
+	if _, ok := set.others[v]; ok {
+		return
+	}
+	set.others[v] = struct{}{}
 	lay.others = append(lay.others, v)
 	lay.decls = append(lay.decls, -int64(len(lay.others)))
 }
@@ -343,51 +441,81 @@ func (lay *layout) decl(d int64) value {
 	return lay.others[-d-1]
 }
 
-// distinctDecls keeps the first occurrence of every declared value, in
-// order. Pool addresses, the bulk, are deduped by a sort of (value,
-// position) pairs, several times faster than as many map probes; the few
-// slice and core values go through a map.
-func (lay *layout) distinctDecls() {
-	ds := lay.decls
-	if len(ds) < 2 {
-		return
+// declSet is the set of the values a layout declared: pool addresses in
+// an open-addressing table (linear probing, V+1 stored, 0 empty), the
+// rare slice and core values in a map.
+type declSet struct {
+	tab    []uint64
+	shift  uint // 64 - log2(len(tab))
+	n      int  // pool addresses in tab
+	others map[value]struct{}
+}
+
+// keepTab is the largest table kept for the next bundle (8 MiB).
+const keepTab = 1 << 20
+
+// reset empties the set, sized for a bundle of ops ops.
+func (s *declSet) reset(ops int) {
+	size := 64
+	for size < 2*ops && size < keepTab {
+		size <<= 1
 	}
-	type entry struct {
-		v   int64
-		pos int32
+	if cap(s.tab) >= size {
+		s.tab = s.tab[:size]
+		clear(s.tab)
+	} else {
+		s.tab = make([]uint64, size)
 	}
-	es := make([]entry, 0, len(ds))
-	var others map[value]bool
-	keep := make([]bool, len(ds))
-	for k, d := range ds {
-		if d >= 0 {
-			es = append(es, entry{d, int32(k)})
+	s.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	s.n = 0
+	if s.others != nil {
+		clear(s.others)
+	}
+}
+
+// drop lets a table too large to keep go.
+func (s *declSet) drop() {
+	if len(s.tab) > keepTab {
+		s.tab = nil
+	}
+}
+
+// slot is key's first slot (Fibonacci hashing: the top bits of the
+// product).
+func (s *declSet) slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> s.shift }
+
+// add inserts pool address v and reports whether it was new.
+func (s *declSet) add(v int64) bool {
+	key := uint64(v) + 1
+	mask := uint64(len(s.tab) - 1)
+	for i := s.slot(key); ; i = (i + 1) & mask {
+		switch s.tab[i] {
+		case key:
+			return false
+		case 0:
+			s.tab[i] = key
+			s.n++
+			if 4*s.n > 3*len(s.tab) {
+				s.grow()
+			}
+			return true
+		}
+	}
+}
+
+func (s *declSet) grow() {
+	old := s.tab
+	s.tab = make([]uint64, 2*len(old))
+	s.shift--
+	mask := uint64(len(s.tab) - 1)
+	for _, key := range old {
+		if key == 0 {
 			continue
 		}
-		if others == nil {
-			others = map[value]bool{}
+		i := s.slot(key)
+		for s.tab[i] != 0 {
+			i = (i + 1) & mask
 		}
-		if v := lay.decl(d); !others[v] {
-			others[v] = true
-			keep[k] = true
-		}
+		s.tab[i] = key
 	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.pos, b.pos)
-	})
-	for k := range es {
-		if k == 0 || es[k].v != es[k-1].v {
-			keep[es[k].pos] = true
-		}
-	}
-	out := ds[:0]
-	for k, d := range ds {
-		if keep[k] {
-			out = append(out, d)
-		}
-	}
-	lay.decls = out
 }

@@ -1,6 +1,5 @@
 package mlirgen
 
-
 // AddressFunc is the name of the function --emit=addresses writes.
 const AddressFunc = "sdsc_bundle_addresses"
 
@@ -38,12 +37,15 @@ const AddressFunc = "sdsc_bundle_addresses"
 // resolving its ops again, so that no list of every result is held.
 func emitAddresses(pr *printer, lay *layout, o out) {
 	printMaps(pr, lay)
-	params := []value{{kind: vPool}}
-	for n := range lay.args {
-		params = append(params, arg(int64(n)))
-	}
-	for k := range lay.b.Loops {
-		params = append(params, iv(int64(k)))
+	nArgs := len(lay.args)
+	param := func(k int) value {
+		switch {
+		case k == 0:
+			return value{kind: vPool}
+		case k <= nArgs:
+			return arg(int64(k - 1))
+		}
+		return iv(int64(k - 1 - nArgs))
 	}
 	ops := lay.b.Ops
 	body := func() {
@@ -77,7 +79,7 @@ func emitAddresses(pr *printer, lay *layout, o out) {
 		}
 		pr.end()
 	}
-	fn := funcOp(AddressFunc, params, lay.nResults, body)
+	fn := funcOpN(AddressFunc, 1+nArgs+len(lay.b.Loops), param, lay.nResults, body)
 	module := mop{kind: opModule, region: func() { pr.custom(&fn) }}
 	pr.custom(&module)
 }

@@ -156,7 +156,12 @@ func (e *bundleEmitter) print(m *mop) { e.pr.print(m, e.generic) }
 // funcOp is a func.func with the given entry block arguments, index
 // results and body.
 func funcOp(name string, params []value, nResults int, body func()) mop {
-	m := mop{kind: opFunc, operands: params, nResults: nResults, region: body}
+	return funcOpN(name, len(params), func(k int) value { return params[k] }, nResults, body)
+}
+
+// funcOpN is a func.func with n entry block arguments param(k).
+func funcOpN(name string, n int, param func(k int) value, nResults int, body func()) mop {
+	m := mop{kind: opFunc, param: param, nParams: n, nResults: nResults, region: body}
 	m.attrBuf[0] = attr{name: "function_type", kind: attrFuncType}
 	m.attrBuf[1] = attr{name: "sym_name", kind: attrStr, str: name}
 	m.nAttrs = 2
@@ -170,12 +175,15 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 	printMaps(pr, lay)
 	generic := opt.Generic
 	fpa := opt.FrontendPoolAllocation && lay.pooled
-	var params []value
+	first := 0 // the first %arg_N_base_addr's parameter
 	if fpa {
-		params = append(params, value{kind: vPoolBaseAddr})
+		first = 1
 	}
-	for n := range lay.args {
-		params = append(params, numbered(vArgBaseAddr, int64(n)))
+	param := func(k int) value {
+		if k < first {
+			return value{kind: vPoolBaseAddr}
+		}
+		return numbered(vArgBaseAddr, int64(k-first))
 	}
 	body := func() {
 		if lay.pooled {
@@ -200,7 +208,7 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 		ret := mop{kind: opReturn}
 		pr.print(&ret, generic)
 	}
-	fn := funcOp(BundleFunc, params, 0, body)
+	fn := funcOpN(BundleFunc, first+len(lay.args), param, 0, body)
 	module := mop{kind: opModule, region: func() { pr.print(&fn, generic) }}
 	pr.print(&module, generic)
 }
@@ -223,7 +231,7 @@ func loopConstants(pr *printer, lay *layout) {
 // declarations prints the constant and arith.addi of every declared
 // symbol value, in registration order (arith ops: the custom form).
 func declarations(pr *printer, lay *layout, o out) {
-	n := len(lay.decls)
+	n := lay.decls.len()
 	step := n
 	if o.cut() {
 		step = declChunk
@@ -232,8 +240,8 @@ func declarations(pr *printer, lay *layout, o out) {
 		hi := min(lo+step, n)
 		lay.hold(1)
 		o.part(pr, func(pr *printer) {
-			for _, d := range lay.decls[lo:hi] {
-				declaration(pr, lay.decl(d))
+			for k := lo; k < hi; k++ {
+				declaration(pr, lay.decl(lay.decls.at(k)))
 			}
 			lay.release()
 		})
@@ -354,14 +362,14 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
 		for ai := range rw {
 			a := &rw[ai]
-			if lay.grp[a.Group].ref == refOmitted {
+			if lay.grp[a.Group].kind() == omitted {
 				continue
 			}
 			if !a.HasStride() {
 				u += nc
 				continue
 			}
-			mapNum := int64(lay.mapOf[e.nextMap])
+			mapNum := int64(lay.mapOf.at(e.nextMap))
 			e.nextMap++
 			for c := 0; c < nc; c++ {
 				s := &st.syms[st.uses[u]]

@@ -181,9 +181,14 @@ type attr struct {
 // mop is one emitted operation.
 type mop struct {
 	kind     opKind
-	result   value   // vNone when the op has no result
-	operands []value // for opFunc: the entry block's arguments
-	attrs    []attr
+	result   value // vNone when the op has no result
+	operands []value
+	// For opFunc: the entry block's arguments, param(k) for k <
+	// nParams (a function may have a parameter per kernel argument of a
+	// huge bundle: they are not listed).
+	param   func(k int) value
+	nParams int
+	attrs   []attr
 	// nDims is the number of dimension operands of an affine.apply (the
 	// rest are its symbols).
 	nDims int
@@ -351,6 +356,20 @@ func (p *printer) custom(m *mop) {
 	p.end()
 }
 
+// params prints a func.func's entry block arguments with their types.
+func (p *printer) params(m *mop) {
+	for k := range m.nParams {
+		if k > 0 {
+			p.s(", ")
+		}
+		v := m.param(k)
+		p.val(v)
+		p.s(": ")
+		p.typ(v)
+		p.check()
+	}
+}
+
 // hasRegion reports whether ops of the kind hold a region.
 func (k opKind) hasRegion() bool { return k == opModule || k == opFunc || k == opFor }
 
@@ -369,15 +388,7 @@ func (p *printer) customOpen(m *mop) {
 		p.s("func.func @")
 		p.s(attrs[1].str)
 		p.s("(")
-		for k, v := range ops {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.val(v)
-			p.s(": ")
-			p.typ(v)
-			p.check()
-		}
+		p.params(m)
 		p.s(")")
 		if m.nResults > 0 {
 			p.s(" -> (")
@@ -490,15 +501,7 @@ func (p *printer) genericOpen(m *mop) {
 		p.s(": index):\n")
 	case opFunc:
 		p.s("^bb0(")
-		for k, v := range m.ops() {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.val(v)
-			p.s(": ")
-			p.typ(v)
-			p.check()
-		}
+		p.params(m)
 		p.s("):\n")
 	}
 	p.check()
@@ -544,7 +547,6 @@ func (p *printer) genericTail(m *mop) {
 }
 
 func (p *printer) attr(m *mop, a *attr) {
-	ops := m.ops()
 	p.s(a.name)
 	p.s(" = ")
 	switch a.kind {
@@ -567,7 +569,13 @@ func (p *printer) attr(m *mop, a *attr) {
 		p.i(a.i)
 	case attrFuncType:
 		p.s("(")
-		p.types(ops)
+		for k := range m.nParams {
+			if k > 0 {
+				p.s(", ")
+			}
+			p.typ(m.param(k))
+			p.check()
+		}
 		p.s(") -> (")
 		p.indexTypes(m.nResults)
 		p.s(")")

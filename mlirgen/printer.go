@@ -20,6 +20,11 @@ type printer struct {
 	buf    []byte
 	indent int
 	err    error
+	// last is the last number of two or more digits i printed, and
+	// buf[lastAt:lastAt+lastLen] its digits (lastLen 0: none since the
+	// last spill): a declaration prints its value four times.
+	last            int64
+	lastAt, lastLen int
 }
 
 const chunkSize = 64 << 10
@@ -55,7 +60,13 @@ func (p *printer) i(v int64) {
 		p.buf = append(p.buf, byte('0'+v))
 		return
 	}
+	if v == p.last && p.lastLen > 0 {
+		p.buf = append(p.buf, p.buf[p.lastAt:p.lastAt+p.lastLen]...)
+		return
+	}
+	n := len(p.buf)
 	p.buf = appendInt(p.buf, v)
+	p.last, p.lastAt, p.lastLen = v, n, len(p.buf)-n
 }
 
 // end ends a line.
@@ -80,6 +91,7 @@ func (p *printer) spill() {
 		_, p.err = p.w.Write(p.buf)
 	}
 	p.buf = p.buf[:0]
+	p.lastLen = 0
 }
 
 // raw writes text printed elsewhere, after what is buffered.

@@ -45,14 +45,11 @@ type sym struct {
 type opSyms struct {
 	syms []sym
 	uses []int32
-	// index finds a key among many symbols; nil until the op has more
-	// than linearLimit of them (the common op has a handful).
-	index map[symKey]int32
-}
-
-type symKey struct {
-	kind symKind
-	a, b int64
+	// tab indexes syms by key once the op has more than linearLimit of
+	// them (the common op has a handful): open addressing, slot k+1 for
+	// syms[k], 0 empty; nil-length until needed.
+	tab   []int32
+	shift uint // 64 - log2(len(tab))
 }
 
 const linearLimit = 16
@@ -60,36 +57,66 @@ const linearLimit = 16
 func (st *opSyms) reset() {
 	st.syms = st.syms[:0]
 	st.uses = st.uses[:0]
-	if st.index != nil {
-		clear(st.index)
+	if len(st.tab) > 0 {
+		clear(st.tab)
+		st.tab = st.tab[:0]
 	}
 }
 
 // register returns the symbol of a key, registering it (next id) when the
 // op has none yet.
 func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
-	if len(st.syms) <= linearLimit {
+	n := len(st.syms)
+	if len(st.tab) == 0 {
 		for k := range st.syms {
 			if s := &st.syms[k]; s.a == a && s.b == b && s.kind == kind {
 				return int32(k)
 			}
 		}
-	} else {
-		if st.index == nil {
-			st.index = make(map[symKey]int32)
+		if n >= linearLimit {
+			st.index(256)
 		}
-		if len(st.index) == 0 {
-			for k, s := range st.syms {
-				st.index[symKey{s.kind, s.a, s.b}] = int32(k)
+	}
+	if len(st.tab) > 0 {
+		mask := uint64(len(st.tab) - 1)
+		i := keySlot(kind, a, b, st.shift)
+		for ; st.tab[i] != 0; i = (i + 1) & mask {
+			if s := &st.syms[st.tab[i]-1]; s.a == a && s.b == b && s.kind == kind {
+				return st.tab[i] - 1
 			}
 		}
-		if k, ok := st.index[symKey{kind, a, b}]; ok {
-			return k
-		}
-		st.index[symKey{kind, a, b}] = int32(len(st.syms))
+		st.tab[i] = int32(n + 1)
 	}
 	st.syms = append(st.syms, sym{kind: kind, a: a, b: b, name: name, addr: -1})
-	return int32(len(st.syms) - 1)
+	if len(st.tab) > 0 && 2*(n+1) > len(st.tab) {
+		st.index(2 * len(st.tab))
+	}
+	return int32(n)
+}
+
+func keySlot(kind symKind, a, b int64, shift uint) uint64 {
+	h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F ^ uint64(kind)
+	return (h * 0x9E3779B97F4A7C15) >> shift
+}
+
+// index (re)builds tab with size slots over syms.
+func (st *opSyms) index(size int) {
+	if cap(st.tab) >= size {
+		st.tab = st.tab[:size]
+		clear(st.tab)
+	} else {
+		st.tab = make([]int32, size)
+	}
+	st.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	mask := uint64(size - 1)
+	for k := range st.syms {
+		s := &st.syms[k]
+		i := keySlot(s.kind, s.a, s.b, st.shift)
+		for st.tab[i] != 0 {
+			i = (i + 1) & mask
+		}
+		st.tab[i] = int32(k + 1)
+	}
 }
 
 // layout is everything about a bundle that must be known before its first
@@ -114,13 +141,13 @@ type layout struct {
 	maps   [][]int64   // nonzero step lists, numbered first-seen
 	// mapOf holds, for each tiled non-LX access in operand order through
 	// the bundle, its map.
-	mapOf []int32
+	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
 	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
 	// (>= 0) as itself, any other value as -(k+1) for others[k] (eight
 	// bytes a declaration, as a bundle may pool a million buffers).
-	decls  []int64
-	others []value
+	decls  seq[int64]
+	others seq[value]
 	// chunk is the number of ops of a chunk (every op: one chunk), and
 	// marks[c] the state at op c*chunk.
 	chunk int
@@ -142,27 +169,25 @@ type mark struct {
 }
 
 // groupSlot is a group's classification in the bundle being laid out: gen
-// stamps the bundle, ref is refOmitted, refPool or the N of %arg_N.
+// stamps the bundle; info holds its operandKind, flags and, for a kernel
+// argument, the N of %arg_N; off is a pooled group's pool offset.
 type groupSlot struct {
-	gen uint32
-	ref int32
+	gen  uint32
+	info int32
+	off  int64
 }
 
 const (
-	refOmitted = -1
-	refPool    = -2
+	kindMask = 3 // the operandKind
+	// hasViews: the group has members other than its root, so an
+	// access's view offset must be looked up (the root's is 0).
+	hasViews = 4
+	// offDeclared: the layout declared the pool address off itself.
+	offDeclared = 8
+	argShift    = 4 // info >> argShift is N
 )
 
-func (lay *layout) kind(gi int) operandKind {
-	switch r := lay.grp[gi].ref; r {
-	case refOmitted:
-		return omitted
-	case refPool:
-		return poolBase
-	default:
-		return argBase
-	}
-}
+func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
 
 // layoutScratch is the per-group state of layouts, reused from bundle to
 // bundle.
@@ -249,15 +274,19 @@ func newLayout(p *planner.Result, bi, chunk int) *layout {
 			return
 		}
 		s.gen = gen
+		gr := &g.Groups[gi]
 		switch {
-		case g.Groups[gi].LX:
-			s.ref = refOmitted
+		case gr.LX:
+			s.info = int32(omitted)
 		case p.Pooled(gi, bi):
-			s.ref = refPool
+			s.info, s.off = int32(poolBase), p.Groups[gi].Offset
 			lay.pooled = true
 		default:
-			s.ref = int32(len(lay.args))
+			s.info = int32(argBase) | int32(len(lay.args))<<argShift
 			lay.args = append(lay.args, gi)
+		}
+		if len(gr.Members) > 1 {
+			s.info |= hasViews
 		}
 	}
 	addMap := func(a *ir.Access) {
@@ -269,7 +298,7 @@ func newLayout(p *planner.Result, bi, chunk int) *layout {
 			}
 		}
 		if lastMap >= 0 && string(key) == string(last) {
-			lay.mapOf = append(lay.mapOf, lastMap)
+			lay.mapOf.add(lastMap)
 			return
 		}
 		if mapIdx == nil {
@@ -287,14 +316,14 @@ func newLayout(p *planner.Result, bi, chunk int) *layout {
 			}
 			lay.maps = append(lay.maps, coeffs)
 		}
-		lay.mapOf = append(lay.mapOf, m)
+		lay.mapOf.add(m)
 		last, lastMap = append(last[:0], key...), m
 	}
 	st := &sc.op
 	var cur mark
 	for k := range b.Ops {
 		if k%chunk == 0 {
-			cur.nextMap = len(lay.mapOf)
+			cur.nextMap = lay.mapOf.len()
 			lay.marks = append(lay.marks, cur)
 		}
 		op := &b.Ops[k]
@@ -308,7 +337,7 @@ func newLayout(p *planner.Result, bi, chunk int) *layout {
 		for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
 			for ai := range rw {
 				a := &rw[ai]
-				if grp[a.Group].ref == refOmitted {
+				if grp[a.Group].kind() == omitted {
 					continue
 				}
 				cur.results += nc
@@ -354,11 +383,11 @@ func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	}
 }
 
-// reg registers a key; with declare, a new pool, slice or derived
-// symbol's value is declared. A derived key's name is not its key: two
-// accesses of one op may reach one derived key by different names (a
-// view's slice + O, or the root + O'), and the first names the symbol and
-// is the value declared.
+// reg registers a key; with declare, a new slice or derived symbol's
+// value is declared. A derived key's name is not its key: two accesses of
+// one op may reach one derived key by different names (a view's slice +
+// O, or the root + O'), and the first names the symbol and is the value
+// declared.
 func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare bool) int32 {
 	n := len(st.syms)
 	k := st.register(kind, x, y, name)
@@ -368,30 +397,53 @@ func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare
 	return k
 }
 
+// regPool registers pool address val of the group in slot sl; with
+// declare, a new one is declared.
+func (lay *layout) regPool(st *opSyms, sl *groupSlot, val int64, declare bool) int32 {
+	n := len(st.syms)
+	k := st.register(symPool, val, 0, poolAddr(val))
+	if declare && int(k) == n {
+		// Every op that touches a group registers its address again:
+		// the common repeat is answered by the group's slot.
+		if val == sl.off {
+			if sl.info&offDeclared != 0 {
+				return k
+			}
+			sl.info |= offDeclared
+		}
+		if lay.sc.set.add(val) {
+			lay.decls.add(val)
+		}
+	}
+	return k
+}
+
 func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
-	gi := a.Group
-	ref := lay.grp[gi].ref
-	if ref == refOmitted {
+	sl := &lay.grp[a.Group]
+	kind := sl.kind()
+	if kind == omitted {
 		return
 	}
-	v := lay.g.Buffers[a.Buffer].ViewOffset
-	if ref == refPool {
-		base := lay.p.Groups[gi].Offset + v
+	var v int64
+	if sl.info&hasViews != 0 {
+		v = lay.g.Buffers[a.Buffer].ViewOffset
+	}
+	if kind == poolBase {
+		base := sl.off + v
 		if a.Split == nil {
 			// Every core uses the one address.
-			k := lay.reg(st, symPool, base, 0, poolAddr(base), declare)
+			k := lay.regPool(st, sl, base, declare)
 			for c := 0; c < nc; c++ {
 				st.uses = append(st.uses, k)
 			}
 			return
 		}
 		for c := 0; c < nc; c++ {
-			val := base + a.CoreOffset(op.Cores, c)
-			st.uses = append(st.uses, lay.reg(st, symPool, val, 0, poolAddr(val), declare))
+			st.uses = append(st.uses, lay.regPool(st, sl, base+a.CoreOffset(op.Cores, c), declare))
 		}
 		return
 	}
-	n := int64(ref)
+	n := int64(sl.info >> argShift)
 	b := lay.reg(st, symKernel, n, 0, arg(n), declare)
 	s := int64(-1)
 	if v > 0 {
@@ -413,24 +465,13 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 	}
 }
 
-// declare adds a declared value unless an earlier op declared it.
+// declare adds a declared slice or core value unless an earlier op
+// declared it.
 func (lay *layout) declare(v value) {
-	if v.kind == vPoolAddr {
-		if lay.sc.set.add(v.n) {
-			lay.decls = append(lay.decls, v.n)
-		}
-		return
+	if lay.sc.set.addOther(&lay.others, v) {
+		lay.others.add(v)
+		lay.decls.add(-int64(lay.others.len()))
 	}
-	set := &lay.sc.set
-	if set.others == nil {
-		set.others = map[value]struct{}{}
-	}
-	if _, ok := set.others[v]; ok {
-		return
-	}
-	set.others[v] = struct{}{}
-	lay.others = append(lay.others, v)
-	lay.decls = append(lay.decls, -int64(len(lay.others)))
 }
 
 // decl returns a declaration's value.
@@ -438,21 +479,85 @@ func (lay *layout) decl(d int64) value {
 	if d >= 0 {
 		return poolAddr(d)
 	}
-	return lay.others[-d-1]
+	return lay.others.at(int(-d - 1))
 }
 
-// declSet is the set of the values a layout declared: pool addresses in
-// an open-addressing table (linear probing, V+1 stored, 0 empty), the
-// rare slice and core values in a map.
+// declSet is the set of the values a layout declared, in open-addressing
+// tables (linear probing, Fibonacci hashing): a pool address V that is a
+// multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
+// table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
+// or core value as k+1 for layout.others[k].
 type declSet struct {
-	tab    []uint64
-	shift  uint // 64 - log2(len(tab))
-	n      int  // pool addresses in tab
-	others map[value]struct{}
+	aligned hashSet[uint32]
+	odd     hashSet[uint64]
+	otab    []int32
+	oshift  uint
 }
 
-// keepTab is the largest table kept for the next bundle (8 MiB).
+// hashSet is a set of nonzero keys.
+type hashSet[K uint32 | uint64] struct {
+	tab   []K
+	shift uint // 64 - log2(len(tab))
+	n     int
+}
+
+// keepTab is the largest table kept for the next bundle.
 const keepTab = 1 << 20
+
+func (h *hashSet[K]) reset(size int) {
+	if cap(h.tab) >= size {
+		h.tab = h.tab[:size]
+		clear(h.tab)
+	} else {
+		h.tab = make([]K, size)
+	}
+	h.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	h.n = 0
+}
+
+func (h *hashSet[K]) slot(key K) uint64 { return (uint64(key) * 0x9E3779B97F4A7C15) >> h.shift }
+
+// add inserts key and reports whether it was new.
+func (h *hashSet[K]) add(key K) bool {
+	mask := uint64(len(h.tab) - 1)
+	for i := h.slot(key); ; i = (i + 1) & mask {
+		switch h.tab[i] {
+		case key:
+			return false
+		case 0:
+			h.tab[i] = key
+			h.n++
+			if 4*h.n > 3*len(h.tab) {
+				h.grow()
+			}
+			return true
+		}
+	}
+}
+
+func (h *hashSet[K]) grow() {
+	old := h.tab
+	h.tab = make([]K, 2*len(old))
+	h.shift--
+	mask := uint64(len(h.tab) - 1)
+	for _, key := range old {
+		if key == 0 {
+			continue
+		}
+		i := h.slot(key)
+		for h.tab[i] != 0 {
+			i = (i + 1) & mask
+		}
+		h.tab[i] = key
+	}
+}
+
+// drop lets a table too large to keep go.
+func (h *hashSet[K]) drop() {
+	if len(h.tab) > keepTab {
+		h.tab = nil
+	}
+}
 
 // reset empties the set, sized for a bundle of ops ops.
 func (s *declSet) reset(ops int) {
@@ -460,62 +565,67 @@ func (s *declSet) reset(ops int) {
 	for size < 2*ops && size < keepTab {
 		size <<= 1
 	}
-	if cap(s.tab) >= size {
-		s.tab = s.tab[:size]
-		clear(s.tab)
+	s.aligned.reset(size)
+	s.odd.reset(64)
+	if cap(s.otab) >= 64 {
+		s.otab = s.otab[:64]
+		clear(s.otab)
 	} else {
-		s.tab = make([]uint64, size)
+		s.otab = make([]int32, 64)
 	}
-	s.shift = uint(64 - bits.TrailingZeros(uint(size)))
-	s.n = 0
-	if s.others != nil {
-		clear(s.others)
-	}
+	s.oshift = 64 - 6
 }
 
-// drop lets a table too large to keep go.
+// drop lets tables too large to keep go.
 func (s *declSet) drop() {
-	if len(s.tab) > keepTab {
-		s.tab = nil
+	s.aligned.drop()
+	s.odd.drop()
+	if len(s.otab) > keepTab {
+		s.otab = nil
 	}
 }
-
-// slot is key's first slot (Fibonacci hashing: the top bits of the
-// product).
-func (s *declSet) slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> s.shift }
 
 // add inserts pool address v and reports whether it was new.
 func (s *declSet) add(v int64) bool {
-	key := uint64(v) + 1
-	mask := uint64(len(s.tab) - 1)
-	for i := s.slot(key); ; i = (i + 1) & mask {
-		switch s.tab[i] {
-		case key:
-			return false
-		case 0:
-			s.tab[i] = key
-			s.n++
-			if 4*s.n > 3*len(s.tab) {
-				s.grow()
-			}
-			return true
-		}
+	if v%128 == 0 && v/128 < 1<<32-1 {
+		return s.aligned.add(uint32(v/128 + 1))
 	}
+	return s.odd.add(uint64(v) + 1)
 }
 
-func (s *declSet) grow() {
-	old := s.tab
-	s.tab = make([]uint64, 2*len(old))
-	s.shift--
-	mask := uint64(len(s.tab) - 1)
-	for _, key := range old {
-		if key == 0 {
-			continue
+func valueSlot(v value, shift uint) uint64 {
+	h := uint64(v.n)*0x9E3779B97F4A7C15 ^ uint64(v.s)*0xC2B2AE3D27D4EB4F ^ uint64(v.o)*0x165667B19E3779F9 ^ uint64(v.kind)
+	return (h * 0x9E3779B97F4A7C15) >> shift
+}
+
+// addOther reports whether slice or core value v is not among others
+// yet; if so the caller adds it, as the next.
+func (s *declSet) addOther(others *seq[value], v value) bool {
+	mask := uint64(len(s.otab) - 1)
+	i := valueSlot(v, s.oshift)
+	for ; s.otab[i] != 0; i = (i + 1) & mask {
+		if others.at(int(s.otab[i]-1)) == v {
+			return false
 		}
-		i := s.slot(key)
-		for s.tab[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.tab[i] = key
 	}
+	n := others.len() + 1
+	s.otab[i] = int32(n)
+	if 4*n > 3*len(s.otab) {
+		s.otab = make([]int32, 2*len(s.otab))
+		s.oshift--
+		mask = uint64(len(s.otab) - 1)
+		for k := range n - 1 {
+			s.reindex(others.at(k), int32(k+1), mask)
+		}
+		s.reindex(v, int32(n), mask)
+	}
+	return true
+}
+
+func (s *declSet) reindex(v value, slot int32, mask uint64) {
+	i := valueSlot(v, s.oshift)
+	for s.otab[i] != 0 {
+		i = (i + 1) & mask
+	}
+	s.otab[i] = slot
 }

@@ -121,12 +121,21 @@ type bundleEmitter struct {
 	generic bool
 	sc      *opScratch
 	mark
+	// apply and exec are the chunk's affine.apply and sdsc_execute ops,
+	// refilled for every line.
+	apply, exec mop
 }
 
 // emitter returns a printer of the ops of chunk c onto pr; done releases
 // it.
 func (lay *layout) emitter(pr *printer, c int, generic bool) *bundleEmitter {
-	return &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c]}
+	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c]}
+	e.apply = mop{kind: opApply, nAttrs: 1}
+	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
+	e.exec = mop{kind: opExecute, nAttrs: 2}
+	e.exec.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile}
+	e.exec.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts}
+	return e
 }
 
 func (e *bundleEmitter) done() {
@@ -240,16 +249,21 @@ func declarations(pr *printer, lay *layout, o out) {
 		hi := min(lo+step, n)
 		lay.hold(1)
 		o.part(pr, func(pr *printer) {
+			// The two ops are built once and refilled for every
+			// value.
+			c := constantOp(value{}, 0)
+			a := addiOp(value{}, value{}, value{})
 			for k := lo; k < hi; k++ {
-				declaration(pr, lay.decl(lay.decls.at(k)))
+				declaration(pr, lay.decl(lay.decls.at(k)), &c, &a)
 			}
 			lay.release()
 		})
 	}
 }
 
-// declaration prints the two ops that declare v.
-func declaration(pr *printer, v value) {
+// declaration prints the two ops that declare v: c, a constant, and a, an
+// addi, refilled.
+func declaration(pr *printer, v value, c, a *mop) {
 	var off value
 	var base value
 	var delta int64
@@ -266,10 +280,10 @@ func declaration(pr *printer, v value) {
 			base = arg(v.n)
 		}
 	}
-	c := constantOp(off, delta)
-	pr.custom(&c)
-	a := addiOp(v, base, off)
-	pr.custom(&a)
+	c.result, c.attrBuf[0].i = off, delta
+	pr.custom(c)
+	a.result, a.opBuf[0], a.opBuf[1] = v, base, off
+	pr.custom(a)
 }
 
 // printMaps prints the #map_M definitions of a bundle.
@@ -390,10 +404,10 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 				}
 				ops = append(ops, s.name)
 				e.sc.vals = ops
-				m := mop{kind: opApply, result: addr(s.addr), operands: ops, nDims: len(ops) - 1}
-				m.attrBuf[0] = attr{name: "map", kind: attrMap, i: mapNum}
-				m.nAttrs = 1
-				e.print(&m)
+				m := &e.apply
+				m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
+				m.attrBuf[0].i = mapNum
+				e.print(m)
 			}
 		}
 	}
@@ -423,9 +437,9 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	}
 	e.nextID += int64(len(st.syms))
 	sc.vals, sc.ids = vals, ids
-	m := mop{kind: opExecute, operands: vals}
-	m.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile, i: int64(op.Step)}
-	m.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts, ints: ids}
-	m.nAttrs = 2
-	e.print(&m)
+	m := &e.exec
+	m.operands = vals
+	m.attrBuf[0].i = int64(op.Step)
+	m.attrBuf[1].ints = ids
+	e.print(m)
 }

@@ -159,7 +159,8 @@ func (k opKind) sdscbundle() bool { return k >= opDeviceMemAllocate }
 type attrKind uint8
 
 const (
-	attrInt      attrKind = iota // i : typ
+	attrIndex    attrKind = iota // i : index
+	attrI64                      // i : i64
 	attrStr                      // "str"
 	attrFile                     // "sdsc_<i>.json"
 	attrInts                     // [ints...]
@@ -172,7 +173,6 @@ const (
 type attr struct {
 	name string
 	kind attrKind
-	typ  string
 	str  string
 	i    int64
 	ints []int64
@@ -229,7 +229,7 @@ func (m *mop) attrList() []attr {
 
 func constantOp(res value, v int64) mop {
 	m := mop{kind: opConstant, result: res, nAttrs: 1}
-	m.attrBuf[0] = attr{name: "value", kind: attrInt, i: v, typ: "index"}
+	m.attrBuf[0] = attr{name: "value", kind: attrIndex, i: v}
 	return m
 }
 
@@ -248,7 +248,7 @@ func extractOp(res, from value) mop {
 
 func allocateOp(res value, size int64) mop {
 	m := mop{kind: opDeviceMemAllocate, result: res, nAttrs: 1}
-	m.attrBuf[0] = attr{name: "size", kind: attrInt, i: size, typ: "i64"}
+	m.attrBuf[0] = attr{name: "size", kind: attrI64, i: size}
 	return m
 }
 
@@ -550,10 +550,12 @@ func (p *printer) attr(m *mop, a *attr) {
 	p.s(a.name)
 	p.s(" = ")
 	switch a.kind {
-	case attrInt:
+	case attrIndex:
 		p.i(a.i)
-		p.s(" : ")
-		p.s(a.typ)
+		p.s(" : index")
+	case attrI64:
+		p.i(a.i)
+		p.s(" : i64")
 	case attrStr:
 		p.s(`"`)
 		p.s(a.str)

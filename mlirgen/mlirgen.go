@@ -34,10 +34,12 @@ type Options struct {
 	// addresses.go): builtin dialects only, computing the address of every
 	// access on every core with the same code as the bundle.
 	Addresses bool
-	// Workers is how many goroutines EmitAll may print bundles on (the
-	// caller passes the cores it may use); 0 or 1 prints them one after
-	// another on the calling goroutine. The output is the same bytes
-	// either way.
+	// Workers is how many goroutines EmitAll may print on (the caller
+	// passes the cores it may use): batches of small bundles, and the
+	// chunks of declarations and ops a large bundle is cut into once one
+	// more goroutine has laid it out (parallel.go); 0 or 1 prints every
+	// bundle whole, one after another, on the calling goroutine. The
+	// output is the same bytes either way.
 	Workers int
 }
 
@@ -51,7 +53,9 @@ func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
 		return emitParallel(w, p, opt)
 	}
 	pr := newPrinter(w)
-	emitRange(pr, p, 0, len(p.Graph.Bundles), opt, inline{})
+	o := inline{new(scratchList)}
+	emitRange(pr, p, 0, len(p.Graph.Bundles), opt, o)
+	o.home.done()
 	return pr.flush()
 }
 
@@ -64,13 +68,16 @@ type out interface {
 	// cut reports whether a bundle's text is cut into parts (chunks of
 	// chunkOps ops and of declChunk declarations), or printed whole.
 	cut() bool
+	// scratch is where layouts take their scratch from.
+	scratch() *scratchList
 }
 
 // inline prints every part at once: the sequential printer.
-type inline struct{}
+type inline struct{ home *scratchList }
 
 func (inline) part(pr *printer, fn func(pr *printer)) { fn(pr) }
 func (inline) cut() bool                              { return false }
+func (o inline) scratch() *scratchList                { return o.home }
 
 // The sizes of the parts a bundle is cut into. (Variables for the tests
 // only.)
@@ -96,7 +103,7 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if o.cut() {
 		chunk = chunkOps
 	}
-	lay := newLayout(p, bi, chunk)
+	lay := newLayout(p, bi, chunk, o.scratch())
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)

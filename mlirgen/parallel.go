@@ -27,7 +27,7 @@ import (
 // pieces wait ahead of the one being written, so memory stays bounded by
 // a few pieces, not by the output. (Variables for the tests only.)
 var (
-	jobOps = 4096
+	jobOps = 2048
 	bigOps = 2048
 )
 
@@ -45,6 +45,7 @@ type piece struct {
 type pipeline struct {
 	order chan *piece // every piece in output order
 	work  chan *piece // the pieces to print
+	home  *scratchList
 }
 
 var bufPool = sync.Pool{New: func() any { return new([]byte) }}
@@ -60,7 +61,8 @@ func putBuf(b []byte) {
 	}
 }
 
-func (pl *pipeline) cut() bool { return true }
+func (pl *pipeline) cut() bool             { return true }
+func (pl *pipeline) scratch() *scratchList { return pl.home }
 
 // part sends what pr holds, then fn's piece.
 func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
@@ -77,7 +79,7 @@ func (pl *pipeline) Write(b []byte) (int, error) {
 }
 
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
-	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece)}
+	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
 	var wg sync.WaitGroup
 	for range opt.Workers {
 		wg.Go(func() {
@@ -104,7 +106,7 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 				hi++
 			}
 			l, h := lo, hi
-			pl.part(pr, func(pr *printer) { emitRange(pr, p, l, h, opt, inline{}) })
+			pl.part(pr, func(pr *printer) { emitRange(pr, p, l, h, opt, inline{pl.home}) })
 			lo = hi
 		}
 		pr.flush() // pl's Write does not fail
@@ -122,6 +124,7 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 		putBuf(pc.buf)
 	}
 	wg.Wait()
+	pl.home.done()
 	if bw, ok := w.(*bufio.Writer); ok && err == nil {
 		err = bw.Flush()
 	}

@@ -156,6 +156,7 @@ type layout struct {
 	// results of its address function.
 	nResults int
 	sc       *layoutScratch
+	home     *scratchList // where sc goes back
 	refs     atomic.Int32
 }
 
@@ -168,13 +169,14 @@ type mark struct {
 	results int   // address function results
 }
 
-// groupSlot is a group's classification in the bundle being laid out: gen
-// stamps the bundle; info holds its operandKind, flags and, for a kernel
-// argument, the N of %arg_N; off is a pooled group's pool offset.
+// groupSlot is a group's classification in the bundle being laid out
+// (eight bytes, as a graph may have millions of groups): gen stamps the
+// bundle; info holds its operandKind, flags and, above argShift, for a
+// kernel argument the N of %arg_N, for a pooled group with offInline its
+// pool offset / 128.
 type groupSlot struct {
 	gen  uint32
 	info int32
-	off  int64
 }
 
 const (
@@ -182,12 +184,23 @@ const (
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offDeclared: the layout declared the pool address off itself.
+	// offDeclared: the layout declared the group's pool offset itself.
 	offDeclared = 8
-	argShift    = 4 // info >> argShift is N
+	// offInline: the pool offset is a multiple of 128 held in info.
+	offInline = 16
+	argShift  = 5
+	maxInline = 1 << (31 - argShift)
 )
 
 func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
+
+// poolOffset is pooled group gi's pool offset.
+func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
+	if sl.info&offInline != 0 {
+		return int64(sl.info>>argShift) * 128
+	}
+	return lay.p.Groups[gi].Offset
+}
 
 // layoutScratch is the per-group state of layouts, reused from bundle to
 // bundle.
@@ -202,8 +215,49 @@ type layoutScratch struct {
 
 var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
 
-func getLayoutScratch(n int) *layoutScratch {
-	sc := layoutPool.Get().(*layoutScratch)
+// scratchList holds the layout scratch of one EmitAll call, so that its
+// bundles reuse the O(groups) arrays even when a collection empties
+// layoutPool (a graph of a thousand bundles would allocate them again
+// and again); the call hands them to layoutPool when it ends. A nil list
+// uses layoutPool alone.
+type scratchList struct {
+	mu   sync.Mutex
+	free []*layoutScratch
+}
+
+func (l *scratchList) get() *layoutScratch {
+	if l != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if n := len(l.free); n > 0 {
+			sc := l.free[n-1]
+			l.free = l.free[:n-1]
+			return sc
+		}
+	}
+	return layoutPool.Get().(*layoutScratch)
+}
+
+func (l *scratchList) put(sc *layoutScratch) {
+	if l == nil {
+		layoutPool.Put(sc)
+		return
+	}
+	l.mu.Lock()
+	l.free = append(l.free, sc)
+	l.mu.Unlock()
+}
+
+// done hands the scratch to layoutPool.
+func (l *scratchList) done() {
+	for _, sc := range l.free {
+		layoutPool.Put(sc)
+	}
+	l.free = nil
+}
+
+func getLayoutScratch(n int, l *scratchList) *layoutScratch {
+	sc := l.get()
 	if len(sc.grp) < n {
 		sc.grp = make([]groupSlot, n)
 		sc.gen = 0
@@ -223,7 +277,7 @@ func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
 // for the next bundle. Not calling it is safe, merely slower.
 func (lay *layout) release() {
 	if lay.refs.Add(-1) == 0 && lay.sc != nil {
-		layoutPool.Put(lay.sc)
+		lay.home.put(lay.sc)
 		lay.sc, lay.grp = nil, nil
 	}
 }
@@ -250,14 +304,14 @@ func forAccesses(op *ir.Op, f func(a *ir.Access)) {
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op). The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int) *layout {
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
-	sc := getLayoutScratch(len(g.Groups))
+	sc := getLayoutScratch(len(g.Groups), home)
 	if chunk <= 0 {
 		chunk = max(len(b.Ops), 1)
 	}
-	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, chunk: chunk}
+	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, home: home, chunk: chunk}
 	lay.refs.Store(1)
 	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
 	grp, gen := sc.grp, sc.gen
@@ -279,7 +333,10 @@ func newLayout(p *planner.Result, bi, chunk int) *layout {
 		case gr.LX:
 			s.info = int32(omitted)
 		case p.Pooled(gi, bi):
-			s.info, s.off = int32(poolBase), p.Groups[gi].Offset
+			s.info = int32(poolBase)
+			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
+				s.info |= offInline | int32(off/128)<<argShift
+			}
 			lay.pooled = true
 		default:
 			s.info = int32(argBase) | int32(len(lay.args))<<argShift
@@ -399,13 +456,13 @@ func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare
 
 // regPool registers pool address val of the group in slot sl; with
 // declare, a new one is declared.
-func (lay *layout) regPool(st *opSyms, sl *groupSlot, val int64, declare bool) int32 {
+func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bool) int32 {
 	n := len(st.syms)
 	k := st.register(symPool, val, 0, poolAddr(val))
 	if declare && int(k) == n {
 		// Every op that touches a group registers its address again:
 		// the common repeat is answered by the group's slot.
-		if val == sl.off {
+		if val == off {
 			if sl.info&offDeclared != 0 {
 				return k
 			}
@@ -429,17 +486,18 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 		v = lay.g.Buffers[a.Buffer].ViewOffset
 	}
 	if kind == poolBase {
-		base := sl.off + v
+		off := lay.poolOffset(sl, a.Group)
+		base := off + v
 		if a.Split == nil {
 			// Every core uses the one address.
-			k := lay.regPool(st, sl, base, declare)
+			k := lay.regPool(st, sl, off, base, declare)
 			for c := 0; c < nc; c++ {
 				st.uses = append(st.uses, k)
 			}
 			return
 		}
 		for c := 0; c < nc; c++ {
-			st.uses = append(st.uses, lay.regPool(st, sl, base+a.CoreOffset(op.Cores, c), declare))
+			st.uses = append(st.uses, lay.regPool(st, sl, off, base+a.CoreOffset(op.Cores, c), declare))
 		}
 		return
 	}
@@ -505,7 +563,12 @@ type hashSet[K uint32 | uint64] struct {
 const keepTab = 1 << 20
 
 func (h *hashSet[K]) reset(size int) {
-	if cap(h.tab) >= size {
+	if c := cap(h.tab); c >= size {
+		// Keep a larger table a bundle grew (up to 8 times the size,
+		// bounding what is cleared).
+		for lim := 8 * size; 2*size <= c && 2*size <= lim && size < keepTab; {
+			size *= 2
+		}
 		h.tab = h.tab[:size]
 		clear(h.tab)
 	} else {

@@ -624,19 +624,27 @@ func (h *hashSet[K]) drop() {
 
 // reset empties the set, sized for a bundle of ops ops.
 func (s *declSet) reset(ops int) {
+	// A bundle declares about one and a half pool addresses an op: a
+	// table of three slots an op rarely grows (growing rehashes every
+	// address, a cache miss each).
 	size := 64
-	for size < 2*ops && size < keepTab {
+	for size < 3*ops {
 		size <<= 1
 	}
 	s.aligned.reset(size)
 	s.odd.reset(64)
-	if cap(s.otab) >= 64 {
-		s.otab = s.otab[:64]
+	// Slice and core values: about one for three ops.
+	osize := 64
+	for osize < ops/2 {
+		osize <<= 1
+	}
+	if cap(s.otab) >= osize && cap(s.otab) <= 8*osize {
+		s.otab = s.otab[:osize]
 		clear(s.otab)
 	} else {
-		s.otab = make([]int32, 64)
+		s.otab = make([]int32, osize)
 	}
-	s.oshift = 64 - 6
+	s.oshift = uint(64 - bits.TrailingZeros(uint(osize)))
 }
 
 // drop lets tables too large to keep go.

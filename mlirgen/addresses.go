@@ -1,10 +1,5 @@
 package mlirgen
 
-import (
-	"github.com/sdscgen/sdscgen/ir"
-	"github.com/sdscgen/sdscgen/planner"
-)
-
 // AddressFunc is the name of the function --emit=addresses writes.
 const AddressFunc = "sdsc_bundle_addresses"
 
@@ -37,40 +32,54 @@ const AddressFunc = "sdsc_bundle_addresses"
 // The declarations, symbol resolution and affine.apply lines are printed
 // by the very methods that print the bundle (declarations, applies), so
 // the addresses it computes are the bundle's.
-func emitAddresses(pr *printer, p *planner.Result, bi int) {
-	e := newEmitter(pr, p, bi, false)
-	lay := e.lay
-	defer lay.release()
+//
+// The return line is printed chunk by chunk like the applies, each chunk
+// resolving its ops again, so that no list of every result is held.
+func emitAddresses(pr *printer, lay *layout, o out) {
 	printMaps(pr, lay)
-	params := []value{{kind: vPool}}
-	for n := range lay.args {
-		params = append(params, arg(int64(n)))
+	nArgs := len(lay.args)
+	param := func(k int) value {
+		switch {
+		case k == 0:
+			return value{kind: vPool}
+		case k <= nArgs:
+			return arg(int64(k - 1))
+		}
+		return iv(int64(k - 1 - nArgs))
 	}
-	for k := range e.b.Loops {
-		params = append(params, iv(int64(k)))
-	}
-	nResults := 0
-	for k := range e.b.Ops {
-		op := &e.b.Ops[k]
-		forAccesses(op, func(a *ir.Access) {
-			if lay.kind[a.Group] != omitted {
-				nResults += op.NumCores()
+	ops := lay.b.Ops
+	body := func() {
+		declarations(pr, lay, o)
+		lay.chunks(pr, o, false, func(e *bundleEmitter, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				e.applies(&ops[k], true)
 			}
 		})
-	}
-	body := func() {
-		e.declarations()
-		results := make([]value, 0, nResults)
-		for k := range e.b.Ops {
-			st := e.applies(&e.b.Ops[k])
-			for _, u := range st.uses {
-				results = append(results, st.syms[u].operand())
-			}
+		// return OPERAND, ... : index, ...
+		pr.start()
+		pr.s("return")
+		if lay.nResults > 0 {
+			pr.s(" ")
+			lay.chunks(pr, o, false, func(e *bundleEmitter, lo, hi int) {
+				n := e.results
+				for k := lo; k < hi; k++ {
+					st := e.applies(&ops[k], false)
+					for _, u := range st.uses {
+						if n > 0 {
+							e.pr.s(", ")
+						}
+						n++
+						e.pr.val(st.syms[u].operand())
+					}
+					e.pr.check()
+				}
+			})
+			pr.s(" : ")
+			pr.indexTypes(lay.nResults)
 		}
-		ret := mop{kind: opReturn, operands: results}
-		e.print(&ret)
+		pr.end()
 	}
-	fn := funcOp(AddressFunc, params, nResults, body)
-	module := mop{kind: opModule, region: func() { e.print(&fn) }}
-	e.print(&module)
+	fn := funcOpN(AddressFunc, 1+nArgs+len(lay.b.Loops), param, lay.nResults, body)
+	module := mop{kind: opModule, region: func() { pr.custom(&fn) }}
+	pr.custom(&module)
 }

@@ -12,6 +12,7 @@ package mlirgen
 
 import (
 	"io"
+	"sort"
 
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -33,10 +34,12 @@ type Options struct {
 	// addresses.go): builtin dialects only, computing the address of every
 	// access on every core with the same code as the bundle.
 	Addresses bool
-	// Workers is how many goroutines EmitAll may print bundles on (the
-	// caller passes the cores it may use); 0 or 1 prints them one after
-	// another on the calling goroutine. The output is the same bytes
-	// either way.
+	// Workers is how many goroutines EmitAll may print on (the caller
+	// passes the cores it may use): batches of small bundles, and the
+	// chunks of declarations and ops a large bundle is cut into once one
+	// more goroutine has laid it out (parallel.go); 0 or 1 prints every
+	// bundle whole, one after another, on the calling goroutine. The
+	// output is the same bytes either way.
 	Workers int
 }
 
@@ -46,49 +49,121 @@ const Separator = "// -----\n"
 
 // EmitAll writes every bundle's module to w, separated by Separator.
 func EmitAll(w io.Writer, p *planner.Result, opt Options) error {
-	if opt.Workers > 1 && len(p.Graph.Bundles) > 1 {
+	if opt.Workers > 1 {
 		return emitParallel(w, p, opt)
 	}
 	pr := newPrinter(w)
-	for bi := range p.Graph.Bundles {
-		if bi > 0 {
-			pr.s(Separator)
-		}
-		emitAny(pr, p, bi, opt)
-	}
+	o := inline{new(scratchList)}
+	emitRange(pr, p, 0, len(p.Graph.Bundles), opt, o)
+	o.home.done()
 	return pr.flush()
 }
 
+// out is where a bundle's text goes. Parts of it may be printed by other
+// goroutines (parallel.go), but every part lands where it was asked for.
+type out interface {
+	// part prints fn's text at this point of pr's output: at once on pr,
+	// or later on a printer of its own that starts at pr's indentation.
+	part(pr *printer, fn func(pr *printer))
+	// cut reports whether a bundle's text is cut into parts (chunks of
+	// chunkOps ops and of declChunk declarations), or printed whole.
+	cut() bool
+	// scratch is where layouts take their scratch from.
+	scratch() *scratchList
+}
+
+// inline prints every part at once: the sequential printer.
+type inline struct{ home *scratchList }
+
+func (inline) part(pr *printer, fn func(pr *printer)) { fn(pr) }
+func (inline) cut() bool                              { return false }
+func (o inline) scratch() *scratchList                { return o.home }
+
+// The sizes of the parts a bundle is cut into. (Variables for the tests
+// only.)
+var (
+	chunkOps  = 1024
+	declChunk = 4096
+)
+
+// emitRange prints bundles [lo, hi), each but the graph's first preceded
+// by Separator.
+func emitRange(pr *printer, p *planner.Result, lo, hi int, opt Options, o out) {
+	for bi := lo; bi < hi; bi++ {
+		if bi > 0 {
+			pr.s(Separator)
+		}
+		emitAny(pr, p, bi, opt, o)
+	}
+}
+
 // emitAny writes bundle bi's module in the form opt asks for.
-func emitAny(pr *printer, p *planner.Result, bi int, opt Options) {
+func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
+	chunk := 0
+	if o.cut() {
+		chunk = chunkOps
+	}
+	lay := newLayout(p, bi, chunk, o.scratch())
+	defer lay.release()
 	if opt.Addresses {
-		emitAddresses(pr, p, bi)
+		emitAddresses(pr, lay, o)
 		return
 	}
-	emit(pr, p, bi, opt)
+	emit(pr, lay, opt, o)
 }
 
 // Emit writes the module of bundle bi to w.
 func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	pr := newPrinter(w)
-	emitAny(pr, p, bi, opt)
+	emitAny(pr, p, bi, opt, inline{})
 	return pr.flush()
 }
 
-// bundleEmitter carries the per-bundle state of one emission.
+// bundleEmitter prints the ops of one chunk of a bundle: it carries the
+// state the ops before the chunk left (from the layout's mark).
 type bundleEmitter struct {
 	pr      *printer
-	p       *planner.Result
-	b       *ir.Bundle
 	lay     *layout
+	b       *ir.Bundle
 	generic bool
-	nextMap int   // index into lay.mapOf
-	addrN   int64 // next %addr_K
-	nextID  int64 // next symbol id, negated
+	sc      *opScratch
+	mark
+	// apply and exec are the chunk's affine.apply and sdsc_execute ops,
+	// refilled for every line.
+	apply, exec mop
 }
 
-func newEmitter(pr *printer, p *planner.Result, bi int, generic bool) *bundleEmitter {
-	return &bundleEmitter{pr: pr, p: p, b: &p.Graph.Bundles[bi], lay: newLayout(p, bi), generic: generic}
+// emitter returns a printer of the ops of chunk c onto pr; done releases
+// it.
+func (lay *layout) emitter(pr *printer, c int, generic bool) *bundleEmitter {
+	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c]}
+	e.apply = mop{kind: opApply, nAttrs: 1}
+	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
+	e.exec = mop{kind: opExecute, nAttrs: 2}
+	e.exec.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile}
+	e.exec.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts}
+	return e
+}
+
+func (e *bundleEmitter) done() {
+	opPool.Put(e.sc)
+	e.sc = nil
+}
+
+// chunks prints every chunk of ops with f, each as one part of o's.
+func (lay *layout) chunks(pr *printer, o out, generic bool, f func(e *bundleEmitter, lo, hi int)) {
+	n := len(lay.b.Ops)
+	for c := range lay.marks {
+		lo := c * lay.chunk
+		hi := min(lo+lay.chunk, n)
+		lay.hold(1)
+		o.part(pr, func(pr *printer) {
+			e := lay.emitter(pr, c, generic)
+			f(e, lo, hi)
+			e.done()
+			lay.release()
+		})
+	}
 }
 
 // print prints one op in the bundle's form.
@@ -97,7 +172,12 @@ func (e *bundleEmitter) print(m *mop) { e.pr.print(m, e.generic) }
 // funcOp is a func.func with the given entry block arguments, index
 // results and body.
 func funcOp(name string, params []value, nResults int, body func()) mop {
-	m := mop{kind: opFunc, operands: params, nResults: nResults, region: body}
+	return funcOpN(name, len(params), func(k int) value { return params[k] }, nResults, body)
+}
+
+// funcOpN is a func.func with n entry block arguments param(k).
+func funcOpN(name string, n int, param func(k int) value, nResults int, body func()) mop {
+	m := mop{kind: opFunc, param: param, nParams: n, nResults: nResults, region: body}
 	m.attrBuf[0] = attr{name: "function_type", kind: attrFuncType}
 	m.attrBuf[1] = attr{name: "sym_name", kind: attrStr, str: name}
 	m.nAttrs = 2
@@ -107,19 +187,19 @@ func funcOp(name string, params []value, nResults int, body func()) mop {
 // BundleFunc is the name of the function of a bundle's module.
 const BundleFunc = "sdsc_bundle"
 
-func emit(pr *printer, p *planner.Result, bi int, opt Options) {
-	e := newEmitter(pr, p, bi, opt.Generic)
-	lay := e.lay
-	defer lay.release()
+func emit(pr *printer, lay *layout, opt Options, o out) {
 	printMaps(pr, lay)
-
+	generic := opt.Generic
 	fpa := opt.FrontendPoolAllocation && lay.pooled
-	var params []value
+	first := 0 // the first %arg_N_base_addr's parameter
 	if fpa {
-		params = append(params, value{kind: vPoolBaseAddr})
+		first = 1
 	}
-	for n := range lay.args {
-		params = append(params, numbered(vArgBaseAddr, int64(n)))
+	param := func(k int) value {
+		if k < first {
+			return value{kind: vPoolBaseAddr}
+		}
+		return numbered(vArgBaseAddr, int64(k-first))
 	}
 	body := func() {
 		if lay.pooled {
@@ -127,66 +207,90 @@ func emit(pr *printer, p *planner.Result, bi int, opt Options) {
 			if fpa {
 				m = extractOp(value{kind: vPool}, value{kind: vPoolBaseAddr})
 			} else {
-				m = allocateOp(value{kind: vPool}, p.Bundles[bi].PoolSize)
+				m = allocateOp(value{kind: vPool}, lay.p.Bundles[lay.bi].PoolSize)
 			}
-			e.print(&m)
+			pr.print(&m, generic)
 		}
 		for n := range lay.args {
 			m := extractOp(arg(int64(n)), numbered(vArgBaseAddr, int64(n)))
-			e.print(&m)
+			pr.print(&m, generic)
 		}
-		e.loopConstants()
-		e.declarations()
-		e.items(e.b.Body)
+		loopConstants(pr, lay)
+		declarations(pr, lay, o)
+		n := len(lay.b.Ops)
+		lay.chunks(pr, o, generic, func(e *bundleEmitter, lo, hi int) {
+			e.walk(lay.b.Body, lo, hi, hi == n)
+		})
 		ret := mop{kind: opReturn}
-		e.print(&ret)
+		pr.print(&ret, generic)
 	}
-	fn := funcOp(BundleFunc, params, 0, body)
-	module := mop{kind: opModule, region: func() { e.print(&fn) }}
-	e.print(&module)
+	fn := funcOpN(BundleFunc, first+len(lay.args), param, 0, body)
+	module := mop{kind: opModule, region: func() { pr.print(&fn, generic) }}
+	pr.print(&module, generic)
 }
 
 // loopConstants prints %c0, %c1 and every %loop_bound_K of a bundle with
 // loops.
-func (e *bundleEmitter) loopConstants() {
-	if len(e.b.Loops) == 0 {
+func loopConstants(pr *printer, lay *layout) {
+	if len(lay.b.Loops) == 0 {
 		return
 	}
 	c0, c1 := constantOp(value{kind: vC0}, 0), constantOp(value{kind: vC1}, 1)
-	e.print(&c0)
-	e.print(&c1)
-	for k, l := range e.b.Loops {
+	pr.custom(&c0)
+	pr.custom(&c1)
+	for k, l := range lay.b.Loops {
 		m := constantOp(numbered(vLoopBound, int64(k)), l.Count)
-		e.print(&m)
+		pr.custom(&m)
 	}
 }
 
 // declarations prints the constant and arith.addi of every declared
-// symbol value, in registration order.
-func (e *bundleEmitter) declarations() {
-	for _, d := range e.lay.decls {
-		v := e.lay.decl(d)
-		var off value
-		var base value
-		var delta int64
-		switch v.kind {
-		case vPoolAddr:
-			off, base, delta = numbered(vPoolOffset, v.n), value{kind: vPool}, v.n
-		case vSlice:
-			off, base, delta = value{kind: vSliceOffset, n: v.n, s: v.s}, arg(v.n), v.s
-		case vCore:
-			off, delta = value{kind: vCoreOffset, n: v.n, s: v.s, o: v.o}, v.o
-			if v.s >= 0 {
-				base = slice(v.n, v.s)
-			} else {
-				base = arg(v.n)
-			}
-		}
-		c := constantOp(off, delta)
-		e.print(&c)
-		a := addiOp(v, base, off)
-		e.print(&a)
+// symbol value, in registration order (arith ops: the custom form).
+func declarations(pr *printer, lay *layout, o out) {
+	n := lay.decls.len()
+	step := n
+	if o.cut() {
+		step = declChunk
 	}
+	for lo := 0; lo < n; lo += step {
+		hi := min(lo+step, n)
+		lay.hold(1)
+		o.part(pr, func(pr *printer) {
+			// The two ops are built once and refilled for every
+			// value.
+			c := constantOp(value{}, 0)
+			a := addiOp(value{}, value{}, value{})
+			for k := lo; k < hi; k++ {
+				declaration(pr, lay.decl(lay.decls.at(k)), &c, &a)
+			}
+			lay.release()
+		})
+	}
+}
+
+// declaration prints the two ops that declare v: c, a constant, and a, an
+// addi, refilled.
+func declaration(pr *printer, v value, c, a *mop) {
+	var off value
+	var base value
+	var delta int64
+	switch v.kind {
+	case vPoolAddr:
+		off, base, delta = numbered(vPoolOffset, v.n), value{kind: vPool}, v.n
+	case vSlice:
+		off, base, delta = value{kind: vSliceOffset, n: v.n, s: v.s}, arg(v.n), v.s
+	case vCore:
+		off, delta = value{kind: vCoreOffset, n: v.n, s: v.s, o: v.o}, v.o
+		if v.s >= 0 {
+			base = slice(v.n, v.s)
+		} else {
+			base = arg(v.n)
+		}
+	}
+	c.result, c.attrBuf[0].i = off, delta
+	pr.custom(c)
+	a.result, a.opBuf[0], a.opBuf[1] = v, base, off
+	pr.custom(a)
 }
 
 // printMaps prints the #map_M definitions of a bundle.
@@ -209,64 +313,111 @@ func printMaps(pr *printer, lay *layout) {
 			pr.s("*d")
 			pr.i(int64(d))
 		}
-		pr.s(")>\n")
+		pr.s(")>")
+		pr.end()
 	}
 }
 
-func (e *bundleEmitter) items(body []ir.Item) {
-	for _, it := range body {
-		if it.Loop >= 0 {
-			k := int64(it.Loop)
-			m := mop{kind: opFor, iv: iv(k), nOps: 3, region: func() { e.items(e.b.Loops[k].Body) }}
-			m.opBuf = [3]value{{kind: vC0}, numbered(vLoopBound, k), {kind: vC1}}
-			e.print(&m)
+// walk prints the part of items that belongs to the chunk of ops [lo,
+// hi), the last chunk when last. A chunk owns its ops, and the opening
+// and closing lines of loops that come after its first op's predecessor
+// and before its last op's successor; so the first chunk owns what comes
+// before op 0 and the last what follows the last op, and every line
+// belongs to one chunk. Loop k opens before op First and closes after op
+// Last, i.e. at positions First and Last+1 in op numbering. walk reports
+// false once it has reached an op at or after hi.
+func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
+	b := e.b
+	owns := func(s int) bool { return s >= lo && (last || s < hi) }
+	// Skip the items that end before the chunk: an op before lo, a loop
+	// closing before lo. Their ends grow along items.
+	first := sort.Search(len(items), func(k int) bool {
+		if it := items[k]; it.Loop >= 0 {
+			return b.Loops[it.Loop].Last+1 >= lo
+		} else {
+			return it.Op >= lo
+		}
+	})
+	for _, it := range items[first:] {
+		if it.Loop < 0 {
+			if it.Op >= hi {
+				return false
+			}
+			e.op(&b.Ops[it.Op])
 			continue
 		}
-		e.op(&e.b.Ops[it.Op])
+		l := &b.Loops[it.Loop]
+		if !owns(l.First) && l.First >= lo {
+			return false
+		}
+		k := int64(it.Loop)
+		m := mop{kind: opFor, iv: iv(k), nOps: 3}
+		m.opBuf = [3]value{{kind: vC0}, numbered(vLoopBound, k), {kind: vC1}}
+		if owns(l.First) {
+			e.pr.open(&m, e.generic)
+		} else {
+			e.pr.indent++
+		}
+		ok := e.walk(l.Body, lo, hi, last)
+		if owns(l.Last + 1) {
+			e.pr.close(&m, e.generic)
+		} else {
+			e.pr.indent--
+		}
+		if !ok {
+			return false
+		}
 	}
+	return true
 }
 
-// applies resolves op's symbols into the scratch and prints the
-// affine.apply of every tiled access's core whose symbol has no %addr yet
-// in this op. The bundle and its address function both use it.
-func (e *bundleEmitter) applies(op *ir.Op) *opSyms {
+// applies resolves op's symbols into the scratch and, with print, prints
+// the affine.apply of every tiled access's core whose symbol has no %addr
+// yet in this op. The bundle and its address function both use it.
+func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
-	st := &lay.sc.op
+	st := &e.sc.op
 	lay.resolve(op, st, false)
 	nc := op.NumCores()
 	u := 0
-	forAccesses(op, func(a *ir.Access) {
-		if lay.kind[a.Group] == omitted {
-			return
-		}
-		if !a.HasStride() {
-			u += nc
-			return
-		}
-		mapNum := int64(lay.mapOf[e.nextMap])
-		e.nextMap++
-		for c := 0; c < nc; c++ {
-			s := &st.syms[st.uses[u]]
-			u++
-			if s.addr >= 0 {
+	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+		for ai := range rw {
+			a := &rw[ai]
+			if lay.grp[a.Group].kind() == omitted {
 				continue
 			}
-			s.addr = e.addrN
-			e.addrN++
-			ops := lay.sc.vals[:0]
-			for k, step := range a.Strides {
-				if step != 0 {
-					ops = append(ops, iv(int64(op.Loops[k])))
-				}
+			if !a.HasStride() {
+				u += nc
+				continue
 			}
-			ops = append(ops, s.name)
-			lay.sc.vals = ops
-			m := mop{kind: opApply, result: addr(s.addr), operands: ops, nDims: len(ops) - 1}
-			m.attrBuf[0] = attr{name: "map", kind: attrMap, i: mapNum}
-			m.nAttrs = 1
-			e.print(&m)
+			mapNum := int64(lay.mapOf.at(e.nextMap))
+			e.nextMap++
+			for c := 0; c < nc; c++ {
+				s := &st.syms[st.uses[u]]
+				u++
+				if s.addr >= 0 {
+					continue
+				}
+				s.addr = e.addrN
+				e.addrN++
+				if !print {
+					continue
+				}
+				ops := e.sc.vals[:0]
+				for k, step := range a.Strides {
+					if step != 0 {
+						ops = append(ops, iv(int64(op.Loops[k])))
+					}
+				}
+				ops = append(ops, s.name)
+				e.sc.vals = ops
+				m := &e.apply
+				m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
+				m.attrBuf[0].i = mapNum
+				e.print(m)
+			}
 		}
-	})
+	}
 	return st
 }
 
@@ -279,8 +430,8 @@ func (s *sym) operand() value {
 }
 
 func (e *bundleEmitter) op(op *ir.Op) {
-	st := e.applies(op)
-	sc := e.lay.sc
+	st := e.applies(op, true)
+	sc := e.sc
 	vals, ids := sc.vals[:0], sc.ids[:0]
 	for _, u := range st.uses {
 		s := &st.syms[u]
@@ -293,9 +444,9 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	}
 	e.nextID += int64(len(st.syms))
 	sc.vals, sc.ids = vals, ids
-	m := mop{kind: opExecute, operands: vals}
-	m.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile, i: int64(op.Step)}
-	m.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts, ints: ids}
-	m.nAttrs = 2
-	e.print(&m)
+	m := &e.exec
+	m.operands = vals
+	m.attrBuf[0].i = int64(op.Step)
+	m.attrBuf[1].ints = ids
+	e.print(m)
 }

@@ -159,7 +159,8 @@ func (k opKind) sdscbundle() bool { return k >= opDeviceMemAllocate }
 type attrKind uint8
 
 const (
-	attrInt      attrKind = iota // i : typ
+	attrIndex    attrKind = iota // i : index
+	attrI64                      // i : i64
 	attrStr                      // "str"
 	attrFile                     // "sdsc_<i>.json"
 	attrInts                     // [ints...]
@@ -172,7 +173,6 @@ const (
 type attr struct {
 	name string
 	kind attrKind
-	typ  string
 	str  string
 	i    int64
 	ints []int64
@@ -181,9 +181,14 @@ type attr struct {
 // mop is one emitted operation.
 type mop struct {
 	kind     opKind
-	result   value   // vNone when the op has no result
-	operands []value // for opFunc: the entry block's arguments
-	attrs    []attr
+	result   value // vNone when the op has no result
+	operands []value
+	// For opFunc: the entry block's arguments, param(k) for k <
+	// nParams (a function may have a parameter per kernel argument of a
+	// huge bundle: they are not listed).
+	param   func(k int) value
+	nParams int
+	attrs   []attr
 	// nDims is the number of dimension operands of an affine.apply (the
 	// rest are its symbols).
 	nDims int
@@ -224,7 +229,7 @@ func (m *mop) attrList() []attr {
 
 func constantOp(res value, v int64) mop {
 	m := mop{kind: opConstant, result: res, nAttrs: 1}
-	m.attrBuf[0] = attr{name: "value", kind: attrInt, i: v, typ: "index"}
+	m.attrBuf[0] = attr{name: "value", kind: attrIndex, i: v}
 	return m
 }
 
@@ -243,7 +248,7 @@ func extractOp(res, from value) mop {
 
 func allocateOp(res value, size int64) mop {
 	m := mop{kind: opDeviceMemAllocate, result: res, nAttrs: 1}
-	m.attrBuf[0] = attr{name: "size", kind: attrInt, i: size, typ: "i64"}
+	m.attrBuf[0] = attr{name: "size", kind: attrI64, i: size}
 	return m
 }
 
@@ -269,58 +274,44 @@ func (p *printer) result(m *mop) {
 func (p *printer) vals(vs []value) {
 	for k, v := range vs {
 		if k > 0 {
-			p.s(", ")
+			p.buf = append(p.buf, ", "...)
 		}
 		p.val(v)
+		if k&255 == 255 {
+			p.check()
+		}
 	}
 }
 
 func (p *printer) ints(vs []int64) {
-	p.s("[")
+	p.buf = append(p.buf, '[')
 	for k, v := range vs {
 		if k > 0 {
-			p.s(", ")
+			p.buf = append(p.buf, ", "...)
 		}
-		p.i(v)
+		p.buf = appendInt(p.buf, v)
+		if k&255 == 255 {
+			p.check()
+		}
 	}
-	p.s("]")
+	p.buf = append(p.buf, ']')
 }
 
 // custom prints op in its own assembly format, one line (a region's ops
 // on the lines between its opening and closing line).
 func (p *printer) custom(m *mop) {
+	if m.kind.hasRegion() {
+		p.customOpen(m)
+		if m.region != nil {
+			m.region()
+		}
+		p.customClose(m)
+		return
+	}
 	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.result(m)
 	switch m.kind {
-	case opModule:
-		p.s("module {\n")
-		p.region(m)
-		p.start()
-		p.s("}\n")
-		return
-	case opFunc:
-		p.s("func.func @")
-		p.s(attrs[1].str)
-		p.s("(")
-		for k, v := range ops {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.val(v)
-			p.s(": ")
-			p.typ(v)
-		}
-		p.s(")")
-		if m.nResults > 0 {
-			p.s(" -> (")
-			p.indexTypes(m.nResults)
-			p.s(")")
-		}
-		p.s(" {\n")
-		p.region(m)
-		p.start()
-		p.s("}")
 	case opReturn:
 		p.s("return")
 		if len(ops) > 0 {
@@ -329,19 +320,6 @@ func (p *printer) custom(m *mop) {
 			p.s(" : ")
 			p.types(ops)
 		}
-	case opFor:
-		p.s("scf.for ")
-		p.val(m.iv)
-		p.s(" = ")
-		p.val(ops[0])
-		p.s(" to ")
-		p.val(ops[1])
-		p.s(" step ")
-		p.val(ops[2])
-		p.s(" {\n")
-		p.region(m)
-		p.start()
-		p.s("}")
 	case opConstant:
 		p.s("arith.constant ")
 		p.i(attrs[0].i)
@@ -378,22 +356,103 @@ func (p *printer) custom(m *mop) {
 	p.end()
 }
 
-// region prints the region's ops one level deeper.
-func (p *printer) region(m *mop) {
-	p.indent++
-	if m.region != nil {
-		m.region()
-	}
-	p.indent--
-}
-
-func (p *printer) types(vs []value) {
-	for k, v := range vs {
+// params prints a func.func's entry block arguments with their types.
+func (p *printer) params(m *mop) {
+	for k := range m.nParams {
 		if k > 0 {
 			p.s(", ")
 		}
+		v := m.param(k)
+		p.val(v)
+		p.s(": ")
 		p.typ(v)
+		p.check()
 	}
+}
+
+// hasRegion reports whether ops of the kind hold a region.
+func (k opKind) hasRegion() bool { return k == opModule || k == opFunc || k == opFor }
+
+// customOpen prints the opening line of a region op in custom form and
+// moves one level deeper for the region's ops; customClose moves back
+// and prints the closing line. Between the two, the region's ops may be
+// printed by other printers (parallel.go).
+func (p *printer) customOpen(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
+	p.start()
+	p.result(m)
+	switch m.kind {
+	case opModule:
+		p.s("module")
+	case opFunc:
+		p.s("func.func @")
+		p.s(attrs[1].str)
+		p.s("(")
+		p.params(m)
+		p.s(")")
+		if m.nResults > 0 {
+			p.s(" -> (")
+			p.indexTypes(m.nResults)
+			p.s(")")
+		}
+	case opFor:
+		p.s("scf.for ")
+		p.val(m.iv)
+		p.s(" = ")
+		p.val(ops[0])
+		p.s(" to ")
+		p.val(ops[1])
+		p.s(" step ")
+		p.val(ops[2])
+	}
+	p.s(" {")
+	p.end()
+	p.indent++
+}
+
+func (p *printer) customClose(*mop) {
+	p.indent--
+	p.start()
+	p.s("}")
+	p.end()
+}
+
+// open prints the opening of region op m in the form print would, and
+// close its closing.
+func (p *printer) open(m *mop, generic bool) {
+	if generic && m.kind.sdscbundle() {
+		p.genericOpen(m)
+	} else {
+		p.customOpen(m)
+	}
+}
+
+func (p *printer) close(m *mop, generic bool) {
+	if generic && m.kind.sdscbundle() {
+		p.genericClose(m)
+	} else {
+		p.customClose(m)
+	}
+}
+
+func (p *printer) types(vs []value) {
+	n := 0 // index values not printed yet
+	for k, v := range vs {
+		if !v.isInputArg() {
+			n++
+			continue
+		}
+		if n > 0 {
+			p.indexTypes(n)
+			p.s(", ")
+			n = 0
+		}
+		p.s(inputArgType)
+		if k < len(vs)-1 {
+			p.s(", ")
+		}
+	}
+	p.indexTypes(n)
 }
 
 // generic prints any op in MLIR's generic form:
@@ -407,45 +466,63 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
-	ops, attrs := m.ops(), m.attrList()
+	if m.region != nil {
+		p.genericOpen(m)
+		m.region()
+		p.genericClose(m)
+		return
+	}
+	p.genericHead(m)
+	p.genericTail(m)
+}
+
+// genericHead prints a generic op up to its region.
+func (p *printer) genericHead(m *mop) {
 	p.start()
 	p.result(m)
 	p.s(`"`)
 	p.s(opNames[m.kind])
 	p.s(`"(`)
 	if m.kind != opFunc {
-		p.vals(ops)
+		p.vals(m.ops())
 	}
 	p.s(")")
-	if m.region != nil {
-		p.s(" ({\n")
-		switch m.kind {
-		case opFor:
-			p.s("^bb0(")
-			p.val(m.iv)
-			p.s(": index):\n")
-		case opFunc:
-			p.s("^bb0(")
-			for k, v := range ops {
-				if k > 0 {
-					p.s(", ")
-				}
-				p.val(v)
-				p.s(": ")
-				p.typ(v)
-			}
-			p.s("):\n")
-		}
-		p.region(m)
-		if m.kind == opFor {
-			p.indent++
-			p.start()
-			p.s(`"scf.yield"() : () -> ()` + "\n")
-			p.indent--
-		}
-		p.start()
-		p.s("})")
+}
+
+// genericOpen prints a generic region op up to its region's first op and
+// moves one level deeper; genericClose ends the region and the op.
+func (p *printer) genericOpen(m *mop) {
+	p.genericHead(m)
+	p.s(" ({\n")
+	switch m.kind {
+	case opFor:
+		p.s("^bb0(")
+		p.val(m.iv)
+		p.s(": index):\n")
+	case opFunc:
+		p.s("^bb0(")
+		p.params(m)
+		p.s("):\n")
 	}
+	p.check()
+	p.indent++
+}
+
+func (p *printer) genericClose(m *mop) {
+	if m.kind == opFor {
+		p.start()
+		p.s(`"scf.yield"() : () -> ()`)
+		p.end()
+	}
+	p.indent--
+	p.start()
+	p.s("})")
+	p.genericTail(m)
+}
+
+// genericTail prints a generic op's attributes and types.
+func (p *printer) genericTail(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
 	if len(attrs) > 0 {
 		p.s(" {")
 		for k := range attrs {
@@ -470,14 +547,15 @@ func (p *printer) generic(m *mop) {
 }
 
 func (p *printer) attr(m *mop, a *attr) {
-	ops := m.ops()
 	p.s(a.name)
 	p.s(" = ")
 	switch a.kind {
-	case attrInt:
+	case attrIndex:
 		p.i(a.i)
-		p.s(" : ")
-		p.s(a.typ)
+		p.s(" : index")
+	case attrI64:
+		p.i(a.i)
+		p.s(" : i64")
 	case attrStr:
 		p.s(`"`)
 		p.s(a.str)
@@ -493,7 +571,13 @@ func (p *printer) attr(m *mop, a *attr) {
 		p.i(a.i)
 	case attrFuncType:
 		p.s("(")
-		p.types(ops)
+		for k := range m.nParams {
+			if k > 0 {
+				p.s(", ")
+			}
+			p.typ(m.param(k))
+			p.check()
+		}
 		p.s(") -> (")
 		p.indexTypes(m.nResults)
 		p.s(")")

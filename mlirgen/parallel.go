@@ -1,99 +1,132 @@
 package mlirgen
 
 import (
-	"bytes"
+	"bufio"
 	"io"
 	"sync"
 
 	"github.com/sdscgen/sdscgen/planner"
 )
 
-// Parallel emission. A bundle's module depends on the plan alone, so
-// modules can be printed on several goroutines; the text is written in
-// bundle order, hence byte-identical to EmitAll's sequential loop.
-// Consecutive small bundles are batched into one job of at least jobOps
-// leaf ops (a fusion-off graph has a bundle per op), each job printed
-// into a buffer of its own; a bundle of more than directOps ops is
-// printed by the calling goroutine straight to the writer, so memory
-// stays bounded by the jobs in flight (opt.Workers of them ahead of the
-// one being written), not by the output. Every printing goroutine takes
-// its own scratch from scratchPool. (Variables for the tests only.)
+// Parallel emission. The text is a sequence of pieces written in order,
+// hence byte-identical to EmitAll's sequential loop; the pieces are
+// printed on opt.Workers goroutines.
+//
+// A producer goroutine walks the bundles. Consecutive small bundles are
+// batched into one piece of at least jobOps leaf ops (a fusion-off graph
+// has a bundle per op), printed whole by a worker, layout included. A
+// bundle of more than bigOps ops is laid out by the producer itself (the
+// layout is the sequential pass that fixes every symbol, id, %addr and
+// map number and marks the state at every chunkOps-th op), which prints
+// the module's head and tail and hands each chunk of declChunk
+// declarations and each chunk of chunkOps ops to the workers as a piece
+// of its own: a chunk starts from its mark, so it prints the same bytes
+// as the sequential printer at that point.
+//
+// The calling goroutine writes the pieces in order. At most opt.Workers
+// pieces wait ahead of the one being written, so memory stays bounded by
+// a few pieces, not by the output. (Variables for the tests only.)
 var (
-	jobOps    = 4096
-	directOps = 1 << 15
+	jobOps = 2048
+	bigOps = 2048
 )
 
-type job struct {
-	lo, hi int // bundles [lo, hi)
-	direct bool
-	done   chan *bytes.Buffer
+// piece is one run of text of the output: printed (done nil), or to be
+// printed by fn on a worker, at indentation indent, done closed when buf
+// holds the text.
+type piece struct {
+	fn     func(pr *printer)
+	indent int
+	buf    []byte
+	done   chan struct{}
 }
 
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// jobs cuts the bundles into jobs.
-func jobs(p *planner.Result) []job {
-	var js []job
-	bs := p.Graph.Bundles
-	for lo := 0; lo < len(bs); {
-		if len(bs[lo].Ops) > directOps {
-			js = append(js, job{lo: lo, hi: lo + 1, direct: true})
-			lo++
-			continue
-		}
-		hi, ops := lo, 0
-		for hi < len(bs) && ops < jobOps && len(bs[hi].Ops) <= directOps {
-			ops += len(bs[hi].Ops) + 1
-			hi++
-		}
-		js = append(js, job{lo: lo, hi: hi})
-		lo = hi
-	}
-	return js
+// pipeline is the out of a parallel emission's producer.
+type pipeline struct {
+	order chan *piece // every piece in output order
+	work  chan *piece // the pieces to print
+	home  *scratchList
 }
 
-// emitRange prints bundles [lo, hi), each but the graph's first preceded
-// by Separator.
-func emitRange(pr *printer, p *planner.Result, lo, hi int, opt Options) {
-	for bi := lo; bi < hi; bi++ {
-		if bi > 0 {
-			pr.s(Separator)
-		}
-		emitAny(pr, p, bi, opt)
+var bufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+func getBuf() []byte {
+	b := bufPool.Get().(*[]byte)
+	return (*b)[:0]
+}
+
+func putBuf(b []byte) {
+	if cap(b) > 0 {
+		bufPool.Put(&b)
 	}
+}
+
+func (pl *pipeline) cut() bool             { return true }
+func (pl *pipeline) scratch() *scratchList { return pl.home }
+
+// part sends what pr holds, then fn's piece.
+func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
+	pr.spill()
+	pc := &piece{fn: fn, indent: pr.indent, done: make(chan struct{})}
+	pl.order <- pc
+	pl.work <- pc
+}
+
+// Write sends a printed piece (the producer printer's text).
+func (pl *pipeline) Write(b []byte) (int, error) {
+	pl.order <- &piece{buf: append(getBuf(), b...)}
+	return len(b), nil
 }
 
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
-	js := jobs(p)
-	next := 0 // the next job to start
-	start := func(limit int) {
-		for ; next < len(js) && next < limit; next++ {
-			j := &js[next]
-			if j.direct {
+	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
+	var wg sync.WaitGroup
+	for range opt.Workers {
+		wg.Go(func() {
+			for pc := range pl.work {
+				pr := &printer{buf: getBuf(), indent: pc.indent}
+				pc.fn(pr)
+				pc.buf = pr.buf
+				close(pc.done)
+			}
+		})
+	}
+	go func() {
+		pr := newPrinter(pl)
+		bs := p.Graph.Bundles
+		for lo := 0; lo < len(bs); {
+			if len(bs[lo].Ops) > bigOps {
+				emitRange(pr, p, lo, lo+1, opt, pl)
+				lo++
 				continue
 			}
-			j.done = make(chan *bytes.Buffer, 1)
-			go func() {
-				buf := bufPool.Get().(*bytes.Buffer)
-				buf.Reset()
-				pr := newPrinter(buf)
-				emitRange(pr, p, j.lo, j.hi, opt)
-				pr.flush() // a bytes.Buffer does not fail
-				j.done <- buf
-			}()
+			hi, ops := lo, 0
+			for hi < len(bs) && ops < jobOps && len(bs[hi].Ops) <= bigOps {
+				ops += len(bs[hi].Ops) + 1
+				hi++
+			}
+			l, h := lo, hi
+			pl.part(pr, func(pr *printer) { emitRange(pr, p, l, h, opt, inline{pl.home}) })
+			lo = hi
 		}
-	}
-	pr := newPrinter(w)
-	for k := range js {
-		start(k + 1 + opt.Workers)
-		j := &js[k]
-		if j.direct {
-			emitRange(pr, p, j.lo, j.hi, opt)
-			continue
+		pr.flush() // pl's Write does not fail
+		close(pl.work)
+		close(pl.order)
+	}()
+	var err error
+	for pc := range pl.order {
+		if pc.done != nil {
+			<-pc.done
 		}
-		buf := <-j.done
-		pr.raw(buf.Bytes())
-		bufPool.Put(buf)
+		if err == nil {
+			_, err = w.Write(pc.buf)
+		}
+		putBuf(pc.buf)
 	}
-	return pr.flush()
+	wg.Wait()
+	pl.home.done()
+	if bw, ok := w.(*bufio.Writer); ok && err == nil {
+		err = bw.Flush()
+	}
+	return err
 }

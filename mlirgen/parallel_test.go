@@ -2,6 +2,7 @@ package mlirgen
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -25,10 +26,77 @@ func checked(t *testing.T, src []byte) *ir.Graph {
 	return g
 }
 
+// setSizes sets the part sizes of parallel emission for one test and
+// restores them after it.
+func setSizes(t *testing.T, job, big, chunk, decl int) {
+	j0, b0, c0, d0 := jobOps, bigOps, chunkOps, declChunk
+	t.Cleanup(func() { jobOps, bigOps, chunkOps, declChunk = j0, b0, c0, d0 })
+	jobOps, bigOps, chunkOps, declChunk = job, big, chunk, decl
+}
+
+var allForms = []Options{{}, {Generic: true}, {FrontendPoolAllocation: true}, {Generic: true, FrontendPoolAllocation: true}, {Addresses: true}}
+
+// sameBytes checks that EmitAll on 2 and 3 workers writes what it writes
+// on one (the sequential printer: every bundle whole, no chunk), in every
+// output form, and returns how many bundles were cut into chunks.
+func sameBytes(t *testing.T, label string, p *planner.Result) (cut int) {
+	t.Helper()
+	for _, b := range p.Graph.Bundles {
+		if len(b.Ops) > bigOps && len(b.Ops) > chunkOps {
+			cut++
+		}
+	}
+	for _, opt := range allForms {
+		var seq bytes.Buffer
+		if err := EmitAll(&seq, p, opt); err != nil {
+			t.Fatal(err)
+		}
+		if seq.Len() == 0 {
+			t.Fatalf("%s %+v: no output", label, opt)
+		}
+		for _, w := range []int{2, 3} {
+			opt.Workers = w
+			var par bytes.Buffer
+			if err := EmitAll(&par, p, opt); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(seq.Bytes(), par.Bytes()) {
+				t.Fatalf("%s %+v: parallel output differs (%d vs %d bytes)\n%s", label, opt, par.Len(), seq.Len(), firstDiff(seq.String(), par.String()))
+			}
+		}
+	}
+	return cut
+}
+
+// firstDiff shows the first line where two texts differ.
+func firstDiff(a, b string) string {
+	line := 1
+	for k := 0; k < min(len(a), len(b)); k++ {
+		if a[k] != b[k] {
+			return fmt.Sprintf("line %d: %q vs %q", line, lineAt(a, k), lineAt(b, k))
+		}
+		if a[k] == '\n' {
+			line++
+		}
+	}
+	return "one is a prefix of the other"
+}
+
+func lineAt(s string, k int) string {
+	lo, hi := k, k
+	for lo > 0 && s[lo-1] != '\n' {
+		lo--
+	}
+	for hi < len(s) && s[hi] != '\n' {
+		hi++
+	}
+	return s[lo:hi]
+}
+
 // TestParallelSameBytes: EmitAll on several goroutines writes exactly what
 // the sequential loop writes, on random graphs (fused and fusion off) and
 // on synthetic ones whose bundles are batched into jobs, printed directly
-// (a bundle above directOps ops) or both, in every output form.
+// (a bundle above bigOps ops) or both, in every output form.
 func TestParallelSameBytes(t *testing.T) {
 	var graphs []*ir.Graph
 	r := rand.New(rand.NewSource(3))
@@ -42,41 +110,60 @@ func TestParallelSameBytes(t *testing.T) {
 	}
 	g := checked(t, src.Bytes())
 	graphs = append(graphs, g, g.Unfused())
-	// Small thresholds mix direct bundles and batched jobs in one graph.
-	j0, d0 := jobOps, directOps
-	defer func() { jobOps, directOps = j0, d0 }()
-	jobOps, directOps = 12, 5
-	direct, batched := 0, 0
+	// Small sizes mix cut bundles and batched jobs in one graph.
+	j0, b0, c0, d0 := jobOps, bigOps, chunkOps, declChunk
+	setSizes(t, 12, 5, 2, 3)
+	cut := 0
 	for gi, g := range graphs {
-		if gi == len(graphs)-2 { // the synthetic graph: the real thresholds
-			jobOps, directOps = j0, d0
+		if gi == len(graphs)-2 { // the synthetic graph: the real sizes
+			jobOps, bigOps, chunkOps, declChunk = j0, b0, c0, d0
 		}
 		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
-		for _, js := range jobs(p) {
-			if js.direct {
-				direct++
-			} else if js.hi-js.lo > 1 {
-				batched++
-			}
-		}
-		for _, opt := range []Options{{}, {Generic: true}, {FrontendPoolAllocation: true}, {Addresses: true}} {
-			var seq bytes.Buffer
-			if err := EmitAll(&seq, p, opt); err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range []int{2, 3} {
-				opt.Workers = w
-				var par bytes.Buffer
-				if err := EmitAll(&par, p, opt); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(seq.Bytes(), par.Bytes()) {
-					t.Fatalf("graph %d, %+v: parallel output differs (%d vs %d bytes)", gi, opt, par.Len(), seq.Len())
-				}
-			}
+		cut += sameBytes(t, fmt.Sprintf("graph %d", gi), p)
+	}
+	if cut < 20 {
+		t.Errorf("only %d bundles were cut into chunks", cut)
+	}
+}
+
+// TestParallelBigBundles: single large bundles (random graphs of one
+// bundle with deep loops, and synthetic graphs of one bundle) cut into
+// chunks of every size from one op up, so that chunk boundaries fall
+// before, inside and after loops at every depth, and declarations are cut
+// too: the text is the sequential printer's, in every form.
+func TestParallelBigBundles(t *testing.T) {
+	var graphs []*ir.Graph
+	r := rand.New(rand.NewSource(11))
+	for len(graphs) < 30 {
+		// One top-level node: a bundle, or a CPU node (skipped).
+		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 40, Bundles: 1, MaxOps: 60, MaxDepth: 4})))
+		if len(g.Bundles) == 1 {
+			graphs = append(graphs, g)
 		}
 	}
-	if direct < 4 || batched < 10 {
-		t.Errorf("%d direct and %d batched jobs: the cases do not cover both", direct, batched)
+	for _, ops := range []int{500, 3000} {
+		var src bytes.Buffer
+		if err := synth.Generate(&src, synth.Config{Ops: ops, Bundles: 1, Seed: uint64(ops)}); err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, checked(t, src.Bytes()))
+	}
+	loops := 0
+	for _, g := range graphs {
+		loops += len(g.Bundles[0].Loops)
+	}
+	if loops < 100 {
+		t.Fatalf("only %d loops in the graphs", loops)
+	}
+	for _, sizes := range [][2]int{{1, 1}, {2, 3}, {3, 2}, {7, 5}, {64, 100}} {
+		setSizes(t, 4096, 0, sizes[0], sizes[1])
+		cut := 0
+		for gi, g := range graphs {
+			p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+			cut += sameBytes(t, fmt.Sprintf("chunks %v graph %d", sizes, gi), p)
+		}
+		if cut < len(graphs)/2 {
+			t.Errorf("chunks %v: only %d of %d bundles cut", sizes, cut, len(graphs))
+		}
 	}
 }

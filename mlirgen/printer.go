@@ -3,13 +3,15 @@ package mlirgen
 import (
 	"bufio"
 	"io"
-	"strconv"
+	"math/bits"
 )
 
 // printer writes indented lines to a writer through a chunk buffer of its
 // own: text is appended to buf (numbers formatted in place, no
 // intermediate strings) and handed to the writer in writes of about
-// chunkSize bytes, so memory stays bounded however large the module.
+// chunkSize bytes, so memory stays bounded however large the module. A
+// printer without a writer (a piece printed by a worker, parallel.go)
+// keeps all its text in buf instead.
 // The first write error sticks: later text is dropped and flush reports
 // it, so callers check once at the end instead of after every line.
 type printer struct {
@@ -18,6 +20,11 @@ type printer struct {
 	buf    []byte
 	indent int
 	err    error
+	// last is the last number of two or more digits i printed, and
+	// buf[lastAt:lastAt+lastLen] its digits (lastLen 0: none since the
+	// last spill): a declaration prints its value four times.
+	last            int64
+	lastAt, lastLen int
 }
 
 const chunkSize = 64 << 10
@@ -30,30 +37,61 @@ func newPrinter(w io.Writer) *printer {
 	return p
 }
 
+// tabs holds enough tabs for any indentation start needs at once.
+const tabs = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+
 // start begins a line at the current indentation.
 func (p *printer) start() {
-	for i := 0; i < p.indent; i++ {
-		p.buf = append(p.buf, '\t')
+	n := p.indent
+	for n > len(tabs) {
+		p.buf = append(p.buf, tabs...)
+		n -= len(tabs)
 	}
+	p.buf = append(p.buf, tabs[:n]...)
 }
 
-func (p *printer) s(str string) {
-	p.buf = append(p.buf, str...)
-	if len(p.buf) >= chunkSize {
+// s appends text. It does not spill: end does, at the end of every line,
+// and so do the loops that may print a line of unbounded length (lists).
+func (p *printer) s(str string) { p.buf = append(p.buf, str...) }
+
+// i appends v in decimal.
+func (p *printer) i(v int64) {
+	if uint64(v) < 10 {
+		p.buf = append(p.buf, byte('0'+v))
+		return
+	}
+	if v == p.last && p.lastLen > 0 {
+		p.buf = append(p.buf, p.buf[p.lastAt:p.lastAt+p.lastLen]...)
+		return
+	}
+	n := len(p.buf)
+	p.buf = appendInt(p.buf, v)
+	p.last, p.lastAt, p.lastLen = v, n, len(p.buf)-n
+}
+
+// end ends a line.
+func (p *printer) end() {
+	p.buf = append(p.buf, '\n')
+	p.check()
+}
+
+// check spills the buffered text once it reaches chunkSize.
+func (p *printer) check() {
+	if len(p.buf) >= chunkSize && p.w != nil {
 		p.spill()
 	}
 }
 
-func (p *printer) i(v int64) { p.buf = strconv.AppendInt(p.buf, v, 10) }
-
-func (p *printer) end() { p.s("\n") }
-
 // spill hands the buffered text to the writer.
 func (p *printer) spill() {
+	if p.w == nil {
+		return
+	}
 	if p.err == nil && len(p.buf) > 0 {
 		_, p.err = p.w.Write(p.buf)
 	}
 	p.buf = p.buf[:0]
+	p.lastLen = 0
 }
 
 // raw writes text printed elsewhere, after what is buffered.
@@ -72,13 +110,82 @@ func (p *printer) flush() error {
 	return p.err
 }
 
+// indexList is "index, " repeated: indexTypes copies runs of it.
+var indexList = func() string {
+	b := make([]byte, 0, 64*7)
+	for k := 0; k < 64; k++ {
+		b = append(b, "index, "...)
+	}
+	return string(b)
+}()
+
 // indexTypes prints n comma-separated `index` types: the type list of n
 // operands or results, every value sdscgen emits being an index.
 func (p *printer) indexTypes(n int) {
-	for k := 0; k < n; k++ {
-		if k > 0 {
-			p.s(", ")
+	for n > 0 {
+		k := min(n, len(indexList)/7)
+		n -= k
+		if n == 0 {
+			p.buf = append(p.buf, indexList[:7*k-2]...)
+			return
 		}
-		p.s("index")
+		p.buf = append(p.buf, indexList[:7*k]...)
+		p.check()
 	}
+}
+
+// digits2 holds the two-digit decimal strings 00 to 99.
+const digits2 = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// pow10 holds the powers of ten an uint64 can hold.
+var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does,
+// writing the digits in place, two at a time.
+func appendInt(b []byte, v int64) []byte {
+	u := uint64(v)
+	if v < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	// Digits: floor(log10(u)) + 1, from the bit length.
+	n := (bits.Len64(u) * 1233) >> 12
+	if u >= pow10[n] {
+		n++
+	}
+	if n == 0 {
+		n = 1
+	}
+	l := len(b)
+	if cap(b)-l < n {
+		b = append(b, make([]byte, n)...)
+	} else {
+		b = b[:l+n]
+	}
+	d := b[l : l+n]
+	i := n
+	for u >= 100 {
+		q := u / 100
+		r := (u - q*100) * 2
+		i -= 2
+		d[i], d[i+1] = digits2[r], digits2[r+1]
+		u = q
+	}
+	if u >= 10 {
+		r := u * 2
+		d[0], d[1] = digits2[r], digits2[r+1]
+	} else {
+		d[0] = byte('0' + u)
+	}
+	return b
 }

@@ -1,10 +1,10 @@
 package mlirgen
 
 import (
-	"cmp"
-	"slices"
+	"math/bits"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -45,14 +45,11 @@ type sym struct {
 type opSyms struct {
 	syms []sym
 	uses []int32
-	// index finds a key among many symbols; nil until the op has more
-	// than linearLimit of them (the common op has a handful).
-	index map[symKey]int32
-}
-
-type symKey struct {
-	kind symKind
-	a, b int64
+	// tab indexes syms by key once the op has more than linearLimit of
+	// them (the common op has a handful): open addressing, slot k+1 for
+	// syms[k], 0 empty; nil-length until needed.
+	tab   []int32
+	shift uint // 64 - log2(len(tab))
 }
 
 const linearLimit = 16
@@ -60,111 +57,239 @@ const linearLimit = 16
 func (st *opSyms) reset() {
 	st.syms = st.syms[:0]
 	st.uses = st.uses[:0]
-	if st.index != nil {
-		clear(st.index)
+	if len(st.tab) > 0 {
+		clear(st.tab)
+		st.tab = st.tab[:0]
 	}
 }
 
 // register returns the symbol of a key, registering it (next id) when the
 // op has none yet.
 func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
-	if len(st.syms) <= linearLimit {
+	n := len(st.syms)
+	if len(st.tab) == 0 {
 		for k := range st.syms {
-			if s := &st.syms[k]; s.kind == kind && s.a == a && s.b == b {
+			if s := &st.syms[k]; s.a == a && s.b == b && s.kind == kind {
 				return int32(k)
 			}
 		}
-	} else {
-		if st.index == nil {
-			st.index = make(map[symKey]int32)
+		if n >= linearLimit {
+			st.index(256)
 		}
-		if len(st.index) == 0 {
-			for k, s := range st.syms {
-				st.index[symKey{s.kind, s.a, s.b}] = int32(k)
+	}
+	if len(st.tab) > 0 {
+		mask := uint64(len(st.tab) - 1)
+		i := keySlot(kind, a, b, st.shift)
+		for ; st.tab[i] != 0; i = (i + 1) & mask {
+			if s := &st.syms[st.tab[i]-1]; s.a == a && s.b == b && s.kind == kind {
+				return st.tab[i] - 1
 			}
 		}
-		if k, ok := st.index[symKey{kind, a, b}]; ok {
-			return k
-		}
-		st.index[symKey{kind, a, b}] = int32(len(st.syms))
+		st.tab[i] = int32(n + 1)
 	}
 	st.syms = append(st.syms, sym{kind: kind, a: a, b: b, name: name, addr: -1})
-	return int32(len(st.syms) - 1)
+	if len(st.tab) > 0 && 2*(n+1) > len(st.tab) {
+		st.index(2 * len(st.tab))
+	}
+	return int32(n)
+}
+
+func keySlot(kind symKind, a, b int64, shift uint) uint64 {
+	h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F ^ uint64(kind)
+	return (h * 0x9E3779B97F4A7C15) >> shift
+}
+
+// index (re)builds tab with size slots over syms.
+func (st *opSyms) index(size int) {
+	if cap(st.tab) >= size {
+		st.tab = st.tab[:size]
+		clear(st.tab)
+	} else {
+		st.tab = make([]int32, size)
+	}
+	st.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	mask := uint64(size - 1)
+	for k := range st.syms {
+		s := &st.syms[k]
+		i := keySlot(s.kind, s.a, s.b, st.shift)
+		for st.tab[i] != 0 {
+			i = (i + 1) & mask
+		}
+		st.tab[i] = int32(k + 1)
+	}
 }
 
 // layout is everything about a bundle that must be known before its first
-// line is printed: kernel argument numbers, the affine maps and the
-// declared symbol values, each in order of first use.
+// line is printed: kernel argument numbers, the affine maps, the declared
+// symbol values, each in order of first use, and the emission state at
+// the first op of every chunk of ops (marks), from which the chunks can
+// be printed independently.
 //
-// kind and argNum are indexed by group but hold meaningful values only
-// for the groups the bundle touches: they live in scratch reused from
-// bundle to bundle, so a graph of B bundles and G groups costs O(G)
-// memory once, not O(B*G).
+// The per-group classification lives in scratch reused from bundle to
+// bundle (stamped with a generation, so nothing is cleared between
+// bundles): a graph of B bundles and G groups costs O(G) memory once, not
+// O(B*G). A layout is read-only once built; the printers of its chunks
+// share it, and the last to finish releases its scratch.
 type layout struct {
 	g      *ir.Graph
 	p      *planner.Result
-	kind   []operandKind // per group, for this bundle
-	argNum []int         // per group: N of %arg_N, for argBase groups
-	args   []int         // group of each %arg_N
-	pooled bool          // the bundle pools at least one group
-	maps   [][]int64     // nonzero step lists, numbered first-seen
+	bi     int
+	b      *ir.Bundle
+	grp    []groupSlot // per group, for the groups this bundle touches
+	args   []int       // group of each %arg_N
+	pooled bool        // the bundle pools at least one group
+	maps   [][]int64   // nonzero step lists, numbered first-seen
 	// mapOf holds, for each tiled non-LX access in operand order through
 	// the bundle, its map.
-	mapOf []int32
+	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
-	// %arg_N_slice_S, %B_core_O) in registration order, encoded as
-	// declare says.
-	decls  []int64
-	others []value
-	sc     *scratch
+	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
+	// (>= 0) as itself, any other value as -(k+1) for others[k] (eight
+	// bytes a declaration, as a bundle may pool a million buffers).
+	decls  seq[int64]
+	others seq[value]
+	// chunk is the number of ops of a chunk (every op: one chunk), and
+	// marks[c] the state at op c*chunk.
+	chunk int
+	marks []mark
+	// nResults counts the (non-LX access, core) pairs of the bundle: the
+	// results of its address function.
+	nResults int
+	sc       *layoutScratch
+	home     *scratchList // where sc goes back
+	refs     atomic.Int32
 }
 
-// scratch is the per-group and per-op state of a bundle's emission.
-// seen[gi] == gen marks the groups visited by the current layout, so
-// nothing is cleared between bundles.
-type scratch struct {
-	gen    uint32
-	seen   []uint32
-	kind   []operandKind
-	argNum []int
-	// declSeen[gi] == gen marks that declLast[gi] is the value group gi
-	// declared last in this bundle.
-	declSeen []uint32
-	declLast []value
-	op       opSyms
-	vals     []value // operands of the op being printed
-	ids      []int64 // its symbol ids
+// mark is the emission state at the first op of a chunk: what the ops
+// before it used up.
+type mark struct {
+	nextMap int   // index into mapOf
+	addrN   int64 // next %addr_K
+	nextID  int64 // symbols registered (ids are their negated numbers)
+	results int   // address function results
 }
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+// groupSlot is a group's classification in the bundle being laid out
+// (eight bytes, as a graph may have millions of groups): gen stamps the
+// bundle; info holds its operandKind, flags and, above argShift, for a
+// kernel argument the N of %arg_N, for a pooled group with offInline its
+// pool offset / 128.
+type groupSlot struct {
+	gen  uint32
+	info int32
+}
 
-func getScratch(n int) *scratch {
-	sc := scratchPool.Get().(*scratch)
-	if len(sc.seen) < n {
-		sc.seen = make([]uint32, n)
-		sc.kind = make([]operandKind, n)
-		sc.argNum = make([]int, n)
-		sc.declSeen = make([]uint32, n)
-		sc.declLast = make([]value, n)
+const (
+	kindMask = 3 // the operandKind
+	// hasViews: the group has members other than its root, so an
+	// access's view offset must be looked up (the root's is 0).
+	hasViews = 4
+	// offDeclared: the layout declared the group's pool offset itself.
+	offDeclared = 8
+	// offInline: the pool offset is a multiple of 128 held in info.
+	offInline = 16
+	argShift  = 5
+	maxInline = 1 << (31 - argShift)
+)
+
+func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
+
+// poolOffset is pooled group gi's pool offset.
+func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
+	if sl.info&offInline != 0 {
+		return int64(sl.info>>argShift) * 128
+	}
+	return lay.p.Groups[gi].Offset
+}
+
+// layoutScratch is the per-group state of layouts, reused from bundle to
+// bundle.
+type layoutScratch struct {
+	gen  uint32
+	grp  []groupSlot
+	set  declSet
+	op   opSyms
+	key  []byte
+	last []byte
+}
+
+var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
+
+// scratchList holds the layout scratch of one EmitAll call, so that its
+// bundles reuse the O(groups) arrays even when a collection empties
+// layoutPool (a graph of a thousand bundles would allocate them again
+// and again); the call hands them to layoutPool when it ends. A nil list
+// uses layoutPool alone.
+type scratchList struct {
+	mu   sync.Mutex
+	free []*layoutScratch
+}
+
+func (l *scratchList) get() *layoutScratch {
+	if l != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if n := len(l.free); n > 0 {
+			sc := l.free[n-1]
+			l.free = l.free[:n-1]
+			return sc
+		}
+	}
+	return layoutPool.Get().(*layoutScratch)
+}
+
+func (l *scratchList) put(sc *layoutScratch) {
+	if l == nil {
+		layoutPool.Put(sc)
+		return
+	}
+	l.mu.Lock()
+	l.free = append(l.free, sc)
+	l.mu.Unlock()
+}
+
+// done hands the scratch to layoutPool.
+func (l *scratchList) done() {
+	for _, sc := range l.free {
+		layoutPool.Put(sc)
+	}
+	l.free = nil
+}
+
+func getLayoutScratch(n int, l *scratchList) *layoutScratch {
+	sc := l.get()
+	if len(sc.grp) < n {
+		sc.grp = make([]groupSlot, n)
 		sc.gen = 0
 	}
 	sc.gen++
 	if sc.gen == 0 { // wrapped: stale stamps could match again
-		clear(sc.seen)
-		clear(sc.declSeen)
+		clear(sc.grp)
 		sc.gen = 1
 	}
 	return sc
 }
 
-// release hands the layout's scratch back for the next bundle; the layout
-// must not be used afterwards. Not calling it is safe, merely slower.
+// hold adds n printers of the layout that will call release.
+func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
+
+// release drops one holder of the layout; the last hands the scratch back
+// for the next bundle. Not calling it is safe, merely slower.
 func (lay *layout) release() {
-	if lay.sc != nil {
-		scratchPool.Put(lay.sc)
-		lay.sc, lay.kind, lay.argNum = nil, nil, nil
+	if lay.refs.Add(-1) == 0 && lay.sc != nil {
+		lay.home.put(lay.sc)
+		lay.sc, lay.grp = nil, nil
 	}
 }
+
+// opScratch is the per-op state of one printer of a bundle.
+type opScratch struct {
+	op   opSyms
+	vals []value // operands of the op being printed
+	ids  []int64 // its symbol ids
+}
+
+var opPool = sync.Pool{New: func() any { return new(opScratch) }}
 
 // forAccesses calls f for every access of op in operand order: reads,
 // then writes.
@@ -177,39 +302,51 @@ func forAccesses(op *ir.Op, f func(a *ir.Access)) {
 	}
 }
 
-func newLayout(p *planner.Result, bi int) *layout {
+// newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
+// of every op). The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
-	sc := getScratch(len(g.Groups))
-	lay := &layout{g: g, p: p, kind: sc.kind, argNum: sc.argNum, sc: sc}
-	seen, gen := sc.seen, sc.gen
-	mapIdx := map[string]int32{}
-	// key is the step key of an access; lastKey and lastMap remember the
+	sc := getLayoutScratch(len(g.Groups), home)
+	if chunk <= 0 {
+		chunk = max(len(b.Ops), 1)
+	}
+	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, home: home, chunk: chunk}
+	lay.refs.Store(1)
+	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
+	grp, gen := sc.grp, sc.gen
+	sc.set.reset(len(b.Ops))
+	var mapIdx map[string]int32
+	// key is the step key of an access; last and lastMap remember the
 	// previous one, which consecutive accesses often repeat.
-	var key, lastKey []byte
+	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
 		gi := a.Group
-		if seen[gi] == gen {
+		s := &grp[gi]
+		if s.gen == gen {
 			return
 		}
-		seen[gi] = gen
+		s.gen = gen
+		gr := &g.Groups[gi]
 		switch {
-		case g.Groups[gi].LX:
-			lay.kind[gi] = omitted
+		case gr.LX:
+			s.info = int32(omitted)
 		case p.Pooled(gi, bi):
-			lay.kind[gi] = poolBase
+			s.info = int32(poolBase)
+			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
+				s.info |= offInline | int32(off/128)<<argShift
+			}
 			lay.pooled = true
 		default:
-			lay.kind[gi] = argBase
-			lay.argNum[gi] = len(lay.args)
+			s.info = int32(argBase) | int32(len(lay.args))<<argShift
 			lay.args = append(lay.args, gi)
+		}
+		if len(gr.Members) > 1 {
+			s.info |= hasViews
 		}
 	}
 	addMap := func(a *ir.Access) {
-		if lay.kind[a.Group] == omitted || !a.HasStride() {
-			return
-		}
 		key = key[:0]
 		for _, s := range a.Strides {
 			if s != 0 {
@@ -217,9 +354,12 @@ func newLayout(p *planner.Result, bi int) *layout {
 				key = append(key, ',')
 			}
 		}
-		if lastMap >= 0 && string(key) == string(lastKey) {
-			lay.mapOf = append(lay.mapOf, lastMap)
+		if lastMap >= 0 && string(key) == string(last) {
+			lay.mapOf.add(lastMap)
 			return
+		}
+		if mapIdx == nil {
+			mapIdx = map[string]int32{}
 		}
 		m, ok := mapIdx[string(key)]
 		if !ok {
@@ -233,106 +373,163 @@ func newLayout(p *planner.Result, bi int) *layout {
 			}
 			lay.maps = append(lay.maps, coeffs)
 		}
-		lay.mapOf = append(lay.mapOf, m)
-		lastKey, lastMap = append(lastKey[:0], key...), m
+		lay.mapOf.add(m)
+		last, lastMap = append(last[:0], key...), m
 	}
 	st := &sc.op
+	var cur mark
 	for k := range b.Ops {
+		if k%chunk == 0 {
+			cur.nextMap = lay.mapOf.len()
+			lay.marks = append(lay.marks, cur)
+		}
 		op := &b.Ops[k]
 		forAccesses(op, classify)
 		lay.resolve(op, st, true)
-		forAccesses(op, addMap)
+		cur.nextID += int64(len(st.syms))
+		// What applies does: count the %addr_K of the op's tiled
+		// accesses (one per symbol) and number their maps.
+		nc := op.NumCores()
+		u := 0
+		for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+			for ai := range rw {
+				a := &rw[ai]
+				if grp[a.Group].kind() == omitted {
+					continue
+				}
+				cur.results += nc
+				if !a.HasStride() {
+					u += nc
+					continue
+				}
+				addMap(a)
+				for c := 0; c < nc; c++ {
+					s := &st.syms[st.uses[u]]
+					u++
+					if s.addr < 0 {
+						s.addr = cur.addrN
+						cur.addrN++
+					}
+				}
+			}
+		}
 	}
-	lay.distinctDecls()
+	if len(b.Ops) == 0 {
+		lay.marks = append(lay.marks, cur)
+	}
+	lay.nResults = cur.results
+	sc.key, sc.last = key, last
+	sc.set.drop()
 	return lay
 }
 
-// resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and "Which symbol a
-// core uses"). The groups of op's accesses must be classified. With
-// collect it declares the values of the op's slice, derived and pool
-// symbols instead (the layout pass).
-func (lay *layout) resolve(op *ir.Op, st *opSyms, collect bool) {
+// resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and
+// "Which symbol a core uses"). The groups of op's accesses must be
+// classified. With declare it also declares the value of every pool,
+// slice and derived symbol the op registers (the layout pass): the values
+// come in the order the symbols are registered, and the layout drops
+// those declared before.
+func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
 	nc := op.NumCores()
 	for k := range op.Reads {
-		lay.resolveAccess(op, &op.Reads[k], st, nc, collect)
+		lay.resolveAccess(op, &op.Reads[k], st, nc, declare)
 	}
 	for k := range op.Writes {
-		lay.resolveAccess(op, &op.Writes[k], st, nc, collect)
+		lay.resolveAccess(op, &op.Writes[k], st, nc, declare)
 	}
 }
 
-func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, collect bool) {
-	gi := a.Group
-	v := lay.g.Buffers[a.Buffer].ViewOffset
-	// reg registers a key. With collect it declares the key's value
-	// instead (uses are then meaningless): the values come in the order
-	// the keys would be registered, and declare drops the repeats. Only a
-	// derived key is still registered there, as its name is not its key:
-	// two accesses of one op may reach one derived key by different
-	// names (a view's slice + O, or the root + O'), and only the first
-	// names the op's symbol.
-	reg := func(kind symKind, x, y int64, name value) int32 {
-		if !collect {
-			return st.register(kind, x, y, name)
-		}
-		switch kind {
-		case symPool, symSlice:
-			lay.declare(gi, name)
-		case symDerived:
-			if n := len(st.syms); int(st.register(kind, x, y, name)) == n {
-				lay.declare(gi, name)
-			}
-		}
-		return 0
+// reg registers a key; with declare, a new slice or derived symbol's
+// value is declared. A derived key's name is not its key: two accesses of
+// one op may reach one derived key by different names (a view's slice +
+// O, or the root + O'), and the first names the symbol and is the value
+// declared.
+func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare bool) int32 {
+	n := len(st.syms)
+	k := st.register(kind, x, y, name)
+	if declare && int(k) == n && kind != symKernel {
+		lay.declare(name)
 	}
-	switch lay.kind[gi] {
-	case omitted:
-	case poolBase:
-		base := lay.p.Groups[gi].Offset + v
+	return k
+}
+
+// regPool registers pool address val of the group in slot sl; with
+// declare, a new one is declared.
+func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bool) int32 {
+	n := len(st.syms)
+	k := st.register(symPool, val, 0, poolAddr(val))
+	if declare && int(k) == n {
+		// Every op that touches a group registers its address again:
+		// the common repeat is answered by the group's slot.
+		if val == off {
+			if sl.info&offDeclared != 0 {
+				return k
+			}
+			sl.info |= offDeclared
+		}
+		if lay.sc.set.add(val) {
+			lay.decls.add(val)
+		}
+	}
+	return k
+}
+
+func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
+	sl := &lay.grp[a.Group]
+	kind := sl.kind()
+	if kind == omitted {
+		return
+	}
+	var v int64
+	if sl.info&hasViews != 0 {
+		v = lay.g.Buffers[a.Buffer].ViewOffset
+	}
+	if kind == poolBase {
+		off := lay.poolOffset(sl, a.Group)
+		base := off + v
+		if a.Split == nil {
+			// Every core uses the one address.
+			k := lay.regPool(st, sl, off, base, declare)
+			for c := 0; c < nc; c++ {
+				st.uses = append(st.uses, k)
+			}
+			return
+		}
 		for c := 0; c < nc; c++ {
-			val := base + a.CoreOffset(op.Cores, c)
-			st.uses = append(st.uses, reg(symPool, val, 0, poolAddr(val)))
+			st.uses = append(st.uses, lay.regPool(st, sl, off, base+a.CoreOffset(op.Cores, c), declare))
 		}
-	case argBase:
-		n := int64(lay.argNum[gi])
-		b := reg(symKernel, n, 0, arg(n))
-		s := int64(-1)
-		if v > 0 {
-			b = reg(symSlice, n, v, slice(n, v))
-			s = v
+		return
+	}
+	n := int64(sl.info >> argShift)
+	b := lay.reg(st, symKernel, n, 0, arg(n), declare)
+	s := int64(-1)
+	if v > 0 {
+		b = lay.reg(st, symSlice, n, v, slice(n, v), declare)
+		s = v
+	}
+	st.uses = append(st.uses, b)
+	if nc == 1 {
+		return
+	}
+	o0 := a.CoreOffset(op.Cores, 0)
+	for c := 1; c < nc; c++ {
+		oc := a.CoreOffset(op.Cores, c)
+		if oc == o0 {
+			st.uses = append(st.uses, b)
+			continue
 		}
-		st.uses = append(st.uses, b)
-		o0 := a.CoreOffset(op.Cores, 0)
-		for c := 1; c < nc; c++ {
-			oc := a.CoreOffset(op.Cores, c)
-			if oc == o0 {
-				st.uses = append(st.uses, b)
-				continue
-			}
-			st.uses = append(st.uses, reg(symDerived, n, v+oc, core(n, s, oc-o0)))
-		}
+		st.uses = append(st.uses, lay.reg(st, symDerived, n, v+oc, core(n, s, oc-o0), declare))
 	}
 }
 
-// declare adds a declared value. The value group gi declared last is
-// skipped at once (every op that touches a group registers its symbols
-// again); distinctDecls removes the remaining repeats at the end. A pool
-// address V (>= 0) is stored as itself, any other value as -(k+1) for
-// lay.others[k]: eight bytes a declaration, as a bundle may pool a
-// million buffers.
-func (lay *layout) declare(gi int, v value) {
-	sc := lay.sc
-	if sc.declSeen[gi] == sc.gen && sc.declLast[gi] == v {
-		return
+// declare adds a declared slice or core value unless an earlier op
+// declared it.
+func (lay *layout) declare(v value) {
+	if lay.sc.set.addOther(&lay.others, v) {
+		lay.others.add(v)
+		lay.decls.add(-int64(lay.others.len()))
 	}
-	sc.declSeen[gi], sc.declLast[gi] = sc.gen, v
-	if v.kind == vPoolAddr {
-		lay.decls = append(lay.decls, v.n)
-		return
-	}
-	lay.others = append(lay.others, v)
-	lay.decls = append(lay.decls, -int64(len(lay.others)))
 }
 
 // decl returns a declaration's value.
@@ -340,54 +537,158 @@ func (lay *layout) decl(d int64) value {
 	if d >= 0 {
 		return poolAddr(d)
 	}
-	return lay.others[-d-1]
+	return lay.others.at(int(-d - 1))
 }
 
-// distinctDecls keeps the first occurrence of every declared value, in
-// order. Pool addresses, the bulk, are deduped by a sort of (value,
-// position) pairs, several times faster than as many map probes; the few
-// slice and core values go through a map.
-func (lay *layout) distinctDecls() {
-	ds := lay.decls
-	if len(ds) < 2 {
-		return
+// declSet is the set of the values a layout declared, in open-addressing
+// tables (linear probing, Fibonacci hashing): a pool address V that is a
+// multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
+// table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
+// or core value as k+1 for layout.others[k].
+type declSet struct {
+	aligned hashSet[uint32]
+	odd     hashSet[uint64]
+	otab    []int32
+	oshift  uint
+}
+
+// hashSet is a set of nonzero keys.
+type hashSet[K uint32 | uint64] struct {
+	tab   []K
+	shift uint // 64 - log2(len(tab))
+	n     int
+}
+
+// keepTab is the largest table kept for the next bundle.
+const keepTab = 1 << 20
+
+func (h *hashSet[K]) reset(size int) {
+	if c := cap(h.tab); c >= size {
+		// Keep a larger table a bundle grew (up to 8 times the size,
+		// bounding what is cleared).
+		for lim := 8 * size; 2*size <= c && 2*size <= lim && size < keepTab; {
+			size *= 2
+		}
+		h.tab = h.tab[:size]
+		clear(h.tab)
+	} else {
+		h.tab = make([]K, size)
 	}
-	type entry struct {
-		v   int64
-		pos int32
+	h.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	h.n = 0
+}
+
+func (h *hashSet[K]) slot(key K) uint64 { return (uint64(key) * 0x9E3779B97F4A7C15) >> h.shift }
+
+// add inserts key and reports whether it was new.
+func (h *hashSet[K]) add(key K) bool {
+	mask := uint64(len(h.tab) - 1)
+	for i := h.slot(key); ; i = (i + 1) & mask {
+		switch h.tab[i] {
+		case key:
+			return false
+		case 0:
+			h.tab[i] = key
+			h.n++
+			if 4*h.n > 3*len(h.tab) {
+				h.grow()
+			}
+			return true
+		}
 	}
-	es := make([]entry, 0, len(ds))
-	var others map[value]bool
-	keep := make([]bool, len(ds))
-	for k, d := range ds {
-		if d >= 0 {
-			es = append(es, entry{d, int32(k)})
+}
+
+func (h *hashSet[K]) grow() {
+	old := h.tab
+	h.tab = make([]K, 2*len(old))
+	h.shift--
+	mask := uint64(len(h.tab) - 1)
+	for _, key := range old {
+		if key == 0 {
 			continue
 		}
-		if others == nil {
-			others = map[value]bool{}
+		i := h.slot(key)
+		for h.tab[i] != 0 {
+			i = (i + 1) & mask
 		}
-		if v := lay.decl(d); !others[v] {
-			others[v] = true
-			keep[k] = true
+		h.tab[i] = key
+	}
+}
+
+// drop lets a table too large to keep go.
+func (h *hashSet[K]) drop() {
+	if len(h.tab) > keepTab {
+		h.tab = nil
+	}
+}
+
+// reset empties the set, sized for a bundle of ops ops.
+func (s *declSet) reset(ops int) {
+	size := 64
+	for size < 2*ops && size < keepTab {
+		size <<= 1
+	}
+	s.aligned.reset(size)
+	s.odd.reset(64)
+	if cap(s.otab) >= 64 {
+		s.otab = s.otab[:64]
+		clear(s.otab)
+	} else {
+		s.otab = make([]int32, 64)
+	}
+	s.oshift = 64 - 6
+}
+
+// drop lets tables too large to keep go.
+func (s *declSet) drop() {
+	s.aligned.drop()
+	s.odd.drop()
+	if len(s.otab) > keepTab {
+		s.otab = nil
+	}
+}
+
+// add inserts pool address v and reports whether it was new.
+func (s *declSet) add(v int64) bool {
+	if v%128 == 0 && v/128 < 1<<32-1 {
+		return s.aligned.add(uint32(v/128 + 1))
+	}
+	return s.odd.add(uint64(v) + 1)
+}
+
+func valueSlot(v value, shift uint) uint64 {
+	h := uint64(v.n)*0x9E3779B97F4A7C15 ^ uint64(v.s)*0xC2B2AE3D27D4EB4F ^ uint64(v.o)*0x165667B19E3779F9 ^ uint64(v.kind)
+	return (h * 0x9E3779B97F4A7C15) >> shift
+}
+
+// addOther reports whether slice or core value v is not among others
+// yet; if so the caller adds it, as the next.
+func (s *declSet) addOther(others *seq[value], v value) bool {
+	mask := uint64(len(s.otab) - 1)
+	i := valueSlot(v, s.oshift)
+	for ; s.otab[i] != 0; i = (i + 1) & mask {
+		if others.at(int(s.otab[i]-1)) == v {
+			return false
 		}
 	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
+	n := others.len() + 1
+	s.otab[i] = int32(n)
+	if 4*n > 3*len(s.otab) {
+		s.otab = make([]int32, 2*len(s.otab))
+		s.oshift--
+		mask = uint64(len(s.otab) - 1)
+		for k := range n - 1 {
+			s.reindex(others.at(k), int32(k+1), mask)
 		}
-		return cmp.Compare(a.pos, b.pos)
-	})
-	for k := range es {
-		if k == 0 || es[k].v != es[k-1].v {
-			keep[es[k].pos] = true
-		}
+		s.reindex(v, int32(n), mask)
 	}
-	out := ds[:0]
-	for k, d := range ds {
-		if keep[k] {
-			out = append(out, d)
-		}
+	return true
+}
+
+func (s *declSet) reindex(v value, slot int32, mask uint64) {
+	i := valueSlot(v, s.oshift)
+	for s.otab[i] != 0 {
+		i = (i + 1) & mask
 	}
-	lay.decls = out
+	s.otab[i] = slot
 }

@@ -20,7 +20,6 @@
 package sdscgen
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -246,24 +245,33 @@ func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
 }
 
 // verifyPlan runs the independent verifier on the plan and on its JSON
-// rendering. The two checks only read the plan, so they run side by
-// side; their errors are reported in a fixed order (plan first) whatever
-// finishes first.
+// rendering, streamed from planner.WriteJSON in chunks (chunkPipe) so
+// that the text is never held whole and writing overlaps checking. The
+// checks only read the plan and run side by side (the plan's per-bundle
+// checks on GOMAXPROCS workers); their errors are reported in a fixed
+// order (plan, then writing, then JSON) whatever finishes first.
 func verifyPlan(plan *planner.Result, opt verify.Options) error {
-	jsonErr := make(chan error, 1)
+	// About 150 bytes per buffer, 100 per bundle.
+	pipe := newChunkPipe(150*len(plan.Graph.Buffers) + 100*len(plan.Graph.Bundles))
+	wrote := make(chan error, 1)
 	go func() {
-		var buf bytes.Buffer
-		if err := planner.WriteJSON(&buf, plan); err != nil {
-			jsonErr <- err
-			return
-		}
-		jsonErr <- verify.JSON(plan.Graph, plan, buf.Bytes())
+		err := planner.WriteJSON(pipe, plan)
+		pipe.closeWrite(err)
+		wrote <- err
 	}()
-	planErr := verify.Plan(plan.Graph, plan, opt)
-	if err := <-jsonErr; planErr == nil {
-		return err
+	opt.Workers = runtime.GOMAXPROCS(0)
+	planErr, jsonErr := func() (error, error) {
+		defer pipe.stop() // the writer stops if the check did not read to the end
+		return verify.PlanAndJSON(plan.Graph, plan, opt, pipe)
+	}()
+	writeErr := <-wrote
+	if planErr != nil {
+		return planErr
 	}
-	return planErr
+	if writeErr != nil && !errors.Is(writeErr, errCheckStopped) {
+		return writeErr
+	}
+	return jsonErr
 }
 
 // errNoPlan is the answer of the plan's writers after CheckOnly.

@@ -2,6 +2,7 @@ package verify_test
 
 import (
 	"bytes"
+	"io"
 	"runtime"
 	"testing"
 
@@ -69,6 +70,21 @@ func BenchmarkVerify(b *testing.B) {
 			for b.Loop() {
 				if err := verify.Plan(p.Graph, p, verify.Options{Budget: planner.DefaultBudget}); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(bc.name+"/PlanAndJSON", func(b *testing.B) {
+			// What the CLI runs: both checks side by side, the JSON
+			// streamed from planner.WriteJSON, on every core.
+			setup(b)
+			opt := verify.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}
+			for b.Loop() {
+				pr, pw := io.Pipe()
+				go func() { pw.CloseWithError(planner.WriteJSON(pw, p)) }()
+				perr, jerr := verify.PlanAndJSON(p.Graph, p, opt, pr)
+				pr.Close()
+				if perr != nil || jerr != nil {
+					b.Fatal(perr, jerr)
 				}
 			}
 		})

@@ -1,26 +1,20 @@
 package verify
 
 import (
+	"bytes"
+	"io"
+
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
 // planJSON is the document of bundle-ir.md §5 without its two long arrays
 // (bundles and buffers), which JSON checks element by element as they
-// stream by. A field is !ok when it is null or missing.
+// stream by, and without pool_sizes, which poolSizes takes in as it
+// streams by. A field is !ok when it is null or missing.
 type planJSON struct {
 	Graph, Allocator jstr
 	Budget           jint
-	// PoolSizes holds the pool_sizes members in document order (a key
-	// may repeat; the last one counts, as in any JSON library's map);
-	// PoolSizesOK is false when the key is missing or null.
-	PoolSizes   []poolSize
-	PoolSizesOK bool
-}
-
-type poolSize struct {
-	name []byte
-	size jint
 }
 
 // bundleJSON is one element of the document's bundles array.
@@ -41,29 +35,35 @@ type bufferJSON struct {
 }
 
 // decodePlan reads the document of bundle-ir.md §5 (keys in any order, exactly
-// the spec's keys), handing each bundles element and each buffers
-// element, with its index, to bundle and buffer as it is read. A
-// repeated array key starts its indices afresh (the last value of a key
-// is the one that counts). It returns the rest of the document and the
-// two arrays' lengths.
-func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
+// the spec's keys), handing each pool_sizes member to ps, and each
+// bundles element and each buffers element, with its index, to bundle
+// and buffer as it is read. A repeated array key starts its indices
+// afresh (the last value of a key is the one that counts). It returns
+// the rest of the document and the two arrays' lengths.
+func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
 	r.object(func(key []byte) {
 		switch string(key) {
 		case "graph":
 			doc.Graph = r.optStr()
+			doc.Graph.b = bytes.Clone(doc.Graph.b)
 		case "allocator":
 			doc.Allocator = r.optStr()
+			doc.Allocator.b = bytes.Clone(doc.Allocator.b)
 		case "budget":
 			doc.Budget = r.optInt()
 		case "pool_sizes":
-			doc.PoolSizes = doc.PoolSizes[:0]
-			doc.PoolSizesOK = r.object(func(name []byte) {
-				doc.PoolSizes = append(doc.PoolSizes, poolSize{name, r.optInt()})
+			ps.reset()
+			ps.ok = r.object(func(name []byte) {
+				r.key = append(r.key[:0], name...) // the value's read may move name
+				if v := r.optInt(); r.err == nil {
+					ps.add(r.key, v)
+				}
 			})
 		case "bundles":
 			nBundles = 0
 			r.array(func(i int) {
 				var b bundleJSON
+				r.strs = r.strs[:0] // the strings of the last element are done with
 				r.object(func(key []byte) {
 					switch string(key) {
 					case "name":
@@ -77,8 +77,9 @@ func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), 
 					case "compare":
 						b.Own = jint{}
 						r.object(func(name []byte) {
+							own := string(name) == allocator
 							v := r.optInt()
-							if string(name) == allocator {
+							if own {
 								b.Own = jint{v: v.v, ok: true}
 							}
 						})
@@ -95,6 +96,7 @@ func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), 
 			nBuffers = 0
 			r.array(func(i int) {
 				var b bufferJSON
+				r.strs = r.strs[:0]
 				r.object(func(key []byte) {
 					switch string(key) {
 					case "name":
@@ -129,6 +131,44 @@ func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), 
 	return doc, nBundles, nBuffers
 }
 
+// poolSizes takes in the members of pool_sizes as they stream by. The
+// members are usually the bundles with a pool, in order, each once: while
+// they are, only their values are kept (vals[k] for the k-th bundle with
+// a pool); the members after the first that is not are kept whole, in
+// document order (rest).
+type poolSizes struct {
+	g    *ir.Graph
+	p    *planner.Result
+	ok   bool // the key is there and not null
+	vals []jint
+	next int // the bundle after the last in-order member
+	rest []poolSize
+}
+
+type poolSize struct {
+	name string
+	size jint
+}
+
+func (ps *poolSizes) reset() {
+	ps.ok, ps.vals, ps.next, ps.rest = false, ps.vals[:0], 0, ps.rest[:0]
+}
+
+func (ps *poolSizes) add(name []byte, v jint) {
+	if len(ps.rest) == 0 {
+		bs := ps.p.Bundles
+		for ps.next < len(bs) && !bs[ps.next].HasPool() {
+			ps.next++
+		}
+		if ps.next < len(bs) && string(name) == ps.g.Bundles[ps.next].Name {
+			ps.vals = append(ps.vals, v)
+			ps.next++
+			return
+		}
+	}
+	ps.rest = append(ps.rest, poolSize{string(name), v})
+}
+
 // JSON checks the plan JSON data (as planner.WriteJSON writes it) against
 // the plan p of graph g: it must be strict JSON with exactly the keys of
 // bundle-ir.md §5, the pool-size table must hold exactly the bundles with
@@ -139,6 +179,19 @@ func decodePlan(r *reader, allocator string, bundle func(i int, b *bundleJSON), 
 // Call Plan first: JSON trusts p's decisions and checks only that the
 // document states them.
 func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
+	return checkJSON(g, p, &reader{data: data, tok: -1}, nil)
+}
+
+// JSONReader is JSON on the document read from src, which it reads to
+// the end unless the check fails first. It keeps only a window of the
+// document in memory, not the document.
+func JSONReader(g *ir.Graph, p *planner.Result, src io.Reader) error {
+	return checkJSON(g, p, newStreamReader(src), nil)
+}
+
+// checkJSON is JSON reading from r, with the views views (nil: derive
+// them).
+func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error {
 	c := &checker{g: g, p: p}
 	matches := len(p.Groups) == len(g.Groups) && len(p.Bundles) == len(g.Bundles)
 	// Bundles and buffers are checked as they stream by, into kc and bc;
@@ -148,10 +201,13 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	kc := &checker{g: g, p: p}
 	bc := &checker{g: g, p: p}
 	if matches {
-		bc.views = deriveViews(g)
+		if views == nil {
+			views = deriveViews(g)
+		}
+		bc.views = views
 	}
-	r := &reader{data: data}
-	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, func(i int, jb *bundleJSON) {
+	ps := &poolSizes{g: g, p: p}
+	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, ps, func(i int, jb *bundleJSON) {
 		if i == 0 {
 			kc.err = Error{} // a repeated "bundles" key: the last one counts
 		}
@@ -168,6 +224,10 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	})
 	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
+	}
+	if r.rerr != nil {
+		c.fail("plan JSON: reading it: %v", r.rerr)
+		return c.result()
 	}
 	if r.err != nil {
 		c.fail("plan JSON: %v", r.err)
@@ -186,7 +246,7 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	if !doc.Budget.is(p.Budget) {
 		c.fail("plan JSON: budget %s, want %d", doc.Budget, p.Budget)
 	}
-	c.checkPoolSizes(&doc)
+	c.checkPoolSizes(ps)
 
 	if nBundles != len(g.Bundles) {
 		c.fail("plan JSON: %d bundles, the graph has %d", nBundles, len(g.Bundles))
@@ -201,55 +261,50 @@ func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
 	return c.result()
 }
 
-// merge appends the violations of o after c's.
-func (c *checker) merge(o *checker) {
-	c.err.Total += o.err.Total
-	for _, v := range o.err.Violations {
-		if len(c.err.Violations) < maxReported {
-			c.err.Violations = append(c.err.Violations, v)
-		}
-	}
-}
-
 // checkPoolSizes: pool_sizes maps exactly the bundles with candidates to
-// their pool sizes. The members are usually the bundles with a pool, in
-// order, each once; anything else goes through a map (last key wins).
-func (c *checker) checkPoolSizes(doc *planJSON) {
+// their pool sizes. When its members were those bundles, in order, each
+// once, their values are checked in order; anything else goes through a
+// map (last key wins).
+func (c *checker) checkPoolSizes(ps *poolSizes) {
 	g, p := c.g, c.p
-	if !doc.PoolSizesOK {
+	if !ps.ok {
 		c.fail("plan JSON: pool_sizes missing or null")
 	}
-	k := 0
-	inOrder := true
-	for bi, b := range g.Bundles {
-		if !p.Bundles[bi].HasPool() {
-			continue
+	pooled := 0
+	for bi := range p.Bundles {
+		if p.Bundles[bi].HasPool() {
+			pooled++
 		}
-		if k >= len(doc.PoolSizes) || string(doc.PoolSizes[k].name) != b.Name {
-			inOrder = false
-			break
-		}
-		k++
 	}
-	if inOrder && k == len(doc.PoolSizes) {
-		k = 0
-		for bi, b := range g.Bundles {
-			if pb := p.Bundles[bi]; pb.HasPool() {
-				if v := doc.PoolSizes[k].size; !v.is(pb.PoolSize) {
-					c.fail("plan JSON: pool_sizes[%q] = %s, want %d", b.Name, v, pb.PoolSize)
+	if len(ps.rest) == 0 && len(ps.vals) == pooled {
+		k := 0
+		for bi := range g.Bundles {
+			if pb := &p.Bundles[bi]; pb.HasPool() {
+				if v := ps.vals[k]; !v.is(pb.PoolSize) {
+					c.fail("plan JSON: pool_sizes[%q] = %s, want %d", g.Bundles[bi].Name, v, pb.PoolSize)
 				}
 				k++
 			}
 		}
 		return
 	}
-	sizes := make(map[string]jint, len(doc.PoolSizes))
-	for _, e := range doc.PoolSizes {
-		sizes[string(e.name)] = e.size
+	// The members in document order: the in-order ones (the first
+	// len(vals) bundles with a pool), then the rest.
+	sizes := make(map[string]jint, len(ps.vals)+len(ps.rest))
+	k := 0
+	for bi := range g.Bundles {
+		if k < len(ps.vals) && p.Bundles[bi].HasPool() {
+			sizes[g.Bundles[bi].Name] = ps.vals[k]
+			k++
+		}
+	}
+	for _, e := range ps.rest {
+		sizes[e.name] = e.size
 	}
 	entries := 0
-	for bi, b := range g.Bundles {
-		pb := p.Bundles[bi]
+	for bi := range g.Bundles {
+		b := &g.Bundles[bi]
+		pb := &p.Bundles[bi]
 		v, ok := sizes[b.Name]
 		if pb.HasPool() {
 			entries++

@@ -3,13 +3,17 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/synth"
 )
 
 // specPlan plans the spec example and returns the plan and its JSON.
@@ -105,8 +109,13 @@ func TestJSONRejectsInvalid(t *testing.T) {
 			continue
 		}
 		invalid++
-		if err := JSON(p.Graph, p, b); err == nil {
+		err := JSON(p.Graph, p, b)
+		if err == nil {
 			t.Fatalf("invalid JSON accepted:\n%s", b)
+		}
+		// Streamed a byte at a time, the same error at the same offset.
+		if serr := JSONReader(p.Graph, p, iotest.OneByteReader(bytes.NewReader(b))); serr == nil || serr.Error() != err.Error() {
+			t.Fatalf("streamed: %v, whole: %v\n%s", serr, err, b)
 		}
 	}
 	if invalid < 1000 {
@@ -198,5 +207,66 @@ func FuzzReader(f *testing.F) {
 		if ok != json.Valid(data) {
 			t.Fatalf("reader says %v (%v), encoding/json says %v: %q", ok, r.err, !ok, data)
 		}
+		// Streamed a byte at a time: the same verdict and error.
+		s := newStreamReader(iotest.OneByteReader(bytes.NewReader(data)))
+		s.skip()
+		if sok := s.err == nil && s.atEnd(); sok != ok || fmt.Sprint(s.err) != fmt.Sprint(r.err) {
+			t.Fatalf("streamed: %v (%v), whole: %v (%v): %q", sok, s.err, ok, r.err, data)
+		}
 	})
+}
+
+// TestJSONStreams: the plan JSON read through readers that hand it over
+// a byte, half a buffer or with the end of data early, passes as the
+// whole text does; a read error is reported as one.
+func TestJSONStreams(t *testing.T) {
+	p, good := specPlan(t)
+	for name, r := range map[string]io.Reader{
+		"one byte": iotest.OneByteReader(bytes.NewReader(good)),
+		"half":     iotest.HalfReader(bytes.NewReader(good)),
+		"data+EOF": iotest.DataErrReader(bytes.NewReader(good)),
+		"whole":    bytes.NewReader(good),
+	} {
+		if err := JSONReader(p.Graph, p, r); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	err := JSONReader(p.Graph, p, iotest.TimeoutReader(iotest.OneByteReader(bytes.NewReader(good))))
+	if err == nil || !strings.Contains(err.Error(), "reading it: "+iotest.ErrTimeout.Error()) {
+		t.Errorf("a read error: got %v", err)
+	}
+}
+
+// TestJSONWindow: reading a plan of 20,000 ops (several megabytes of
+// JSON) keeps the reader's window at its first size and its string
+// buffers at one element's strings: memory does not grow with the
+// document.
+func TestJSONWindow(t *testing.T) {
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 20, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	f, errs := frontend.Parse("synth.bir", src.Bytes())
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	var doc bytes.Buffer
+	if err := planner.WriteJSON(&doc, p); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Len() < 8*window {
+		t.Fatalf("only %d bytes of JSON", doc.Len())
+	}
+	r := newStreamReader(&doc)
+	if err := checkJSON(g, p, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cap(r.data) != window || cap(r.strs) > 1024 || cap(r.key) > 1024 {
+		t.Errorf("window %d bytes (want %d), strings %d, key %d", cap(r.data), window, cap(r.strs), cap(r.key))
+	}
 }

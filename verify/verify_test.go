@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/synth"
 	"github.com/sdscgen/sdscgen/verify"
 )
 
@@ -443,8 +445,13 @@ func TestCatchesMutations(t *testing.T) {
 					continue
 				}
 				applied++
-				if err := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget}); err == nil {
+				err := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget})
+				if err == nil {
 					t.Fatalf("seed %d: corruption not detected\n%s", seed, src)
+				}
+				// Checked on several goroutines, the same violations.
+				if err4 := verify.Plan(p.Graph, p, verify.Options{Budget: s.budget, Workers: 4}); err4 == nil || err4.Error() != err.Error() {
+					t.Fatalf("seed %d: one worker reports\n%v\nfour report\n%v", seed, err, err4)
 				}
 			}
 			if applied < 10 {
@@ -488,5 +495,123 @@ func TestJSONCatchesEdits(t *testing.T) {
 		if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil {
 			t.Errorf("edit %q -> %q not detected", e[0], e[1])
 		}
+	}
+}
+
+// corruptedSynth plans a synthetic graph of 4,000 ops in 40 bundles and
+// corrupts it in several bundles, each corruption caught by another
+// phase of the check: a live range (checkGroups), pool sizes, a lower
+// bound and a first-fit offset (the bundles' pools), an access stride
+// (the bundle's tree) and a group size that a pooled access then leaves
+// (the bounds). It returns the plan and the indices of the bundles hit.
+func corruptedSynth(t *testing.T) (*planner.Result, []int) {
+	t.Helper()
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 4000, Bundles: 40, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, check(t, "synth.bir", src.Bytes()), setup{budget: planner.DefaultBudget})
+	if err := verify.Plan(p.Graph, p, verify.Options{Budget: planner.DefaultBudget}); err != nil {
+		t.Fatal(err)
+	}
+	var hit []int
+	// The first pooled group of bundle bi.
+	pooledIn := func(bi int) int {
+		for _, gi := range p.Bundles[bi].Candidates {
+			if p.Groups[gi].Offset >= 0 {
+				return gi
+			}
+		}
+		t.Fatalf("bundle %d pools nothing", bi)
+		return -1
+	}
+	for _, bi := range []int{3, 11, 17, 25, 38} {
+		switch bi {
+		case 3, 25:
+			p.Bundles[bi].PoolSize += 128
+			p.Bundles[bi].LowerBound++
+		case 11:
+			p.Groups[pooledIn(bi)].Offset += 128
+		case 17:
+			gi := pooledIn(bi)
+			p.Groups[gi].End++
+			p.Graph.Groups[gi].Size -= 128
+		case 38:
+			b := &p.Graph.Bundles[bi]
+			op := &b.Ops[len(b.Ops)-1]
+			op.Reads[0].Strides = append(op.Reads[0].Strides, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+		}
+		hit = append(hit, bi)
+	}
+	return p, hit
+}
+
+// TestWorkersSameError: corruptions in several bundles give exactly the
+// same Error (the same first violations in the same order, the same
+// total) with one worker and with several, however the bundles are cut
+// into chunks; and the violations come in the order of the checks:
+// live ranges before pools, pools in bundle order.
+func TestWorkersSameError(t *testing.T) {
+	p, hit := corruptedSynth(t)
+	one := verify.Plan(p.Graph, p, verify.Options{Budget: planner.DefaultBudget, Workers: 1})
+	if one == nil {
+		t.Fatal("corruptions not detected")
+	}
+	for _, w := range []int{2, 3, 8, 64} {
+		got := verify.Plan(p.Graph, p, verify.Options{Budget: planner.DefaultBudget, Workers: w})
+		if got == nil || got.Error() != one.Error() {
+			t.Fatalf("%d workers report\n%v\none reports\n%v", w, got, one)
+		}
+	}
+	e := one.(*verify.Error)
+	// Every corrupted bundle is named, and they come in bundle order
+	// among the pool-size violations.
+	last := -1
+	for _, bi := range hit[:2] { // 3 and 11: both before bundle 17's
+		name := p.Graph.Bundles[bi].Name
+		k := slices.IndexFunc(e.Violations, func(v string) bool { return strings.Contains(v, "bundle "+strconv.Quote(name)+":") })
+		if k < 0 {
+			t.Fatalf("bundle %q not reported:\n%v", name, one)
+		}
+		if k < last {
+			t.Fatalf("bundle %q reported out of order:\n%v", name, one)
+		}
+		last = k
+	}
+	// The live range (checkGroups) comes before every pool violation.
+	lr := slices.IndexFunc(e.Violations, func(v string) bool { return strings.Contains(v, "live range") })
+	pool := slices.IndexFunc(e.Violations, func(v string) bool { return strings.Contains(v, "pool size") })
+	if lr < 0 || pool < 0 || lr > pool {
+		t.Fatalf("live range at %d, pool size at %d:\n%v", lr, pool, one)
+	}
+}
+
+// TestPlanAndJSON: the two checks side by side, the document streamed,
+// each error in its place.
+func TestPlanAndJSON(t *testing.T) {
+	src, err := os.ReadFile("../golden/testdata/spec_example/input.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := setup{budget: planner.DefaultBudget}
+	opt := verify.Options{Budget: s.budget, Workers: 2}
+	p := plan(t, check(t, "spec.bir", src), s)
+	var buf bytes.Buffer
+	if err := planner.WriteJSON(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	if perr, jerr := verify.PlanAndJSON(p.Graph, p, opt, strings.NewReader(good)); perr != nil || jerr != nil {
+		t.Fatalf("a good plan: %v, %v", perr, jerr)
+	}
+	bad := strings.Replace(good, `"lower_bound": 256`, `"lower_bound": 0`, 1)
+	perr, jerr := verify.PlanAndJSON(p.Graph, p, opt, strings.NewReader(bad))
+	if perr != nil || jerr == nil || !strings.Contains(jerr.Error(), "lower_bound 0, want 256") {
+		t.Fatalf("an edited document: %v, %v", perr, jerr)
+	}
+	p.Bundles[0].LowerBound++ // now the document states a plan that is wrong
+	perr, jerr = verify.PlanAndJSON(p.Graph, p, opt, strings.NewReader(good))
+	if perr == nil || !strings.Contains(perr.Error(), "lower bound 257, the live bytes peak at 256") || jerr == nil {
+		t.Fatalf("a corrupted plan: %v, %v", perr, jerr)
 	}
 }

@@ -14,51 +14,58 @@ import (
 type viewInfo struct {
 	// root[i] is the buffer at the end of i's alias chain, or -1 when the
 	// chain is broken (out of range, a cycle, an overflowing offset).
-	root []int
+	root []int32
 	// view[i] is the sum of the offsets on i's chain to its root.
 	view []int64
 	// problems lists what is wrong with the declarations, in buffer order.
 	problems []string
 }
 
+// States of root while deriveViews runs.
+const (
+	rootUnseen = -2
+	rootOnPath = -3
+)
+
 // deriveViews walks every alias chain once (memoized, so the cost is
 // linear in the number of buffers however long the chains are).
 func deriveViews(g *ir.Graph) *viewInfo {
 	n := len(g.Buffers)
-	v := &viewInfo{root: make([]int, n), view: make([]int64, n)}
-	const (
-		unseen = iota
-		onPath
-		done
-	)
-	state := make([]uint8, n)
-	var path []int
+	v := &viewInfo{root: make([]int32, n), view: make([]int64, n)}
+	for i := range v.root {
+		v.root[i] = rootUnseen
+	}
+	var path []int32
 	for i := range g.Buffers {
-		if state[i] == done {
+		if v.root[i] >= -1 {
+			continue // done
+		}
+		if b := &g.Buffers[i]; b.Alias == -1 && b.AliasOffset == 0 {
+			v.root[i] = int32(i) // a root: the common case, in short
 			continue
 		}
 		// Follow the chain until a root, a name already resolved, or a
 		// problem.
 		path = path[:0]
 		j := i
-		root, base := -1, int64(0)
+		root, base := int32(-1), int64(0)
 		for {
-			if state[j] == done {
-				root, base = v.root[j], v.view[j]
+			if r := v.root[j]; r >= -1 {
+				root, base = r, v.view[j]
 				break
 			}
-			if state[j] == onPath {
+			if v.root[j] == rootOnPath {
 				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", g.Buffers[j].Name))
 				break
 			}
-			state[j] = onPath
-			path = append(path, j)
+			v.root[j] = rootOnPath
+			path = append(path, int32(j))
 			a := g.Buffers[j].Alias
 			if a == -1 {
 				if g.Buffers[j].AliasOffset != 0 {
 					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
 				}
-				root = j
+				root = int32(j)
 				break
 			}
 			if a < 0 || a >= n {
@@ -70,7 +77,6 @@ func deriveViews(g *ir.Graph) *viewInfo {
 		// Unwind: each name's offset is its own plus its base's.
 		for k := len(path) - 1; k >= 0; k-- {
 			b := path[k]
-			state[b] = done
 			v.root[b] = root
 			if root < 0 {
 				continue
@@ -100,7 +106,8 @@ func (c *checker) checkViews(v *viewInfo) {
 	for _, s := range v.problems {
 		c.fail("%s", s)
 	}
-	for i, b := range g.Buffers {
+	for i := range g.Buffers {
+		b := &g.Buffers[i]
 		if r := v.root[i]; r >= 0 {
 			if b.ViewOffset != v.view[i] {
 				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, g.Buffers[r].Name, v.view[i])
@@ -114,12 +121,13 @@ func (c *checker) checkViews(v *viewInfo) {
 			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers[a].Name)
 		}
 	}
-	for _, gr := range g.Groups {
+	for gi := range g.Groups {
+		gr := &g.Groups[gi]
 		roots := 0
 		var size int64
 		sized := true
 		for _, m := range gr.Members {
-			b := g.Buffers[m]
+			b := &g.Buffers[m]
 			if b.Alias == -1 {
 				roots++
 				if gr.Root != m {
@@ -154,76 +162,88 @@ func (c *checker) checkViews(v *viewInfo) {
 // some core, so the largest is sum_d (cores[d]-1)*split[d] and the
 // smallest 0 (core 0). ok is false when the sum passes MaxInt64.
 func extent(b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
-	add := func(x, n int64) bool { // far += x*n, checked
-		if x == 0 || n == 0 {
-			return true
-		}
-		if x < 0 || n < 0 || x > math.MaxInt64/n || x*n > math.MaxInt64-far {
-			return false
-		}
-		far += x * n
-		return true
-	}
 	for d, s := range a.Split {
-		if d < len(op.Cores) && !add(s, op.Cores[d]-1) {
-			return 0, false
+		if d < len(op.Cores) {
+			if far, ok = addProduct(far, s, op.Cores[d]-1); !ok {
+				return 0, false
+			}
 		}
 	}
 	for k, st := range a.Strides {
 		if k < len(op.Loops) {
-			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) && !add(st, b.Loops[li].Count-1) {
-				return 0, false
+			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) {
+				if far, ok = addProduct(far, st, b.Loops[li].Count-1); !ok {
+					return 0, false
+				}
 			}
 		}
 	}
 	return far, true
 }
 
-// checkCores checks every op's cores clause and every access's split
-// (bundle-ir.md §2): entries at least 1, a split only on an op with cores and
-// with one entry per cores entry, no negative split or step.
-func (c *checker) checkCores() {
-	for _, b := range c.g.Bundles {
-		for oi := range b.Ops {
-			op := &b.Ops[oi]
-			if op.Cores != nil && len(op.Cores) == 0 {
-				c.fail("op %q: an empty cores list", op.Name)
+// addProduct is far + x*n, or false when x or n is negative or the result
+// passes MaxInt64.
+func addProduct(far, x, n int64) (int64, bool) {
+	if x == 0 || n == 0 {
+		return far, true
+	}
+	if x < 0 || n < 0 || x > math.MaxInt64/n || x*n > math.MaxInt64-far {
+		return far, false
+	}
+	return far + x*n, true
+}
+
+// checkCores checks the cores clause of every op of bundle bi and every
+// access's split (bundle-ir.md §2): entries at least 1, a split only on an op
+// with cores and with one entry per cores entry, no negative split or
+// step.
+func (c *checker) checkCores(bi int) {
+	b := &c.g.Bundles[bi]
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		if op.Cores != nil && len(op.Cores) == 0 {
+			c.fail("op %q: an empty cores list", op.Name)
+		}
+		n := int64(1)
+		for _, s := range op.Cores {
+			if s < 1 {
+				c.fail("op %q: cores entry %d is below 1", op.Name, s)
+				continue
 			}
-			n := int64(1)
-			for _, s := range op.Cores {
-				if s < 1 {
-					c.fail("op %q: cores entry %d is below 1", op.Name, s)
-					continue
-				}
-				if n > math.MaxInt64/s {
-					c.fail("op %q: cores %v multiply past the largest int64", op.Name, op.Cores)
-					break
-				}
-				n *= s
+			if n > math.MaxInt64/s {
+				c.fail("op %q: cores %v multiply past the largest int64", op.Name, op.Cores)
+				break
 			}
-			for _, accs := range [][]ir.Access{op.Reads, op.Writes} {
-				for _, a := range accs {
-					if a.Split != nil && len(a.Split) != len(op.Cores) {
-						c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, a.Split, c.g.Buffers[a.Buffer].Name, op.Cores)
+			n *= s
+		}
+		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+			for ai := range accs {
+				a := &accs[ai]
+				if a.Split != nil && len(a.Split) != len(op.Cores) {
+					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, a.Split, c.g.Buffers[a.Buffer].Name, op.Cores)
+				}
+				for _, s := range a.Split {
+					if s < 0 {
+						c.fail("op %q: negative split %d", op.Name, s)
 					}
-					for _, s := range a.Split {
-						if s < 0 {
-							c.fail("op %q: negative split %d", op.Name, s)
-						}
-					}
-					for _, s := range a.Strides {
-						if s < 0 {
-							c.fail("op %q: negative step %d", op.Name, s)
-						}
+				}
+				for _, s := range a.Strides {
+					if s < 0 {
+						c.fail("op %q: negative step %d", op.Name, s)
 					}
 				}
 			}
 		}
 	}
-	for _, n := range c.g.CPU {
-		for _, accs := range [][]ir.Access{n.Reads, n.Writes} {
-			for _, a := range accs {
-				if a.Split != nil || a.Strides != nil {
+}
+
+// checkCoresCPU: a CPU node's accesses have no split and no step.
+func (c *checker) checkCoresCPU() {
+	for ni := range c.g.CPU {
+		n := &c.g.CPU[ni]
+		for _, accs := range [2][]ir.Access{n.Reads, n.Writes} {
+			for ai := range accs {
+				if a := &accs[ai]; a.Split != nil || a.Strides != nil {
 					c.fail("cpu %q: an access with a split or step", n.Name)
 				}
 			}
@@ -232,42 +252,40 @@ func (c *checker) checkCores() {
 }
 
 // checkBounds applies the bounds rule of bundle-ir.md §2 to every access of
-// every op, and checks every pooled access against its group's bytes:
-// each core's start address, from the first iteration's (pool offset +
-// view offset, core 0) to the farthest (+ the largest core offset + every
-// loop's last step), must lie in [offset, offset + group size). A 0-byte
-// name touches no byte and is exempt from the second check (its start may
-// be its group's end).
-func (c *checker) checkBounds(v *viewInfo) {
-	g, p := c.g, c.p
-	for bi := range g.Bundles {
-		b := &g.Bundles[bi]
-		for oi := range b.Ops {
-			op := &b.Ops[oi]
-			for _, accs := range [][]ir.Access{op.Reads, op.Writes} {
-				for ai := range accs {
-					a := &accs[ai]
-					buf := &g.Buffers[a.Buffer]
-					far, ok := extent(b, op, a)
-					if !ok {
-						c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
-						continue
-					}
-					if far != 0 && far >= buf.Size {
-						c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
-							b.Name, op.Name, buf.Name, far, buf.Size)
-					}
-					gi := buf.Group
-					pg := &p.Groups[gi]
-					if pg.Offset < 0 || int(pg.Bundle) != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
-						continue
-					}
-					size := g.Groups[gi].Size
-					lo := v.view[a.Buffer]
-					if far > math.MaxInt64-lo || lo+far >= size {
-						c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
-							b.Name, op.Name, buf.Name, pg.Offset, lo, far, g.Groups[gi].Name, pg.Offset, pg.Offset+size)
-					}
+// every op of bundle bi, and checks every pooled access against its
+// group's bytes: each core's start address, from the first iteration's
+// (pool offset + view offset, core 0) to the farthest (+ the largest core
+// offset + every loop's last step), must lie in [offset, offset + group
+// size). A 0-byte name touches no byte and is exempt from the second
+// check (its start may be its group's end).
+func (c *checker) checkBounds(bi int) {
+	g, p, v := c.g, c.p, c.views
+	b := &g.Bundles[bi]
+	for oi := range b.Ops {
+		op := &b.Ops[oi]
+		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+			for ai := range accs {
+				a := &accs[ai]
+				buf := &g.Buffers[a.Buffer]
+				far, ok := extent(b, op, a)
+				if !ok {
+					c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
+					continue
+				}
+				if far != 0 && far >= buf.Size {
+					c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
+						b.Name, op.Name, buf.Name, far, buf.Size)
+				}
+				gi := buf.Group
+				pg := &p.Groups[gi]
+				if pg.Offset < 0 || int(pg.Bundle) != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
+					continue
+				}
+				size := g.Groups[gi].Size
+				lo := v.view[a.Buffer]
+				if far > math.MaxInt64-lo || lo+far >= size {
+					c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
+						b.Name, op.Name, buf.Name, pg.Offset, lo, far, g.Groups[gi].Name, pg.Offset, pg.Offset+size)
 				}
 			}
 		}

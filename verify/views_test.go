@@ -260,6 +260,41 @@ func TestReplayAtScale(t *testing.T) {
 	}
 }
 
+// TestOverlapAtScale: on the same bundle of more than 40,000 candidates
+// (ranked by a radix sort, held in a free list many levels deep), a
+// long-lived candidate moved onto the bytes of a short-lived one it is
+// live with is reported as an overlap, naming both, under an allocator
+// that is not replayed; with one worker and with four alike.
+func TestOverlapAtScale(t *testing.T) {
+	g := chainGraph(40000)
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	p.Allocator = "someone-else"
+	// l000005 is written by op 5 and read by the last op, so it is live
+	// with b000006, written by op 5 and read by op 6.
+	find := func(name string) int {
+		for gi := range g.Groups {
+			if g.Groups[gi].Name == name {
+				return gi
+			}
+		}
+		t.Fatalf("no group %s", name)
+		return -1
+	}
+	l, b := find("l000005"), find("b000006")
+	if p.Groups[l].Offset < 0 || p.Groups[b].Offset < 0 {
+		t.Fatalf("l000005 or b000006 not pooled")
+	}
+	p.Groups[l].Offset = p.Groups[b].Offset
+	one := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget})
+	if one == nil || !strings.Contains(one.Error(), "overlaps") ||
+		!strings.Contains(one.Error(), `"l000005"`) || !strings.Contains(one.Error(), `"b000006"`) {
+		t.Fatalf("overlap not reported: %v", one)
+	}
+	if four := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget, Workers: 4}); four == nil || four.Error() != one.Error() {
+		t.Fatalf("four workers: %v", four)
+	}
+}
+
 func sortInts(a []int, less func(x, y int) bool) {
 	sort.Slice(a, func(i, j int) bool { return less(a[i], a[j]) })
 }

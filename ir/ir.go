@@ -66,6 +66,10 @@ type Graph struct {
 	// Claims holds every name listed on an `input`, `output` or `lx`
 	// line, in source order. Group.Input, Output and LX summarise them.
 	Claims []Claim
+	// Ints holds the step and split lists of every access, located by
+	// Access.Strides and Access.Split (see Span); Ints[0] is a
+	// placeholder so that no present span starts at 0.
+	Ints []int64
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -240,43 +244,96 @@ func (o *Op) NumCores() int {
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand.
+// Access is one read or write operand. It holds no pointers (the graph
+// of a large input has millions of accesses, and the garbage collector
+// would otherwise mark every one): its `step` and `split` lists live in
+// the graph-wide Graph.Ints and are read through Graph.Strides and
+// Graph.Split.
 type Access struct {
 	Pos Pos
 	// Buffer indexes Graph.Buffers, after renames are resolved.
-	Buffer int
+	Buffer int32
 	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
-	Group int
-	// Strides holds the bytes the address advances per iteration of each
-	// enclosing loop, outermost first (len == len(Op.Loops)). It is nil
-	// when the access has no `step`.
-	Strides []int64
-	// Split holds the `split` bytes, one per entry of the op's Cores; nil
-	// for a broadcast access (every core uses the same address).
-	Split []int64
+	Group int32
+	// Strides locates the bytes the address advances per iteration of
+	// each enclosing loop, outermost first (len(Op.Loops) entries); it is
+	// absent (the zero Span) when the access has no `step`. Read it with
+	// Graph.Strides.
+	Strides Span
+	// Split locates the `split` bytes, one per entry of the op's Cores;
+	// absent for a broadcast access (every core uses the same address).
+	// Read it with Graph.Split.
+	Split Span
 }
 
-// CoreOffset is the byte offset of core c's part of the access on an op
+// Span locates a run of Graph.Ints: Ints[Off : Off+Len]. The zero Span
+// is absent, which Graph.Span reports as a nil slice. Graph.AddInts never
+// returns a span at offset 0 (Ints[0] is a placeholder), so a present
+// span, even an empty one, has Off > 0.
+type Span struct {
+	Off, Len int32
+}
+
+// Present reports whether the span locates a list (possibly empty)
+// rather than standing for an absent one.
+func (s Span) Present() bool { return s.Off > 0 }
+
+// AddInts appends v to g.Ints and returns its span: the zero Span (absent)
+// when v is nil, a present one otherwise, also when v is empty. The caller
+// bounds the total length (the frontend rejects inputs of 2 GiB or more,
+// and every value takes at least two bytes of text).
+func (g *Graph) AddInts(v []int64) Span {
+	if v == nil {
+		return Span{}
+	}
+	if len(g.Ints) == 0 {
+		g.Ints = append(g.Ints, 0)
+	}
+	off := len(g.Ints)
+	g.Ints = append(g.Ints, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
+}
+
+// Span returns the list s locates, with its capacity capped so that
+// appending to it cannot overwrite its neighbours; nil when s is absent.
+func (g *Graph) Span(s Span) []int64 {
+	if s.Off <= 0 {
+		return nil
+	}
+	end := s.Off + s.Len
+	return g.Ints[s.Off:end:end]
+}
+
+// Strides returns the access's strides (see Access.Strides): nil when it
+// has no `step`.
+func (g *Graph) Strides(a *Access) []int64 { return g.Span(a.Strides) }
+
+// Split returns the access's `split` bytes (see Access.Split): nil for a
+// broadcast access.
+func (g *Graph) Split(a *Access) []int64 { return g.Span(a.Split) }
+
+// CoreOffset is the byte offset of core c's part of access a on an op
 // with the given cores list: sum over split dimensions d of i_d*Split[d],
 // where i_d = (c / (cores[0]*...*cores[d-1])) mod cores[d] (the first
 // dimension varies fastest). It is 0 for a broadcast access and for core
 // 0. The frontend has checked that no core offset overflows.
-func (a *Access) CoreOffset(cores []int64, c int) int64 {
-	if a.Split == nil {
+func (g *Graph) CoreOffset(a *Access, cores []int64, c int) int64 {
+	split := g.Split(a)
+	if split == nil {
 		return 0
 	}
 	var off int64
 	rest := int64(c)
 	for d, s := range cores {
-		off += (rest % s) * a.Split[d]
+		off += (rest % s) * split[d]
 		rest /= s
 	}
 	return off
 }
 
-// HasStride reports whether any stride of the access is nonzero.
-func (a Access) HasStride() bool {
-	for _, s := range a.Strides {
+// HasStride reports whether any stride of access a is nonzero.
+func (g *Graph) HasStride(a *Access) bool {
+	for _, s := range g.Strides(a) {
 		if s != 0 {
 			return true
 		}

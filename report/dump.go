@@ -140,15 +140,15 @@ func accesses(g *ir.Graph, as []ir.Access) string {
 	s := make([]string, len(as))
 	for i, a := range as {
 		s[i] = g.Buffers[a.Buffer].Name
-		if a.Strides != nil {
-			st := make([]string, len(a.Strides))
-			for k, x := range a.Strides {
+		if strides := g.Strides(&a); strides != nil {
+			st := make([]string, len(strides))
+			for k, x := range strides {
 				st[k] = strconv.FormatInt(x, 10)
 			}
 			s[i] += "[" + strings.Join(st, ",") + "]"
 		}
-		if a.Split != nil {
-			s[i] += "split[" + strings.Trim(strings.ReplaceAll(int64List(a.Split), " ", ""), "[]") + "]"
+		if split := g.Split(&a); split != nil {
+			s[i] += "split[" + strings.Trim(strings.ReplaceAll(int64List(split), " ", ""), "[]") + "]"
 		}
 	}
 	return orDash(strings.Join(s, ","))

@@ -250,12 +250,12 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 		for s := l.First; s <= l.Last; s++ {
 			op := &b.Ops[s]
 			for _, a := range op.Reads {
-				if a.Group == gi && fr < 0 {
+				if int(a.Group) == gi && fr < 0 {
 					fr = s
 				}
 			}
 			for _, a := range op.Writes {
-				if a.Group == gi && fw < 0 {
+				if int(a.Group) == gi && fw < 0 {
 					fw = s
 				}
 			}

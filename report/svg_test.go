@@ -306,8 +306,8 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		seen := map[int]bool{}
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range append(append([]ir.Access{}, op.Reads...), op.Writes...) {
-				if !p.Pooled(a.Group, bi) {
-					seen[a.Group] = true
+				if !p.Pooled(int(a.Group), bi) {
+					seen[int(a.Group)] = true
 				}
 			}
 		}

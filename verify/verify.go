@@ -400,12 +400,12 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 	ok := true
 	for ai := range accs {
 		a := &accs[ai]
-		if a.Buffer < 0 || a.Buffer >= len(g.Buffers) {
+		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) {
 			c.fail("%s %s: buffer index %d out of range", kind, name, a.Buffer)
 			ok = false
 			continue
 		}
-		if a.Group != g.Buffers[a.Buffer].Group {
+		if int(a.Group) != g.Buffers[a.Buffer].Group {
 			c.fail("%s %s: access of %q records group %d, the buffer's is %d",
 				kind, name, g.Buffers[a.Buffer].Name, a.Group, g.Buffers[a.Buffer].Group)
 			ok = false
@@ -417,7 +417,7 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 // groupOf resolves an access to its storage. Every check after begin
 // may read the group an access records: checkGraph has checked it is its
 // buffer's (or nothing after it runs).
-func (c *checker) groupOf(a *ir.Access) int { return a.Group }
+func (c *checker) groupOf(a *ir.Access) int { return int(a.Group) }
 
 // reasons derives the reason (bundle-ir.md §3.1) of every group from who
 // touches it (gathered in c.ws by checkGraph), and for candidates their

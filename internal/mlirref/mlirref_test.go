@@ -175,8 +175,9 @@ module {
 // Declarations: one pair per new SSA name in that order (op2's pool and
 // slice names are already declared).
 func TestCoresSlices(t *testing.T) {
-	acc := func(buf, grp int, strides, split []int64) ir.Access {
-		return ir.Access{Buffer: buf, Group: grp, Strides: strides, Split: split}
+	ints := &ir.Graph{} // holds the accesses' strides and splits
+	acc := func(buf, grp int32, strides, split []int64) ir.Access {
+		return ir.Access{Buffer: buf, Group: grp, Strides: ints.AddInts(strides), Split: ints.AddInts(split)}
 	}
 	g := &ir.Graph{
 		Name: "h",
@@ -214,6 +215,7 @@ func TestCoresSlices(t *testing.T) {
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}},
 		}},
 	}
+	g.Ints = ints.Ints
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

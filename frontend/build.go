@@ -782,22 +782,22 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		for j := range ops {
 			for k := range ops[j].Reads {
 				a := &ops[j].Reads[k]
-				a.Group = int32(g.Buffers[a.Buffer].Group)
+				a.Group = g.Buffers[a.Buffer].Group
 			}
 			for k := range ops[j].Writes {
 				a := &ops[j].Writes[k]
-				a.Group = int32(g.Buffers[a.Buffer].Group)
+				a.Group = g.Buffers[a.Buffer].Group
 			}
 		}
 	}
 	for i := range g.CPU {
 		for k := range g.CPU[i].Reads {
 			a := &g.CPU[i].Reads[k]
-			a.Group = int32(g.Buffers[a.Buffer].Group)
+			a.Group = g.Buffers[a.Buffer].Group
 		}
 		for k := range g.CPU[i].Writes {
 			a := &g.CPU[i].Writes[k]
-			a.Group = int32(g.Buffers[a.Buffer].Group)
+			a.Group = g.Buffers[a.Buffer].Group
 		}
 	}
 	return g, nil

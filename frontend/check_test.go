@@ -59,7 +59,7 @@ func dump(g *ir.Graph) string {
 		var s []string
 		for _, a := range as {
 			x := g.Buffers[a.Buffer].Name
-			if int(a.Group) != g.Buffers[a.Buffer].Group {
+			if a.Group != g.Buffers[a.Buffer].Group {
 				x += "!badgroup"
 			}
 			if st := g.Strides(&a); st != nil {

@@ -33,7 +33,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("group %q members out of order", gr.Name)
 			}
 			inGroup[m]++
-			if g.Buffers[m].Group != gi {
+			if int(g.Buffers[m].Group) != gi {
 				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, gr.Name, g.Buffers[m].Group)
 			}
 			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
@@ -60,7 +60,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if b.ViewOffset != 0 || b.AliasOffset != 0 {
 				t.Errorf("root %q: view offset %d, alias offset %d", b.Name, b.ViewOffset, b.AliasOffset)
 			}
-		case b.Alias >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
+		case int(b.Alias) >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
 			b.ViewOffset != g.Buffers[b.Alias].ViewOffset+b.AliasOffset:
 			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
 		}
@@ -95,7 +95,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	// access checks an operand; loops are the counts of its enclosing
 	// loops, cores the op's cores list.
 	access := func(a ir.Access, loops []int64, cores []int64) {
-		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) || int(a.Group) != g.Buffers[a.Buffer].Group {
+		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) || a.Group != g.Buffers[a.Buffer].Group {
 			t.Errorf("bad access %+v", a)
 			return
 		}

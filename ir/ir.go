@@ -8,6 +8,13 @@
 // therefore never report input errors; they may rely on these invariants.
 // Slices are in source order unless a field says otherwise, so walking them
 // is deterministic.
+//
+// A graph of a million ops is held in memory whole, so its most numerous
+// parts are compact: indices into Graph slices are int32 in Access,
+// Buffer and Group, and an Access holds no pointer at all (its `step`
+// and `split` lists are Spans of the graph-wide Graph.Ints, read with
+// Graph.Strides, Graph.Split, Graph.CoreOffset and Graph.HasStride), so
+// the garbage collector does not scan the access arrays.
 package ir
 
 import "fmt"
@@ -122,18 +129,18 @@ type Buffer struct {
 	// Size is the byte size rounded up to a whole number of sticks.
 	Size int64
 	// Group indexes Graph.Groups: the storage this buffer is a name of.
-	Group int
-	// ViewOffset is where this name starts inside its group's storage:
-	// the sum of the `alias v = t + OFF` offsets on its chain to the
-	// group's root (0 for the root itself).
-	ViewOffset int64
+	Group int32
 	// Alias indexes Graph.Buffers: the right side of this name's
 	// `alias NAME = BASE + OFF` line, or -1 when the name is not the left
 	// side of an alias (it is its group's root). AliasOffset is that
 	// line's OFF (0 without `+`). These are the declarations as written;
 	// ViewOffset and Group.Size are derived from them (and re-derived by
 	// the verifier).
-	Alias       int
+	Alias int32
+	// ViewOffset is where this name starts inside its group's storage:
+	// the sum of the `alias v = t + OFF` offsets on its chain to the
+	// group's root (0 for the root itself).
+	ViewOffset  int64
 	AliasOffset int64
 }
 
@@ -143,14 +150,15 @@ type Group struct {
 	// Name is the smallest member name in byte order; it breaks ties
 	// wherever groups are sorted (the planning sort key).
 	Name string
-	// Root indexes Graph.Buffers: the one member that is not the left
-	// side of an `alias`. Reports call the group by this name.
-	Root int
-	// Members indexes Graph.Buffers, in declaration order.
-	Members []int
+	// Members indexes Graph.Buffers, in declaration order. (The frontend
+	// cuts every group's Members from one shared array, capacity capped.)
+	Members []int32
 	// Size is the largest ViewOffset+Size over the members: the bytes
 	// the one allocation of the group must hold.
 	Size int64
+	// Root indexes Graph.Buffers: the one member that is not the left
+	// side of an `alias`. Reports call the group by this name.
+	Root int32
 	// Input, Output and LX record whether any member is declared a graph
 	// input, a graph output or LX-claimed.
 	Input, Output, LX bool

@@ -36,7 +36,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		if b.Alias >= 0 {
 			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
 		}
-		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, b.Group), view, lc(b.Pos))
+		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}
 	for gi, gr := range g.Groups {
 		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))

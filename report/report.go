@@ -72,7 +72,7 @@ func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root]
 func viewPhrase(g *ir.Graph, bi int) string {
 	b := &g.Buffers[bi]
 	gr := &g.Groups[b.Group]
-	if gr.Root == bi {
+	if int(gr.Root) == bi {
 		return ""
 	}
 	root := g.Buffers[gr.Root].Name

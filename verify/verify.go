@@ -280,13 +280,13 @@ func (c *checker) checkGraph() bool {
 		}
 		name := ""
 		for k, m := range gr.Members {
-			if m < 0 || m >= len(g.Buffers) {
+			if m < 0 || int(m) >= len(g.Buffers) {
 				gc.fail("group %q: member index %d out of range", gr.Name, m)
 				ok = false
 				continue
 			}
 			b := &g.Buffers[m]
-			if b.Group != gi {
+			if int(b.Group) != gi {
 				gc.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
 			} else {
 				listed[m] = true
@@ -298,14 +298,14 @@ func (c *checker) checkGraph() bool {
 		if gr.Name != name {
 			gc.fail("group %q: its smallest member name is %q", gr.Name, name)
 		}
-		if gr.Root < 0 || gr.Root >= len(g.Buffers) || g.Buffers[gr.Root].Group != gi {
+		if gr.Root < 0 || int(gr.Root) >= len(g.Buffers) || int(g.Buffers[gr.Root].Group) != gi {
 			gc.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
 			ok = false
 		}
 	}
 	for bi := range g.Buffers {
 		b := &g.Buffers[bi]
-		if b.Group < 0 || b.Group >= len(g.Groups) {
+		if b.Group < 0 || int(b.Group) >= len(g.Groups) {
 			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
 			ok = false
 			continue
@@ -405,7 +405,7 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 			ok = false
 			continue
 		}
-		if int(a.Group) != g.Buffers[a.Buffer].Group {
+		if a.Group != g.Buffers[a.Buffer].Group {
 			c.fail("%s %s: access of %q records group %d, the buffer's is %d",
 				kind, name, g.Buffers[a.Buffer].Name, a.Group, g.Buffers[a.Buffer].Group)
 			ok = false

@@ -60,7 +60,7 @@ func deriveViews(g *ir.Graph) *viewInfo {
 			}
 			v.root[j] = rootOnPath
 			path = append(path, int32(j))
-			a := g.Buffers[j].Alias
+			a := int(g.Buffers[j].Alias)
 			if a == -1 {
 				if g.Buffers[j].AliasOffset != 0 {
 					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
@@ -117,7 +117,7 @@ func (c *checker) checkViews(v *viewInfo) {
 					b.Name, g.Groups[b.Group].Name, g.Buffers[r].Name, g.Groups[g.Buffers[r].Group].Name)
 			}
 		}
-		if a := b.Alias; a >= 0 && a < len(g.Buffers) && g.Buffers[a].Group != b.Group {
+		if a := b.Alias; a >= 0 && int(a) < len(g.Buffers) && g.Buffers[a].Group != b.Group {
 			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers[a].Name)
 		}
 	}

@@ -46,9 +46,9 @@ func viewGraph() *ir.Graph {
 			{Name: "y", Size: 4096, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "e", Root: 1, Members: []int{1, 2, 3, 4}, Size: 4224},
-			{Name: "x", Root: 0, Members: []int{0}, Size: 512, Input: true},
-			{Name: "y", Root: 5, Members: []int{5}, Size: 4096, Output: true},
+			{Name: "e", Root: 1, Members: []int32{1, 2, 3, 4}, Size: 4224},
+			{Name: "x", Root: 0, Members: []int32{0}, Size: 512, Input: true},
+			{Name: "y", Root: 5, Members: []int32{5}, Size: 4096, Output: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
@@ -164,10 +164,10 @@ func TestJSONViewOffset(t *testing.T) {
 func chainGraph(n int) *ir.Graph {
 	g := &ir.Graph{Name: "chain"}
 	addBuf := func(name string, size int64) int {
-		i := len(g.Buffers)
+		i := int32(len(g.Buffers))
 		g.Buffers = append(g.Buffers, ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
-		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int{i}, Size: size})
-		return i
+		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int32{i}, Size: size})
+		return int(i)
 	}
 	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
 	b := ir.Bundle{Name: "k", Kind: ir.KindFused}
@@ -207,10 +207,10 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 		idx[i] = i
 	}
 	sortInts(idx, func(x, y int) bool { return g.Groups[x].Name < g.Groups[y].Name })
-	newOf := make([]int, len(idx))
+	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
 	for k, old := range idx {
-		newOf[old] = k
+		newOf[old] = int32(k)
 		groups[k] = g.Groups[old]
 	}
 	g.Groups = groups
@@ -221,10 +221,10 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
 			for k := range op.Reads {
-				op.Reads[k].Group = int32(newOf[op.Reads[k].Group])
+				op.Reads[k].Group = newOf[op.Reads[k].Group]
 			}
 			for k := range op.Writes {
-				op.Writes[k].Group = int32(newOf[op.Writes[k].Group])
+				op.Writes[k].Group = newOf[op.Writes[k].Group]
 			}
 		}
 	}

@@ -189,9 +189,9 @@ func TestCoresSlices(t *testing.T) {
 			{Name: "l", Size: 128, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "x", Root: 0, Members: []int{0, 1}, Size: 4096, Input: true},
-			{Name: "t", Root: 2, Members: []int{2, 3}, Size: 1024},
-			{Name: "l", Root: 4, Members: []int{4}, Size: 128, LX: true},
+			{Name: "x", Root: 0, Members: []int32{0, 1}, Size: 4096, Input: true},
+			{Name: "t", Root: 2, Members: []int32{2, 3}, Size: 1024},
+			{Name: "l", Root: 4, Members: []int32{4}, Size: 128, LX: true},
 		},
 		Bundles: []ir.Bundle{{
 			Name: "b",

@@ -27,9 +27,9 @@ import (
 // While the graph is being built, an ir.Access holds in Buffer the
 // buffer index when the name resolved on sight, else -(id+2) for the
 // name's id in the name table; and in Group what finish must check of its
-// bounds: 0 nothing, -1 that its farthest start overflows int64 (an
-// error if the name resolves), or the farthest start itself (an error if
-// it is not inside the resolved buffer).
+// bounds: 0 nothing, else i+1 for fars[i], which is -1 when its farthest
+// start overflows int64 (an error if the name resolves), or the farthest
+// start itself (an error if it is not inside the resolved buffer).
 type builder struct {
 	file  string
 	g     *ir.Graph
@@ -55,9 +55,14 @@ type builder struct {
 	ops   slab[ir.Op]
 	loops slab[ir.Loop]
 	accs  slab[ir.Access]
-	ints  slab[int64] // Strides, Split and Cores
+	ints  slab[int64] // Op.Cores
 	nums  slab[int]   // Op.Loops
 	items slab[ir.Item]
+
+	// fars holds, while the graph is built, the farthest start (see far)
+	// of each access with a step or a split where it is not 0; such an
+	// access's Group is its index here + 1 until finish.
+	fars []int64
 
 	// The bundle under construction.
 	opsStart, loopsStart int
@@ -531,7 +536,7 @@ func (b *builder) accesses(lf leafInfo, as []Access, depth int) []ir.Access {
 		a := &as[i]
 		acc := &out[i]
 		acc.Pos = b.pos(a.Name.Pos)
-		acc.Buffer = b.ref(a.Name.Value)
+		acc.Buffer = int32(b.ref(a.Name.Value))
 		ok := true
 		if a.Step != nil {
 			acc.Strides, ok = b.strides(a.Step, depth)
@@ -542,7 +547,10 @@ func (b *builder) accesses(lf leafInfo, as []Access, depth int) []ir.Access {
 			ok = ok && splitOK
 		}
 		if (a.Step != nil || a.Split != nil) && ok && lf.coresOK {
-			acc.Group = b.far(lf, acc)
+			if far := b.far(lf, acc); far != 0 {
+				b.fars = append(b.fars, far)
+				acc.Group = int32(len(b.fars))
+			}
 		}
 	}
 	return out
@@ -563,9 +571,9 @@ func (b *builder) ref(name string) int {
 // largest core offset plus the sum over its enclosing loops of stride *
 // (count - 1); -1 when that overflows, 0 when there is nothing to check
 // (a loop count is 0 or too large, which is reported).
-func (b *builder) far(lf leafInfo, acc *ir.Access) int {
+func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 	far, fits := int64(0), true
-	for d, s := range acc.Split {
+	for d, s := range b.g.Split(acc) {
 		term, ok := mul(lf.cores[d]-1, s)
 		if fits = ok; fits {
 			far, fits = add(far, term)
@@ -574,7 +582,7 @@ func (b *builder) far(lf leafInfo, acc *ir.Access) int {
 			break
 		}
 	}
-	for k, st := range acc.Strides {
+	for k, st := range b.g.Strides(acc) {
 		if !fits {
 			break
 		}
@@ -590,52 +598,62 @@ func (b *builder) far(lf leafInfo, acc *ir.Access) int {
 	if !fits {
 		return -1
 	}
-	return int(far)
+	return far
+}
+
+// span appends n zeros to Graph.Ints and returns their span and the
+// slice to fill in, which stays valid until the next span.
+func (b *builder) span(n int) (ir.Span, []int64) {
+	g := b.g
+	if len(g.Ints) == 0 {
+		g.Ints = append(g.Ints, 0)
+	}
+	off := len(g.Ints)
+	g.Ints = append(g.Ints, make([]int64, n)...)
+	return ir.Span{Off: int32(off), Len: int32(n)}, g.Ints[off:]
 }
 
 // split checks an access's split clause against its leaf's cores.
-func (b *builder) split(lf leafInfo, s *IntList) ([]int64, bool) {
+func (b *builder) split(lf leafInfo, s *IntList) (ir.Span, bool) {
 	l := lf.l
 	switch {
 	case l.Kind == "cpu":
 		b.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
-		return nil, false
+		return ir.Span{}, false
 	case l.Cores == nil:
 		b.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
-		return nil, false
+		return ir.Span{}, false
 	case len(s.Ints) != len(l.Cores.Ints):
 		b.errorf(s.Pos, "split has %s but the op's cores list has %s",
 			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
-		return nil, false
+		return ir.Span{}, false
 	}
-	start := b.ints.mark()
-	split := b.ints.extend(&start, len(s.Ints))
+	span, split := b.span(len(s.Ints))
 	ok := true
 	for k, t := range s.Ints {
 		var good bool
 		split[k], good = b.integer(t)
 		ok = ok && good
 	}
-	return split, ok
+	return span, ok
 }
 
 // strides checks a step clause inside depth loops; ok is false when it
 // has an error.
-func (b *builder) strides(s *IntList, depth int) (strides []int64, ok bool) {
+func (b *builder) strides(s *IntList, depth int) (span ir.Span, ok bool) {
 	if depth == 0 {
 		b.errorf(s.Pos, "step outside any loop")
-		return nil, false
+		return ir.Span{}, false
 	}
 	ints := s.Ints
 	if s.List && len(ints) != depth {
 		b.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
-		return nil, false
+		return ir.Span{}, false
 	}
-	start := b.ints.mark()
-	strides = b.ints.extend(&start, depth)
+	span, strides := b.span(depth)
 	if !s.List {
 		strides[depth-1], ok = b.integer(ints[0])
-		return strides, ok
+		return span, ok
 	}
 	ok = true
 	for k, t := range ints {
@@ -643,7 +661,7 @@ func (b *builder) strides(s *IntList, depth int) (strides []int64, ok bool) {
 		strides[k], good = b.integer(t)
 		ok = ok && good
 	}
-	return strides, ok
+	return span, ok
 }
 
 // finish resolves what waited for the whole graph (renames, references,
@@ -678,20 +696,21 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	resolve := func(acc *ir.Access) {
 		written := ""
 		if enc := acc.Buffer; enc >= 0 {
-			written = b.buf(enc).Name
+			written = b.buf(int(enc)).Name
 			if shadow != nil && shadow[enc] != 0 {
-				acc.Buffer = b.renameTo[shadow[enc]-1]
+				acc.Buffer = int32(b.renameTo[shadow[enc]-1])
 			}
 		} else {
-			written = b.names.name(int32(-enc - 2))
-			acc.Buffer = b.resolve(int32(-enc-2), acc.Pos)
+			written = b.names.name(-enc - 2)
+			acc.Buffer = int32(b.resolve(-enc-2, acc.Pos))
 		}
-		far := acc.Group
+		farAt := acc.Group
 		acc.Group = -1
-		if acc.Buffer < 0 || far == 0 {
+		if acc.Buffer < 0 || farAt == 0 {
 			return
 		}
-		buf := b.buf(acc.Buffer)
+		far := b.fars[farAt-1]
+		buf := b.buf(int(acc.Buffer))
 		switch {
 		case far < 0:
 			b.errs.add(acc.Pos.In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
@@ -723,6 +742,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		resolve(&b.refs[k])
 	}
 	b.refs = nil
+	b.fars = nil
 	for i := range b.aliases {
 		a := &b.aliases[i]
 		a.v = b.resolve(a.view, b.pos(a.viewPos))

@@ -62,11 +62,11 @@ func dump(g *ir.Graph) string {
 			if a.Group != g.Buffers[a.Buffer].Group {
 				x += "!badgroup"
 			}
-			if a.Strides != nil {
-				x += fmt.Sprint(a.Strides)
+			if st := g.Strides(&a); st != nil {
+				x += fmt.Sprint(st)
 			}
-			if a.Split != nil {
-				x += fmt.Sprint("split", a.Split)
+			if sp := g.Split(&a); sp != nil {
+				x += fmt.Sprint("split", sp)
 			}
 			s = append(s, x)
 		}
@@ -398,7 +398,7 @@ func TestNestingLimit(t *testing.T) {
 	}
 	g := mustCheck(t, nest(255))
 	ops := g.Bundles[0].Ops
-	if len(ops) != 1 || len(ops[0].Loops) != 255 || ops[0].Reads[0].Strides[254] != 8 || g.Bundles[0].Loops[254].Depth != 255 {
+	if len(ops) != 1 || len(ops[0].Loops) != 255 || g.Strides(&ops[0].Reads[0])[254] != 8 || g.Bundles[0].Loops[254].Depth != 255 {
 		t.Errorf("255 levels not built as expected")
 	}
 	_, errs := Parse("t.bir", []byte(nest(256)))
@@ -555,11 +555,11 @@ func TestCores(t *testing.T) {
 				list = op.Reads
 			}
 			x := list[a.index]
-			if fmt.Sprint(x.Split) != fmt.Sprint(a.split) || (x.Split == nil) != (a.split == nil) {
-				t.Errorf("%s access %d: split %v, want %v", c.op, a.index, x.Split, a.split)
+			if sp := g.Split(&x); fmt.Sprint(sp) != fmt.Sprint(a.split) || (sp == nil) != (a.split == nil) {
+				t.Errorf("%s access %d: split %v, want %v", c.op, a.index, sp, a.split)
 			}
 			for core, want := range a.offs {
-				if got := x.CoreOffset(op.Cores, core); got != want {
+				if got := g.CoreOffset(&x, op.Cores, core); got != want {
 					t.Errorf("%s access %d core %d: offset %d, want %d", c.op, a.index, core, got, want)
 				}
 			}
@@ -567,7 +567,7 @@ func TestCores(t *testing.T) {
 	}
 	// twice reads x with two different steps: both kept, in order.
 	tw := g.Bundles[0].Ops[3]
-	if tw.Name != "twice" || fmt.Sprint(tw.Reads[0].Strides, tw.Reads[1].Strides) != "[4096] [8192]" || tw.Reads[0].Buffer != tw.Reads[1].Buffer {
+	if tw.Name != "twice" || fmt.Sprint(g.Strides(&tw.Reads[0]), g.Strides(&tw.Reads[1])) != "[4096] [8192]" || tw.Reads[0].Buffer != tw.Reads[1].Buffer {
 		t.Errorf("twice: %+v", tw.Reads)
 	}
 	// rw reads z and zv and writes z: one storage, two names.

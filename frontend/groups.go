@@ -111,7 +111,7 @@ func (b *builder) buildGroups(claims []int) {
 			continue
 		}
 		lineOf[v] = a
-		bufs[v].Alias, bufs[v].AliasOffset = t, a.offset
+		bufs[v].Alias, bufs[v].AliasOffset = int32(t), a.offset
 	}
 	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
 	flags := make([]uint8, n)
@@ -154,7 +154,7 @@ func (b *builder) buildGroups(claims []int) {
 	rank := groupOrder(bufs, nameOf) // group number -> index in Groups
 	nameOf = nil
 	g.Groups = make([]ir.Group, len(rank))
-	all := make([]int, 0, n)
+	all := make([]int32, 0, n)
 	for k, r := range rank {
 		m := int(count[k])
 		g.Groups[r].Members = all[len(all) : len(all) : len(all)+m]
@@ -169,9 +169,9 @@ func (b *builder) buildGroups(claims []int) {
 		if len(gr.Members) == 0 || bf.Name < gr.Name {
 			gr.Name = bf.Name
 		}
-		gr.Members = append(gr.Members, i)
+		gr.Members = append(gr.Members, int32(i))
 		if rootOf[i] == int32(i) {
-			gr.Root = i
+			gr.Root = int32(i)
 		}
 		// Overflow was reported by viewOffsets (and then there is no
 		// graph to build).
@@ -181,7 +181,7 @@ func (b *builder) buildGroups(claims []int) {
 		gr.Input = gr.Input || f&(1<<ir.ClaimInput) != 0
 		gr.Output = gr.Output || f&(1<<ir.ClaimOutput) != 0
 		gr.LX = gr.LX || f&(1<<ir.ClaimLX) != 0
-		bf.Group = int(k)
+		bf.Group = k
 	}
 }
 
@@ -296,7 +296,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		for j >= 0 && state[j] == unvisited {
 			state[j] = onPath
 			path = append(path, j)
-			j = bufs[j].Alias
+			j = int(bufs[j].Alias)
 		}
 		// The chain ended at a root (j < 0: the last of path), at a name
 		// already done, or closed a cycle at j.

@@ -33,7 +33,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("group %q members out of order", gr.Name)
 			}
 			inGroup[m]++
-			if g.Buffers[m].Group != gi {
+			if int(g.Buffers[m].Group) != gi {
 				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, gr.Name, g.Buffers[m].Group)
 			}
 			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
@@ -60,7 +60,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if b.ViewOffset != 0 || b.AliasOffset != 0 {
 				t.Errorf("root %q: view offset %d, alias offset %d", b.Name, b.ViewOffset, b.AliasOffset)
 			}
-		case b.Alias >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
+		case int(b.Alias) >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
 			b.ViewOffset != g.Buffers[b.Alias].ViewOffset+b.AliasOffset:
 			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
 		}
@@ -95,27 +95,34 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	// access checks an operand; loops are the counts of its enclosing
 	// loops, cores the op's cores list.
 	access := func(a ir.Access, loops []int64, cores []int64) {
-		if a.Buffer < 0 || a.Buffer >= len(g.Buffers) || a.Group != g.Buffers[a.Buffer].Group {
+		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) || a.Group != g.Buffers[a.Buffer].Group {
 			t.Errorf("bad access %+v", a)
 			return
 		}
-		if a.Strides != nil && len(a.Strides) != len(loops) {
-			t.Errorf("access has %d strides in %d loops", len(a.Strides), len(loops))
+		for _, sp := range []ir.Span{a.Strides, a.Split} {
+			if sp != (ir.Span{}) && (sp.Off < 1 || sp.Len < 0 || int(sp.Off)+int(sp.Len) > len(g.Ints)) {
+				t.Errorf("access %+v: span %+v outside Ints (%d)", a, sp, len(g.Ints))
+				return
+			}
 		}
-		if a.Split != nil && len(a.Split) != len(cores) {
-			t.Errorf("access has %d split entries for %d cores entries", len(a.Split), len(cores))
+		strides, split := g.Strides(&a), g.Split(&a)
+		if strides != nil && len(strides) != len(loops) {
+			t.Errorf("access has %d strides in %d loops", len(strides), len(loops))
+		}
+		if split != nil && len(split) != len(cores) {
+			t.Errorf("access has %d split entries for %d cores entries", len(split), len(cores))
 			return
 		}
-		if a.Strides == nil && a.Split == nil {
+		if strides == nil && split == nil {
 			return
 		}
 		// The bound, in floating point: no overflow to guard against,
 		// and exact below 2^53, which the fuzzer's values rarely pass.
 		far := 0.0
-		for d, s := range a.Split {
+		for d, s := range split {
 			far += float64(cores[d]-1) * float64(s)
 		}
-		for k, s := range a.Strides {
+		for k, s := range strides {
 			far += float64(s) * float64(loops[k]-1)
 		}
 		if size := float64(g.Buffers[a.Buffer].Size); far != 0 && far >= size && far < 1<<53 {
@@ -175,7 +182,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	for _, c := range g.CPU {
 		for _, a := range append(append([]ir.Access{}, c.Reads...), c.Writes...) {
 			access(a, nil, nil)
-			if a.Strides != nil || a.Split != nil {
+			if a.Strides.Present() || a.Split.Present() {
 				t.Errorf("cpu node %q has strides or a split", c.Name)
 			}
 		}

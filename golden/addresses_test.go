@@ -86,9 +86,9 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 	argOf := map[int]int{}
 	for _, op := range b.Ops {
 		for _, a := range append(append([]ir.Access(nil), op.Reads...), op.Writes...) {
-			if _, pooled := pooledAt(a.Group); !pooled && !g.Groups[a.Group].LX {
-				if _, ok := argOf[a.Group]; !ok {
-					argOf[a.Group] = len(argOf)
+			if _, pooled := pooledAt(int(a.Group)); !pooled && !g.Groups[a.Group].LX {
+				if _, ok := argOf[int(a.Group)]; !ok {
+					argOf[int(a.Group)] = len(argOf)
 				}
 			}
 		}
@@ -116,19 +116,19 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 			v := g.Buffers[a.Buffer].ViewOffset
 			var tile int64
 			tiled := false
-			for k, s := range a.Strides {
+			for k, s := range g.Strides(&a) {
 				tile += s * iv[op.Loops[k]]
 				tiled = tiled || s != 0
 			}
 			for c := int64(0); c < cores; c++ {
-				oc := coreOffset(op.Cores, a.Split, c)
+				oc := coreOffset(op.Cores, g.Split(&a), c)
 				var k key
 				var base int64
-				if off, pooled := pooledAt(a.Group); pooled {
+				if off, pooled := pooledAt(int(a.Group)); pooled {
 					k, base = key{"pool", off + v + oc, 0}, pool+off+v+oc
 				} else {
-					n := int64(argOf[a.Group])
-					if oc == coreOffset(op.Cores, a.Split, 0) {
+					n := int64(argOf[int(a.Group)])
+					if oc == coreOffset(op.Cores, g.Split(&a), 0) {
 						k, base = key{"kernel", n, v}, argBase(int(n))+v
 					} else {
 						k, base = key{"derived", n, v + oc}, argBase(int(n))+v+oc
@@ -337,9 +337,9 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 			}
 			for j, sp := range e.splits[op.Name] {
 				if j < len(op.Reads) {
-					op.Reads[j].Split = sp
+					op.Reads[j].Split = g.AddInts(sp)
 				} else {
-					op.Writes[j-len(op.Reads)].Split = sp
+					op.Writes[j-len(op.Reads)].Split = g.AddInts(sp)
 				}
 			}
 		}

@@ -8,6 +8,13 @@
 // therefore never report input errors; they may rely on these invariants.
 // Slices are in source order unless a field says otherwise, so walking them
 // is deterministic.
+//
+// A graph of a million ops is held in memory whole, so its most numerous
+// parts are compact: indices into Graph slices are int32 in Access,
+// Buffer and Group, and an Access holds no pointer at all (its `step`
+// and `split` lists are Spans of the graph-wide Graph.Ints, read with
+// Graph.Strides, Graph.Split, Graph.CoreOffset and Graph.HasStride), so
+// the garbage collector does not scan the access arrays.
 package ir
 
 import "fmt"
@@ -66,6 +73,10 @@ type Graph struct {
 	// Claims holds every name listed on an `input`, `output` or `lx`
 	// line, in source order. Group.Input, Output and LX summarise them.
 	Claims []Claim
+	// Ints holds the step and split lists of every access, located by
+	// Access.Strides and Access.Split (see Span); Ints[0] is a
+	// placeholder so that no present span starts at 0.
+	Ints []int64
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -118,18 +129,18 @@ type Buffer struct {
 	// Size is the byte size rounded up to a whole number of sticks.
 	Size int64
 	// Group indexes Graph.Groups: the storage this buffer is a name of.
-	Group int
-	// ViewOffset is where this name starts inside its group's storage:
-	// the sum of the `alias v = t + OFF` offsets on its chain to the
-	// group's root (0 for the root itself).
-	ViewOffset int64
+	Group int32
 	// Alias indexes Graph.Buffers: the right side of this name's
 	// `alias NAME = BASE + OFF` line, or -1 when the name is not the left
 	// side of an alias (it is its group's root). AliasOffset is that
 	// line's OFF (0 without `+`). These are the declarations as written;
 	// ViewOffset and Group.Size are derived from them (and re-derived by
 	// the verifier).
-	Alias       int
+	Alias int32
+	// ViewOffset is where this name starts inside its group's storage:
+	// the sum of the `alias v = t + OFF` offsets on its chain to the
+	// group's root (0 for the root itself).
+	ViewOffset  int64
 	AliasOffset int64
 }
 
@@ -139,14 +150,15 @@ type Group struct {
 	// Name is the smallest member name in byte order; it breaks ties
 	// wherever groups are sorted (the planning sort key).
 	Name string
-	// Root indexes Graph.Buffers: the one member that is not the left
-	// side of an `alias`. Reports call the group by this name.
-	Root int
-	// Members indexes Graph.Buffers, in declaration order.
-	Members []int
+	// Members indexes Graph.Buffers, in declaration order. (The frontend
+	// cuts every group's Members from one shared array, capacity capped.)
+	Members []int32
 	// Size is the largest ViewOffset+Size over the members: the bytes
 	// the one allocation of the group must hold.
 	Size int64
+	// Root indexes Graph.Buffers: the one member that is not the left
+	// side of an `alias`. Reports call the group by this name.
+	Root int32
 	// Input, Output and LX record whether any member is declared a graph
 	// input, a graph output or LX-claimed.
 	Input, Output, LX bool
@@ -240,43 +252,96 @@ func (o *Op) NumCores() int {
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand.
+// Access is one read or write operand. It holds no pointers (the graph
+// of a large input has millions of accesses, and the garbage collector
+// would otherwise mark every one): its `step` and `split` lists live in
+// the graph-wide Graph.Ints and are read through Graph.Strides and
+// Graph.Split.
 type Access struct {
 	Pos Pos
 	// Buffer indexes Graph.Buffers, after renames are resolved.
-	Buffer int
+	Buffer int32
 	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
-	Group int
-	// Strides holds the bytes the address advances per iteration of each
-	// enclosing loop, outermost first (len == len(Op.Loops)). It is nil
-	// when the access has no `step`.
-	Strides []int64
-	// Split holds the `split` bytes, one per entry of the op's Cores; nil
-	// for a broadcast access (every core uses the same address).
-	Split []int64
+	Group int32
+	// Strides locates the bytes the address advances per iteration of
+	// each enclosing loop, outermost first (len(Op.Loops) entries); it is
+	// absent (the zero Span) when the access has no `step`. Read it with
+	// Graph.Strides.
+	Strides Span
+	// Split locates the `split` bytes, one per entry of the op's Cores;
+	// absent for a broadcast access (every core uses the same address).
+	// Read it with Graph.Split.
+	Split Span
 }
 
-// CoreOffset is the byte offset of core c's part of the access on an op
+// Span locates a run of Graph.Ints: Ints[Off : Off+Len]. The zero Span
+// is absent, which Graph.Span reports as a nil slice. Graph.AddInts never
+// returns a span at offset 0 (Ints[0] is a placeholder), so a present
+// span, even an empty one, has Off > 0.
+type Span struct {
+	Off, Len int32
+}
+
+// Present reports whether the span locates a list (possibly empty)
+// rather than standing for an absent one.
+func (s Span) Present() bool { return s.Off > 0 }
+
+// AddInts appends v to g.Ints and returns its span: the zero Span (absent)
+// when v is nil, a present one otherwise, also when v is empty. The caller
+// bounds the total length (the frontend rejects inputs of 2 GiB or more,
+// and every value takes at least two bytes of text).
+func (g *Graph) AddInts(v []int64) Span {
+	if v == nil {
+		return Span{}
+	}
+	if len(g.Ints) == 0 {
+		g.Ints = append(g.Ints, 0)
+	}
+	off := len(g.Ints)
+	g.Ints = append(g.Ints, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
+}
+
+// Span returns the list s locates, with its capacity capped so that
+// appending to it cannot overwrite its neighbours; nil when s is absent.
+func (g *Graph) Span(s Span) []int64 {
+	if s.Off <= 0 {
+		return nil
+	}
+	end := s.Off + s.Len
+	return g.Ints[s.Off:end:end]
+}
+
+// Strides returns the access's strides (see Access.Strides): nil when it
+// has no `step`.
+func (g *Graph) Strides(a *Access) []int64 { return g.Span(a.Strides) }
+
+// Split returns the access's `split` bytes (see Access.Split): nil for a
+// broadcast access.
+func (g *Graph) Split(a *Access) []int64 { return g.Span(a.Split) }
+
+// CoreOffset is the byte offset of core c's part of access a on an op
 // with the given cores list: sum over split dimensions d of i_d*Split[d],
 // where i_d = (c / (cores[0]*...*cores[d-1])) mod cores[d] (the first
 // dimension varies fastest). It is 0 for a broadcast access and for core
 // 0. The frontend has checked that no core offset overflows.
-func (a *Access) CoreOffset(cores []int64, c int) int64 {
-	if a.Split == nil {
+func (g *Graph) CoreOffset(a *Access, cores []int64, c int) int64 {
+	split := g.Split(a)
+	if split == nil {
 		return 0
 	}
 	var off int64
 	rest := int64(c)
 	for d, s := range cores {
-		off += (rest % s) * a.Split[d]
+		off += (rest % s) * split[d]
 		rest /= s
 	}
 	return off
 }
 
-// HasStride reports whether any stride of the access is nonzero.
-func (a Access) HasStride() bool {
-	for _, s := range a.Strides {
+// HasStride reports whether any stride of access a is nonzero.
+func (g *Graph) HasStride(a *Access) bool {
+	for _, s := range g.Strides(a) {
 		if s != 0 {
 			return true
 		}

@@ -4,10 +4,11 @@ package ir
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
 // enclose it so that its strides keep their meaning. Buffers, groups, CPU
-// nodes, renames and claims are shared with g, which is not modified.
+// nodes, renames, claims and the Ints of the accesses (each op keeps its
+// loops' count, so its strides keep their length) are shared with g, which is not modified.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
-		Renames: g.Renames, Claims: g.Claims}
+		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints}
 	for _, b := range g.Bundles {
 		for _, op := range b.Ops {
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}

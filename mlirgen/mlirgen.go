@@ -386,7 +386,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 			if lay.grp[a.Group].kind() == omitted {
 				continue
 			}
-			if !a.HasStride() {
+			if !lay.g.HasStride(a) {
 				u += nc
 				continue
 			}
@@ -404,7 +404,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 					continue
 				}
 				ops := e.sc.vals[:0]
-				for k, step := range a.Strides {
+				for k, step := range lay.g.Strides(a) {
 					if step != 0 {
 						ops = append(ops, iv(int64(op.Loops[k])))
 					}

@@ -322,7 +322,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
-		gi := a.Group
+		gi := int(a.Group)
 		s := &grp[gi]
 		if s.gen == gen {
 			return
@@ -348,7 +348,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	}
 	addMap := func(a *ir.Access) {
 		key = key[:0]
-		for _, s := range a.Strides {
+		for _, s := range g.Strides(a) {
 			if s != 0 {
 				key = strconv.AppendInt(key, s, 10)
 				key = append(key, ',')
@@ -366,7 +366,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			m = int32(len(lay.maps))
 			mapIdx[string(key)] = m
 			var coeffs []int64
-			for _, s := range a.Strides {
+			for _, s := range g.Strides(a) {
 				if s != 0 {
 					coeffs = append(coeffs, s)
 				}
@@ -398,7 +398,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 					continue
 				}
 				cur.results += nc
-				if !a.HasStride() {
+				if !g.HasStride(a) {
 					u += nc
 					continue
 				}
@@ -486,9 +486,9 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 		v = lay.g.Buffers[a.Buffer].ViewOffset
 	}
 	if kind == poolBase {
-		off := lay.poolOffset(sl, a.Group)
+		off := lay.poolOffset(sl, int(a.Group))
 		base := off + v
-		if a.Split == nil {
+		if !a.Split.Present() {
 			// Every core uses the one address.
 			k := lay.regPool(st, sl, off, base, declare)
 			for c := 0; c < nc; c++ {
@@ -497,7 +497,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 			return
 		}
 		for c := 0; c < nc; c++ {
-			st.uses = append(st.uses, lay.regPool(st, sl, off, base+a.CoreOffset(op.Cores, c), declare))
+			st.uses = append(st.uses, lay.regPool(st, sl, off, base+lay.g.CoreOffset(a, op.Cores, c), declare))
 		}
 		return
 	}
@@ -512,9 +512,9 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 	if nc == 1 {
 		return
 	}
-	o0 := a.CoreOffset(op.Cores, 0)
+	o0 := lay.g.CoreOffset(a, op.Cores, 0)
 	for c := 1; c < nc; c++ {
-		oc := a.CoreOffset(op.Cores, c)
+		oc := lay.g.CoreOffset(a, op.Cores, c)
 		if oc == o0 {
 			st.uses = append(st.uses, b)
 			continue

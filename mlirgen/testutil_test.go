@@ -58,9 +58,9 @@ func (e *editor) cores(op string, cores ...int64) { e.op(op).Cores = cores }
 func (e *editor) split(op string, k int, split ...int64) {
 	o := e.op(op)
 	if k < len(o.Reads) {
-		o.Reads[k].Split = split
+		o.Reads[k].Split = e.g.AddInts(split)
 	} else {
-		o.Writes[k-len(o.Reads)].Split = split
+		o.Writes[k-len(o.Reads)].Split = e.g.AddInts(split)
 	}
 }
 

@@ -371,19 +371,19 @@ func collectUsage(g *ir.Graph) *usageIndex {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
 				for _, a := range op.Reads {
-					note(4*a.Group, bi)
+					note(4*int(a.Group), bi)
 				}
 				for _, a := range op.Writes {
-					note(4*a.Group+1, bi)
+					note(4*int(a.Group)+1, bi)
 				}
 			}
 		}
 		for ci := range g.CPU {
 			for _, a := range g.CPU[ci].Reads {
-				note(4*a.Group+2, ci)
+				note(4*int(a.Group)+2, ci)
 			}
 			for _, a := range g.CPU[ci].Writes {
-				note(4*a.Group+3, ci)
+				note(4*int(a.Group)+3, ci)
 			}
 		}
 		if pass == 1 {

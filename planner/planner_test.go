@@ -176,8 +176,8 @@ func TestJSONViewOffset(t *testing.T) {
 			{Name: "x", Size: 128, Group: 1, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "hi", Root: 0, Members: []int{0, 1}, Size: 5120},
-			{Name: "x", Root: 2, Members: []int{2}, Size: 128, Input: true},
+			{Name: "hi", Root: 0, Members: []int32{0, 1}, Size: 5120},
+			{Name: "x", Root: 2, Members: []int32{2}, Size: 128, Input: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{

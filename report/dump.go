@@ -36,7 +36,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		if b.Alias >= 0 {
 			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
 		}
-		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, b.Group), view, lc(b.Pos))
+		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}
 	for gi, gr := range g.Groups {
 		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
@@ -140,15 +140,15 @@ func accesses(g *ir.Graph, as []ir.Access) string {
 	s := make([]string, len(as))
 	for i, a := range as {
 		s[i] = g.Buffers[a.Buffer].Name
-		if a.Strides != nil {
-			st := make([]string, len(a.Strides))
-			for k, x := range a.Strides {
+		if strides := g.Strides(&a); strides != nil {
+			st := make([]string, len(strides))
+			for k, x := range strides {
 				st[k] = strconv.FormatInt(x, 10)
 			}
 			s[i] += "[" + strings.Join(st, ",") + "]"
 		}
-		if a.Split != nil {
-			s[i] += "split[" + strings.Trim(strings.ReplaceAll(int64List(a.Split), " ", ""), "[]") + "]"
+		if split := g.Split(&a); split != nil {
+			s[i] += "split[" + strings.Trim(strings.ReplaceAll(int64List(split), " ", ""), "[]") + "]"
 		}
 	}
 	return orDash(strings.Join(s, ","))

@@ -82,7 +82,7 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 
 	bw := bufio.NewWriter(w)
 	buf := &g.Buffers[bufIdx]
-	gi := buf.Group
+	gi := int(buf.Group)
 	gr := &g.Groups[gi]
 	pg := &p.Groups[gi]
 
@@ -110,7 +110,7 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 	}
 	bw.WriteString("\n")
 	for _, c := range g.Claims {
-		if g.Buffers[c.Buffer].Group == gi {
+		if int(g.Buffers[c.Buffer].Group) == gi {
 			fmt.Fprintf(bw, "  %s %s at %s\n", g.Buffers[c.Buffer].Name, claimPhrase[c.Kind], g.Position(c.Pos))
 		}
 	}
@@ -250,12 +250,12 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 		for s := l.First; s <= l.Last; s++ {
 			op := &b.Ops[s]
 			for _, a := range op.Reads {
-				if a.Group == gi && fr < 0 {
+				if int(a.Group) == gi && fr < 0 {
 					fr = s
 				}
 			}
 			for _, a := range op.Writes {
-				if a.Group == gi && fw < 0 {
+				if int(a.Group) == gi && fw < 0 {
 					fw = s
 				}
 			}

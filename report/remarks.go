@@ -56,7 +56,7 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	bw := bufio.NewWriter(w)
 	for bi := range g.Buffers {
 		b := &g.Buffers[bi]
-		gi := b.Group
+		gi := int(b.Group)
 		pooled := p.Groups[gi].Reason == planner.Pooled
 		if pooled && mode == RemarksMissed || !pooled && mode == RemarksPassed {
 			continue

@@ -72,7 +72,7 @@ func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root]
 func viewPhrase(g *ir.Graph, bi int) string {
 	b := &g.Buffers[bi]
 	gr := &g.Groups[b.Group]
-	if gr.Root == bi {
+	if int(gr.Root) == bi {
 		return ""
 	}
 	root := g.Buffers[gr.Root].Name
@@ -130,12 +130,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range op.Reads {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, g.Position(a.Pos), a.Buffer, a.Split})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
 			for _, a := range op.Writes {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, g.Position(a.Pos), a.Buffer, a.Split})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
 		}
@@ -143,12 +143,12 @@ func newIndex(g *ir.Graph, want []bool) *index {
 	for ci, c := range g.CPU {
 		for _, a := range c.Reads {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, g.Position(a.Pos), a.Buffer})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, g.Position(a.Pos), int(a.Buffer)})
 			}
 		}
 		for _, a := range c.Writes {
 			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, g.Position(a.Pos), a.Buffer})
+				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, g.Position(a.Pos), int(a.Buffer)})
 			}
 		}
 	}
@@ -186,7 +186,7 @@ func touchedGroups(g *ir.Graph) [][]int {
 		add := func(a ir.Access) {
 			if seen[a.Group] != bi {
 				seen[a.Group] = bi
-				list = append(list, a.Group)
+				list = append(list, int(a.Group))
 			}
 		}
 		for _, op := range g.Bundles[bi].Ops {
@@ -209,10 +209,10 @@ func touchedBy(g *ir.Graph, bi int) []int {
 	var list []int
 	for _, op := range g.Bundles[bi].Ops {
 		for _, a := range op.Reads {
-			list = append(list, a.Group)
+			list = append(list, int(a.Group))
 		}
 		for _, a := range op.Writes {
-			list = append(list, a.Group)
+			list = append(list, int(a.Group))
 		}
 	}
 	sort.Ints(list)

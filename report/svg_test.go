@@ -306,8 +306,8 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		seen := map[int]bool{}
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range append(append([]ir.Access{}, op.Reads...), op.Writes...) {
-				if !p.Pooled(a.Group, bi) {
-					seen[a.Group] = true
+				if !p.Pooled(int(a.Group), bi) {
+					seen[int(a.Group)] = true
 				}
 			}
 		}
@@ -574,7 +574,7 @@ func TestSVGScales(t *testing.T) {
 func TestSVGEscapes(t *testing.T) {
 	g := &ir.Graph{Name: `g<&>"'`,
 		Buffers: []ir.Buffer{{Name: "a&b", Size: 256, Group: 0, Alias: -1}, {Name: "c<d>", Size: 128, Group: 1, Alias: -1}},
-		Groups:  []ir.Group{{Name: "a&b", Root: 0, Members: []int{0}, Size: 256}, {Name: "c<d>", Root: 1, Members: []int{1}, Size: 128, Input: true}},
+		Groups:  []ir.Group{{Name: "a&b", Root: 0, Members: []int32{0}, Size: 256}, {Name: "c<d>", Root: 1, Members: []int32{1}, Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			{Name: "o0", Step: 0, Reads: []ir.Access{{Buffer: 1, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
 			{Name: "o1", Step: 1, Reads: []ir.Access{{Buffer: 0, Group: 0}}},

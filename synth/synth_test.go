@@ -71,12 +71,12 @@ func TestValid(t *testing.T) {
 					multi++
 				}
 				for _, a := range op.Reads {
-					if a.HasStride() {
+					if g.HasStride(&a) {
 						strided++
 					}
 				}
 				for _, a := range op.Writes {
-					if a.Split != nil {
+					if a.Split.Present() {
 						split++
 					}
 				}

@@ -74,8 +74,8 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 		}
 		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
 			for ai := range accs {
-				if a := &accs[ai]; a.Strides != nil && len(a.Strides) != len(enc) {
-					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(a.Strides), len(enc))
+				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != len(enc) {
+					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), len(enc))
 				}
 			}
 		}

@@ -280,13 +280,13 @@ func (c *checker) checkGraph() bool {
 		}
 		name := ""
 		for k, m := range gr.Members {
-			if m < 0 || m >= len(g.Buffers) {
+			if m < 0 || int(m) >= len(g.Buffers) {
 				gc.fail("group %q: member index %d out of range", gr.Name, m)
 				ok = false
 				continue
 			}
 			b := &g.Buffers[m]
-			if b.Group != gi {
+			if int(b.Group) != gi {
 				gc.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
 			} else {
 				listed[m] = true
@@ -298,14 +298,14 @@ func (c *checker) checkGraph() bool {
 		if gr.Name != name {
 			gc.fail("group %q: its smallest member name is %q", gr.Name, name)
 		}
-		if gr.Root < 0 || gr.Root >= len(g.Buffers) || g.Buffers[gr.Root].Group != gi {
+		if gr.Root < 0 || int(gr.Root) >= len(g.Buffers) || int(g.Buffers[gr.Root].Group) != gi {
 			gc.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
 			ok = false
 		}
 	}
 	for bi := range g.Buffers {
 		b := &g.Buffers[bi]
-		if b.Group < 0 || b.Group >= len(g.Groups) {
+		if b.Group < 0 || int(b.Group) >= len(g.Groups) {
 			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
 			ok = false
 			continue
@@ -400,7 +400,7 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 	ok := true
 	for ai := range accs {
 		a := &accs[ai]
-		if a.Buffer < 0 || a.Buffer >= len(g.Buffers) {
+		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) {
 			c.fail("%s %s: buffer index %d out of range", kind, name, a.Buffer)
 			ok = false
 			continue
@@ -417,7 +417,7 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 // groupOf resolves an access to its storage. Every check after begin
 // may read the group an access records: checkGraph has checked it is its
 // buffer's (or nothing after it runs).
-func (c *checker) groupOf(a *ir.Access) int { return a.Group }
+func (c *checker) groupOf(a *ir.Access) int { return int(a.Group) }
 
 // reasons derives the reason (bundle-ir.md §3.1) of every group from who
 // touches it (gathered in c.ws by checkGraph), and for candidates their

@@ -60,7 +60,7 @@ func deriveViews(g *ir.Graph) *viewInfo {
 			}
 			v.root[j] = rootOnPath
 			path = append(path, int32(j))
-			a := g.Buffers[j].Alias
+			a := int(g.Buffers[j].Alias)
 			if a == -1 {
 				if g.Buffers[j].AliasOffset != 0 {
 					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
@@ -117,7 +117,7 @@ func (c *checker) checkViews(v *viewInfo) {
 					b.Name, g.Groups[b.Group].Name, g.Buffers[r].Name, g.Groups[g.Buffers[r].Group].Name)
 			}
 		}
-		if a := b.Alias; a >= 0 && a < len(g.Buffers) && g.Buffers[a].Group != b.Group {
+		if a := b.Alias; a >= 0 && int(a) < len(g.Buffers) && g.Buffers[a].Group != b.Group {
 			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers[a].Name)
 		}
 	}
@@ -161,15 +161,15 @@ func (c *checker) checkViews(v *viewInfo) {
 // sum_d i_d*split[d] with i_d in [0, cores[d]), every combination taken by
 // some core, so the largest is sum_d (cores[d]-1)*split[d] and the
 // smallest 0 (core 0). ok is false when the sum passes MaxInt64.
-func extent(b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
-	for d, s := range a.Split {
+func extent(g *ir.Graph, b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
+	for d, s := range g.Split(a) {
 		if d < len(op.Cores) {
 			if far, ok = addProduct(far, s, op.Cores[d]-1); !ok {
 				return 0, false
 			}
 		}
 	}
-	for k, st := range a.Strides {
+	for k, st := range g.Strides(a) {
 		if k < len(op.Loops) {
 			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) {
 				if far, ok = addProduct(far, st, b.Loops[li].Count-1); !ok {
@@ -219,15 +219,16 @@ func (c *checker) checkCores(bi int) {
 		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
 			for ai := range accs {
 				a := &accs[ai]
-				if a.Split != nil && len(a.Split) != len(op.Cores) {
-					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, a.Split, c.g.Buffers[a.Buffer].Name, op.Cores)
+				split := c.g.Split(a)
+				if split != nil && len(split) != len(op.Cores) {
+					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, op.Cores)
 				}
-				for _, s := range a.Split {
+				for _, s := range split {
 					if s < 0 {
 						c.fail("op %q: negative split %d", op.Name, s)
 					}
 				}
-				for _, s := range a.Strides {
+				for _, s := range c.g.Strides(a) {
 					if s < 0 {
 						c.fail("op %q: negative step %d", op.Name, s)
 					}
@@ -243,7 +244,7 @@ func (c *checker) checkCoresCPU() {
 		n := &c.g.CPU[ni]
 		for _, accs := range [2][]ir.Access{n.Reads, n.Writes} {
 			for ai := range accs {
-				if a := &accs[ai]; a.Split != nil || a.Strides != nil {
+				if a := &accs[ai]; a.Split.Present() || a.Strides.Present() {
 					c.fail("cpu %q: an access with a split or step", n.Name)
 				}
 			}
@@ -267,7 +268,7 @@ func (c *checker) checkBounds(bi int) {
 			for ai := range accs {
 				a := &accs[ai]
 				buf := &g.Buffers[a.Buffer]
-				far, ok := extent(b, op, a)
+				far, ok := extent(g, b, op, a)
 				if !ok {
 					c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
 					continue

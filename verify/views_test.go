@@ -31,11 +31,12 @@ import (
 // 0, hi 2048, w 3072, e 4096. Bounds: b's read of hi reaches 3*256 = 768 <
 // 2048; c's read of t reaches core (1,1) at 1024+2048 = 3072 < 4096.
 func viewGraph() *ir.Graph {
-	acc := func(buf int, strides, split []int64) ir.Access {
-		grp := map[int]int{0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 2}[buf]
-		return ir.Access{Buffer: buf, Group: grp, Strides: strides, Split: split}
+	g := &ir.Graph{} // holds the accesses' strides and splits
+	acc := func(buf int32, strides, split []int64) ir.Access {
+		grp := map[int32]int32{0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 2}[buf]
+		return ir.Access{Buffer: buf, Group: grp, Strides: g.AddInts(strides), Split: g.AddInts(split)}
 	}
-	return &ir.Graph{Name: "views",
+	out := &ir.Graph{Name: "views",
 		Buffers: []ir.Buffer{
 			{Name: "x", Size: 512, Group: 1, Alias: -1},
 			{Name: "t", Size: 4096, Group: 0, Alias: -1},
@@ -45,9 +46,9 @@ func viewGraph() *ir.Graph {
 			{Name: "y", Size: 4096, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "e", Root: 1, Members: []int{1, 2, 3, 4}, Size: 4224},
-			{Name: "x", Root: 0, Members: []int{0}, Size: 512, Input: true},
-			{Name: "y", Root: 5, Members: []int{5}, Size: 4096, Output: true},
+			{Name: "e", Root: 1, Members: []int32{1, 2, 3, 4}, Size: 4224},
+			{Name: "x", Root: 0, Members: []int32{0}, Size: 512, Input: true},
+			{Name: "y", Root: 5, Members: []int32{5}, Size: 4096, Output: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
@@ -61,6 +62,8 @@ func viewGraph() *ir.Graph {
 			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
 		}},
 	}
+	out.Ints = g.Ints
+	return out
 }
 
 func planViews(t *testing.T, g *ir.Graph) *planner.Result {
@@ -103,10 +106,10 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
 		{"alias cycle", func(g *ir.Graph) { g.Buffers[1].Alias = 3 }, `alias chain is a cycle`},
 		{"alias into another group", func(g *ir.Graph) { g.Buffers[4].Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
-		{"split leaves the buffer", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = []int64{1024, 3072} }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
-		{"step leaves the view", func(g *ir.Graph) { g.Bundles[0].Ops[1].Reads[0].Strides = []int64{1024} }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
-		{"split of the wrong length", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = []int64{1024} }, `split [1024] on an access of "t", but the op has cores [2 2]`},
-		{"split without cores", func(g *ir.Graph) { g.Bundles[0].Ops[0].Writes[0].Split = []int64{128} }, `split [128] on an access of "t", but the op has cores []`},
+		{"split leaves the buffer", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
+		{"step leaves the view", func(g *ir.Graph) { g.Bundles[0].Ops[1].Reads[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
+		{"split of the wrong length", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
+		{"split without cores", func(g *ir.Graph) { g.Bundles[0].Ops[0].Writes[0].Split = g.AddInts([]int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
 		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = []int64{2, 0} }, `cores entry 0 is below 1`},
 	}
 	for _, tc := range cases {
@@ -161,12 +164,12 @@ func TestJSONViewOffset(t *testing.T) {
 func chainGraph(n int) *ir.Graph {
 	g := &ir.Graph{Name: "chain"}
 	addBuf := func(name string, size int64) int {
-		i := len(g.Buffers)
+		i := int32(len(g.Buffers))
 		g.Buffers = append(g.Buffers, ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
-		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int{i}, Size: size})
-		return i
+		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int32{i}, Size: size})
+		return int(i)
 	}
-	a := func(i int) ir.Access { return ir.Access{Buffer: i, Group: i} }
+	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
 	b := ir.Bundle{Name: "k", Kind: ir.KindFused}
 	chain := make([]int, n+1)
 	for i := range chain {
@@ -204,10 +207,10 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 		idx[i] = i
 	}
 	sortInts(idx, func(x, y int) bool { return g.Groups[x].Name < g.Groups[y].Name })
-	newOf := make([]int, len(idx))
+	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
 	for k, old := range idx {
-		newOf[old] = k
+		newOf[old] = int32(k)
 		groups[k] = g.Groups[old]
 	}
 	g.Groups = groups

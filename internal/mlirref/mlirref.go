@@ -6,7 +6,7 @@
 // package compares the two byte for byte on random graphs. It reads the
 // checked graph (package ir) and the plan (package planner) and nothing
 // else; core offsets are computed here from the bundle-ir.md §2 formula, not with
-// ir.Access.CoreOffset.
+// ir.Graph.CoreOffset.
 //
 // Readings of the contract where its words leave room (each is marked
 // "Reading" at the code that implements it):
@@ -113,7 +113,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
 		for _, a := range operands(op) {
-			gi := a.Group
+			gi := int(a.Group)
 			if g.Groups[gi].LX {
 				continue
 			}
@@ -169,7 +169,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 		maps := make([]int, len(accs)) // map number, -1 when untiled
 		for i, a := range accs {
 			maps[i] = -1
-			gi := a.Group
+			gi := int(a.Group)
 			if g.Groups[gi].LX {
 				continue
 			}
@@ -178,7 +178,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if pooled(gi) {
 				P := p.Groups[gi].Offset
 				for c := 0; c < n; c++ {
-					V := P + v + coreOffset(op.Cores, a.Split, c)
+					V := P + v + coreOffset(op.Cores, g.Split(&a), c)
 					name := fmt.Sprintf("%%pool_addr_%d", V)
 					uses[i][c] = register(fmt.Sprintf("pool(%d)", V), name, []string{
 						fmt.Sprintf("%%pool_offset_%d = arith.constant %d : index", V, V),
@@ -199,9 +199,9 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 					})
 				}
 				uses[i][0] = core0
-				o0 := coreOffset(op.Cores, a.Split, 0)
+				o0 := coreOffset(op.Cores, g.Split(&a), 0)
 				for c := 1; c < n; c++ {
-					oc := coreOffset(op.Cores, a.Split, c)
+					oc := coreOffset(op.Cores, g.Split(&a), c)
 					if oc == o0 {
 						uses[i][c] = core0
 						continue
@@ -218,7 +218,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			}
 			// Reading 2: the map is registered by the access.
 			var nz []int64
-			for _, s := range a.Strides {
+			for _, s := range g.Strides(&a) {
 				if s != 0 {
 					nz = append(nz, s)
 				}
@@ -247,7 +247,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 				continue
 			}
 			var ivs []string
-			for k, s := range a.Strides {
+			for k, s := range g.Strides(&a) {
 				if s != 0 {
 					ivs = append(ivs, fmt.Sprintf("%%i_%d", op.Loops[k]))
 				}

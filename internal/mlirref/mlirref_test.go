@@ -175,8 +175,9 @@ module {
 // Declarations: one pair per new SSA name in that order (op2's pool and
 // slice names are already declared).
 func TestCoresSlices(t *testing.T) {
-	acc := func(buf, grp int, strides, split []int64) ir.Access {
-		return ir.Access{Buffer: buf, Group: grp, Strides: strides, Split: split}
+	ints := &ir.Graph{} // holds the accesses' strides and splits
+	acc := func(buf, grp int32, strides, split []int64) ir.Access {
+		return ir.Access{Buffer: buf, Group: grp, Strides: ints.AddInts(strides), Split: ints.AddInts(split)}
 	}
 	g := &ir.Graph{
 		Name: "h",
@@ -188,9 +189,9 @@ func TestCoresSlices(t *testing.T) {
 			{Name: "l", Size: 128, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "x", Root: 0, Members: []int{0, 1}, Size: 4096, Input: true},
-			{Name: "t", Root: 2, Members: []int{2, 3}, Size: 1024},
-			{Name: "l", Root: 4, Members: []int{4}, Size: 128, LX: true},
+			{Name: "x", Root: 0, Members: []int32{0, 1}, Size: 4096, Input: true},
+			{Name: "t", Root: 2, Members: []int32{2, 3}, Size: 1024},
+			{Name: "l", Root: 4, Members: []int32{4}, Size: 128, LX: true},
 		},
 		Bundles: []ir.Bundle{{
 			Name: "b",
@@ -214,6 +215,7 @@ func TestCoresSlices(t *testing.T) {
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}},
 		}},
 	}
+	g.Ints = ints.Ints
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

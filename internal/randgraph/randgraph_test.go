@@ -58,14 +58,14 @@ func TestV2Coverage(t *testing.T) {
 				}
 				if op.Cores != nil {
 					for _, a := range op.Reads {
-						if a.Split != nil {
+						if a.Split.Present() {
 							split++
 						} else {
 							broadcast++
 						}
 					}
 				}
-				written := map[int]bool{}
+				written := map[int32]bool{}
 				for _, a := range op.Writes {
 					written[a.Group] = true
 				}
@@ -74,7 +74,7 @@ func TestV2Coverage(t *testing.T) {
 						readWrite++
 					}
 					for _, b := range op.Reads[:i] {
-						if b.Buffer == a.Buffer && !equal(a.Strides, b.Strides) {
+						if b.Buffer == a.Buffer && !equal(g.Strides(&a), g.Strides(&b)) {
 							twice++
 						}
 					}

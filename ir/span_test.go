@@ -1,0 +1,58 @@
+package ir
+
+import "testing"
+
+// TestSpan: AddInts keeps the nil/empty distinction the old slice fields
+// had, and Span's result cannot be appended into a neighbour.
+func TestSpan(t *testing.T) {
+	g := &Graph{}
+	absent := g.AddInts(nil)
+	if absent != (Span{}) || absent.Present() || g.Span(absent) != nil || len(g.Ints) != 0 {
+		t.Fatalf("nil: span %+v, slice %v, Ints %v", absent, g.Span(absent), g.Ints)
+	}
+	a := g.AddInts([]int64{3, 4})
+	empty := g.AddInts([]int64{})
+	b := g.AddInts([]int64{5})
+	// Ints: placeholder, 3, 4, 5 (the empty list takes no entry).
+	if a != (Span{1, 2}) || empty != (Span{3, 0}) || b != (Span{3, 1}) || len(g.Ints) != 4 {
+		t.Fatalf("spans %+v %+v %+v, Ints %v", a, empty, b, g.Ints)
+	}
+	if s := g.Span(empty); s == nil || len(s) != 0 || !empty.Present() {
+		t.Errorf("empty list read back as %#v", s)
+	}
+	sa := g.Span(a)
+	if len(sa) != 2 || cap(sa) != 2 || sa[0] != 3 || sa[1] != 4 {
+		t.Errorf("a = %v (cap %d)", sa, cap(sa))
+	}
+	_ = append(sa, 99)
+	if g.Span(b)[0] != 5 {
+		t.Errorf("appending to a's slice overwrote b: %v", g.Ints)
+	}
+}
+
+// TestCoreOffset: cores [2, 3], split [100, 1000]: core c has
+// i0 = c mod 2, i1 = c/2 mod 3, offset 100*i0 + 1000*i1; a broadcast
+// access is at 0 on every core.
+func TestCoreOffset(t *testing.T) {
+	g := &Graph{}
+	cores := []int64{2, 3}
+	split := Access{Split: g.AddInts([]int64{100, 1000})}
+	bcast := Access{}
+	want := []int64{0, 100, 1000, 1100, 2000, 2100}
+	for c, w := range want {
+		if got := g.CoreOffset(&split, cores, c); got != w {
+			t.Errorf("core %d: %d, want %d", c, got, w)
+		}
+		if got := g.CoreOffset(&bcast, cores, c); got != 0 {
+			t.Errorf("broadcast core %d: %d", c, got)
+		}
+	}
+	st := Access{Strides: g.AddInts([]int64{0, 0})}
+	if g.HasStride(&st) || g.HasStride(&bcast) {
+		t.Error("zero strides reported as a stride")
+	}
+	st.Strides = g.AddInts([]int64{0, 8})
+	if !g.HasStride(&st) {
+		t.Error("stride 8 not reported")
+	}
+}

@@ -26,6 +26,9 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		return exitBadInput
 	}
+	if setGC != nil {
+		setGC(len(src))
+	}
 	// The verifier runs while the outputs are printed; the Result's
 	// writers hold every byte back until it has accepted the plan.
 	opt := cfg.opt
@@ -115,6 +118,11 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 	}
 	return 0, false
 }
+
+// setGC, when set (by main: the in-process tests leave their own
+// collector alone), tunes the garbage collector for an input of the
+// given size (tuneGC).
+var setGC func(inputBytes int)
 
 // compile is sdscgen.Compile; a test replaces it to see how the command
 // reports a verifier failure.

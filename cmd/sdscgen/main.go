@@ -26,6 +26,7 @@ const (
 )
 
 func main() {
+	setGC = func(n int) { tuneGC(os.Getenv, n) }
 	cleanupOnSignal()
 	defer func() {
 		// A panic is a bug: exit 3 like any internal error (Go's own

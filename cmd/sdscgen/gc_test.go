@@ -1,0 +1,55 @@
+package main
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// TestTuneGC: the command's collector settings apply, except where the
+// user's GOGC or GOMEMLIMIT is set (Go's own variables win).
+func TestTuneGC(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}()
+	read := func() (int, int64) {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p, debug.SetMemoryLimit(-1) // a negative limit only reads it
+	}
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+
+	// 100 MiB of input, a large run: Go's default GOGC, a limit of
+	// 12 x 100 MiB.
+	tuneGC(getenv, 100<<20)
+	if p, l := read(); p != 100 || l != 1200<<20 {
+		t.Errorf("100 MiB input: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
+	}
+	// A 1000-byte input: a small run (GOGC 300), the 256 MiB floor.
+	tuneGC(getenv, 1000)
+	if p, l := read(); p != 300 || l != 256<<20 {
+		t.Errorf("1000-byte input: GOGC %d, limit %d; want 300, 256 MiB", p, l)
+	}
+	// Just under and at 16 MiB: the small-run boundary.
+	tuneGC(getenv, 16<<20-1)
+	if p, _ := read(); p != 300 {
+		t.Errorf("16 MiB - 1 byte: GOGC %d, want 300", p)
+	}
+	tuneGC(getenv, 16<<20)
+	// 12 x 16 MiB is 192 MiB, under the floor.
+	if p, l := read(); p != 100 || l != 256<<20 {
+		t.Errorf("16 MiB: GOGC %d, limit %d; want 100, 256 MiB", p, l)
+	}
+
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+	env["GOGC"], env["GOMEMLIMIT"] = "50", "1GiB"
+	tuneGC(getenv, 100<<20)
+	if p, l := read(); p != 100 || l != math.MaxInt64 {
+		t.Errorf("user's GOGC and GOMEMLIMIT: the command changed them to %d, %d", p, l)
+	}
+}

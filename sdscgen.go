@@ -337,21 +337,27 @@ func (r *Result) held(w io.Writer, print func(io.Writer) error) error {
 	return h.release()
 }
 
-// holdWriter is held's writer.
+// holdWriter is held's writer. It holds bytes in blocks of holdBlock
+// bytes, so holding never copies what it already holds.
 type holdWriter struct {
-	r    *Result
-	w    io.Writer
-	buf  []byte
-	open bool // the plan is verified and buf was written out
+	r      *Result
+	w      io.Writer
+	blocks [][]byte
+	n      int  // bytes held
+	open   bool // the plan is verified and the blocks were written out
 }
+
+// holdBlock is the size of holdWriter's blocks; this package's tests
+// lower it.
+var holdBlock = 1 << 20
 
 func (h *holdWriter) Write(p []byte) (int, error) {
 	if !h.open {
 		select {
 		case <-h.r.verdict:
 		default:
-			if len(h.buf)+len(p) <= h.r.hold {
-				h.buf = append(h.buf, p...)
+			if h.n+len(p) <= h.r.hold {
+				h.hold(p)
 				return len(p), nil
 			}
 		}
@@ -362,19 +368,39 @@ func (h *holdWriter) Write(p []byte) (int, error) {
 	return h.w.Write(p)
 }
 
+// hold copies p into the blocks.
+func (h *holdWriter) hold(p []byte) {
+	h.n += len(p)
+	for len(p) > 0 {
+		k := len(h.blocks) - 1
+		if k < 0 || len(h.blocks[k]) == cap(h.blocks[k]) {
+			h.blocks = append(h.blocks, make([]byte, 0, holdBlock))
+			k++
+		}
+		b := h.blocks[k]
+		c := min(len(p), cap(b)-len(b))
+		h.blocks[k] = append(b, p[:c]...)
+		p = p[c:]
+	}
+}
+
 // release waits for the verdict, then writes out what is held.
 func (h *holdWriter) release() error {
 	if h.open {
 		return nil
 	}
+	blocks := h.blocks
+	h.blocks, h.n = nil, 0
 	if err := h.r.Verified(); err != nil {
-		h.buf = nil
 		return err
 	}
 	h.open = true
-	_, err := h.w.Write(h.buf)
-	h.buf = nil
-	return err
+	for _, b := range blocks {
+		if _, err := h.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WritePlanJSON writes the plan JSON (docs/bundle-ir.md describes it).

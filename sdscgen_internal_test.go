@@ -82,7 +82,13 @@ func TestVerifyAsync(t *testing.T) {
 	if err := want.WritePlanJSON(&wantJSON); err != nil {
 		t.Fatal(err)
 	}
-	for _, hold := range []int{1, 64, HoldBytes} {
+	defer func(b int) { holdBlock = b }(holdBlock)
+	for _, hold := range []int{1, 64, 4000, HoldBytes} {
+		// Blocks of 7 bytes: every write spans blocks.
+		holdBlock = 7
+		if hold == HoldBytes {
+			holdBlock = 1 << 20
+		}
 		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true})
 		if err != nil {
 			t.Fatal(err)

@@ -206,7 +206,7 @@ if [ "$quick" = 0 ]; then
   alone=$(go test ./alloc/ -run '^$' -bench 'BestVsBestFit100k$' -benchtime 3x 2>/dev/null |
     awk '/^BenchmarkBestVsBestFit100k/{for(i=1;i<NF;i++){if($(i+1)=="best-ns/op")b=$i;if($(i+1)=="bestfit-ns/op")f=$i;if($(i+1)=="best-x-bestfit")r=$i}} END{if(r!="")printf "best %.3f s, best-fit %.3f s, %s x", b/1e9, f/1e9, r}' || true)
   echo
-  echo "100k ops, 1 bundle ($nbuf buffer lines), default command: \`--allocator best-fit\` wall $fw s (CPU $fc s, $(mib "$fr") MiB); \`--allocator best\` wall $bw s (CPU $bc s, $(mib "$br") MiB), $(ratio "$bw" "$fw") x best-fit (default --search-effort, no clock). Allocators alone on alloc's 100k-buffer bundle (BenchmarkBestVsBestFit100k, mean of 3): ${alone:-not run}"
+  echo "100k ops, 1 bundle ($nbuf buffer lines), default command: \`--allocator best-fit\` wall $fw s (CPU $fc s, $(mib "$fr") MiB); \`--allocator best\` wall $bw s (CPU $bc s, $(mib "$br") MiB), $(ratio "$bw" "$fw") x best-fit (default --search-effort, no clock). Allocators alone on alloc's 100k-buffer bundle (BenchmarkBestVsBestFit100k, CPU time, mean of 3): ${alone:-not run}"
   awk -v r="$(ratio "$bw" "$fw")" 'BEGIN{exit !(r > 3)}' && missed "--allocator best $(ratio "$bw" "$fw") x best-fit > 3"
 fi
 

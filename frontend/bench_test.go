@@ -127,7 +127,7 @@ func perfFile(b *testing.B, name string) []byte {
 	return buf.Bytes()
 }
 
-// benchParseCheck measures what sdscgen.Compile runs before planning.
+// benchParseCheck measures the AST path: Parse, then Check.
 func benchParseCheck(b *testing.B, name string) {
 	src := perfFile(b, name)
 	b.SetBytes(int64(len(src)))
@@ -138,7 +138,7 @@ func benchParseCheck(b *testing.B, name string) {
 			if errs != nil {
 				b.Fatal(errs)
 			}
-			if _, errs := CheckAndRelease(f); errs != nil {
+			if _, errs := Check(f); errs != nil {
 				b.Fatal(errs)
 			}
 		}
@@ -200,7 +200,7 @@ func BenchmarkPeakHeap1Mx1000(b *testing.B) {
 }
 
 // BenchmarkPeakHeapAST1Mx1000 is BenchmarkPeakHeap1Mx1000 for Parse and
-// CheckAndRelease, the AST path, sampled after Parse (the AST at its
+// Check, the AST path, sampled after Parse (the AST at its
 // largest) and at the end.
 func BenchmarkPeakHeapAST1Mx1000(b *testing.B) {
 	src := perfFile(b, "1Mx1000.bir")
@@ -215,7 +215,7 @@ func BenchmarkPeakHeapAST1Mx1000(b *testing.B) {
 		}
 		runtime.GC()
 		ast := liveHeap() - base
-		g, errs = CheckAndRelease(f)
+		g, errs = Check(f)
 		if errs != nil {
 			b.Fatal(errs)
 		}

@@ -13,8 +13,8 @@ import (
 // builder applies the meaning rules of the contract (section 1.2) one
 // construct at a time, in source order, and builds the graph as it goes.
 // It is the one home of those rules: ParseCheck feeds it straight from
-// the parser, without an AST; Check and CheckAndRelease feed it the
-// constructs of a parsed File.
+// the parser, without an AST; Check feeds it the constructs of a parsed
+// File.
 //
 // Declarations and nodes may come in any order and a name may be used
 // before it is declared, so a reference is resolved when it is met only

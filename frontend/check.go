@@ -43,27 +43,14 @@ func dtypeList() string {
 // Check applies the meaning rules of the contract (section 1.2) to a file
 // that Parse returned without errors. It reports every violation it finds, sorted by position, and builds
 // the graph only when there is none: the later stages rely on the graph
-// being fully valid.
-func Check(f *File) (*ir.Graph, ErrorList) { return check(f, false) }
-
-// CheckAndRelease is Check for a caller that has no further use for the
-// file's declarations and nodes: it drops each part of the AST as
-// soon as the graph holds what it says (f.Graph.Buffers, f.Graph.Decls
-// and f.Graph.Nodes are nil afterwards; the graph records the renames and
-// the input/output/lx lines), so
-// that the garbage collector can reclaim the AST while the graph grows
-// instead of both being alive at their full size. The result is the same
-// as Check's.
-func CheckAndRelease(f *File) (*ir.Graph, ErrorList) { return check(f, true) }
-
-func check(f *File, release bool) (*ir.Graph, ErrorList) {
+// being fully valid. (The tool runs ParseCheck, which needs no AST; Check
+// is the reference parser's path, and the differential test holds the
+// two equal.)
+func Check(f *File) (*ir.Graph, ErrorList) {
 	b := newBuilder(f.Filename, 0)
 	b.graphName(f.Graph.Name)
 	for i := range f.Graph.Buffers {
 		b.buffer(&f.Graph.Buffers[i])
-	}
-	if release {
-		f.Graph.Buffers = nil
 	}
 	for _, d := range f.Graph.Decls {
 		switch {
@@ -75,21 +62,12 @@ func check(f *File, release bool) (*ir.Graph, ErrorList) {
 			b.list(d.List.Kind, d.List.Names)
 		}
 	}
-	if release {
-		f.Graph.Decls = nil
-	}
-	nodes := f.Graph.Nodes
-	if release {
-		f.Graph.Nodes = nil
-	}
-	b.nodes(nodes, release)
+	b.nodes(f.Graph.Nodes)
 	return b.finish()
 }
 
-// nodes feeds a body's nodes to b; with release, it drops each node from
-// the AST once the graph holds it, so that a bundle of a million ops
-// does not keep its whole AST alive until its last op.
-func (b *builder) nodes(nodes []Node, release bool) {
+// nodes feeds a body's nodes to b.
+func (b *builder) nodes(nodes []Node) {
 	for i := range nodes {
 		n := &nodes[i]
 		switch {
@@ -97,15 +75,12 @@ func (b *builder) nodes(nodes []Node, release bool) {
 			b.leaf(n.Leaf)
 		case n.Fused != nil:
 			b.openFused(n.Fused.Name)
-			b.nodes(n.Fused.Body, release)
+			b.nodes(n.Fused.Body)
 			b.close()
 		case n.Loop != nil:
 			b.openLoop(n.Loop.Name, n.Loop.Count)
-			b.nodes(n.Loop.Body, release)
+			b.nodes(n.Loop.Body)
 			b.close()
-		}
-		if release {
-			*n = Node{}
 		}
 	}
 }

@@ -8,8 +8,7 @@
 // the contract (names, renames, aliases, sizes, loops and steps) to a
 // syntactically valid AST, collects every violation it finds and, only when
 // there are none, builds the *ir.Graph that the later stages trust without
-// re-validating. CheckAndRelease does the same while dropping each part of
-// the AST as soon as the graph holds it.
+// re-validating.
 //
 // ParseCheck does both at once without an AST, and is what the tool uses:
 // the parser hands every declaration and node to the checker (build.go) as

@@ -23,25 +23,6 @@ func BenchmarkPlanWorkers(b *testing.B) {
 	}
 }
 
-// BenchmarkPlanLive reports the planner's result on top of the graph
-// (MiB live after a full GC) and the heap bytes Plan allocates in all.
-func BenchmarkPlanLive(b *testing.B) {
-	each(b, 2, func(b *testing.B, in *input) {
-		live := func() float64 {
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			return float64(ms.HeapAlloc) / (1 << 20)
-		}
-		for b.Loop() {
-			base := live()
-			p := planner.Plan(in.g, planner.Options{Budget: planner.DefaultBudget})
-			b.ReportMetric(live()-base, "plan-MiB")
-			runtime.KeepAlive(p)
-		}
-	})
-}
-
 // BenchmarkWriteJSON times the plan JSON (the CLI's --plan, and what the
 // verifier reads back).
 func BenchmarkWriteJSON(b *testing.B) {

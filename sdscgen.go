@@ -23,6 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"runtime"
 	"time"
 
@@ -176,11 +178,23 @@ var planHook func(*planner.Result)
 // options an error from Options.Validate; a plan the verifier rejects a
 // *VerifyError.
 func Compile(name string, src []byte, opt Options) (*Result, error) {
+	return compile(opt, func() (*ir.Graph, frontend.ErrorList, error) {
+		g, errs := frontend.ParseCheck(name, src)
+		return g, errs, nil
+	})
+}
+
+// compile is Compile with the parse (ParseCheck or ParseCheckReader) to
+// run once the options are valid.
+func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (*Result, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	// No AST: the graph is built as the source is parsed.
-	g, errs := frontend.ParseCheck(name, src)
+	g, errs, err := parse()
+	if err != nil {
+		return nil, err
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -235,13 +249,29 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// CompileReader is Compile reading the source from r.
+// CompileReader is Compile reading the source from r, to its end. It
+// never holds the whole source (frontend.ParseCheckReader reads it
+// through a window), so it is the leaner way to compile a file. A read
+// error is returned as it is. When r tells its size (a Len method, as
+// bytes.Reader's, or a Stat method, as a regular *os.File's), that sizes
+// the graph's first arrays.
 func CompileReader(name string, r io.Reader, opt Options) (*Result, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
+	return compile(opt, func() (*ir.Graph, frontend.ErrorList, error) {
+		return frontend.ParseCheckReader(name, r, inputSize(r))
+	})
+}
+
+// inputSize is how many bytes r says it holds, or 0.
+func inputSize(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return max(r.Len(), 0)
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return int(min(max(fi.Size(), 0), math.MaxInt32))
+		}
 	}
-	return Compile(name, src, opt)
+	return 0
 }
 
 // verifyPlan runs the independent verifier on the plan and on its JSON

@@ -118,6 +118,7 @@ func perfFile(b *testing.B, name string) []byte {
 	}
 	cfg := map[string]synth.Config{
 		"10k.bir":     {Ops: 10_000, Bundles: 1, Seed: 1},
+		"1M.bir":      {Ops: 1_000_000, Bundles: 1, Seed: 1},
 		"1Mx1000.bir": {Ops: 1_000_000, Bundles: 1000, Seed: 1},
 	}[name]
 	var buf bytes.Buffer
@@ -197,6 +198,60 @@ func BenchmarkPeakHeap1Mx1000(b *testing.B) {
 		b.ReportMetric(float64(base)/1e6, "base-MB")
 	}
 	runtime.KeepAlive(g)
+}
+
+// BenchmarkPeakHeapReader1M and 1Mx1000 are BenchmarkPeakHeap1Mx1000
+// for ParseCheckReader, the command's path, reading the source from a
+// bytes.Reader (the source is in base-MB, as there, and the figures
+// exclude it: the command does not hold it).
+func BenchmarkPeakHeapReader1M(b *testing.B)      { benchPeakHeapReader(b, "1M.bir") }
+func BenchmarkPeakHeapReader1Mx1000(b *testing.B) { benchPeakHeapReader(b, "1Mx1000.bir") }
+
+func benchPeakHeapReader(b *testing.B, name string) {
+	src := perfFile(b, name)
+	var g *ir.Graph
+	for b.Loop() {
+		g = nil
+		runtime.GC()
+		base := liveHeap()
+		var peak uint64
+		memHook = func() {
+			runtime.GC()
+			peak = max(peak, liveHeap())
+		}
+		var errs ErrorList
+		var err error
+		g, errs, err = ParseCheckReader(name, bytes.NewReader(src), len(src))
+		memHook = nil
+		if errs != nil || err != nil {
+			b.Fatal(errs, err)
+		}
+		runtime.GC()
+		graph := liveHeap() - base
+		b.ReportMetric(float64(peak-base)/1e6, "peak-MB")
+		b.ReportMetric(float64(graph)/1e6, "graph-MB")
+		b.ReportMetric(float64(peak-base-graph)/1e6, "over-MB")
+		b.ReportMetric(float64(len(src))/1e6, "src-MB")
+	}
+	runtime.KeepAlive(g)
+}
+
+// BenchmarkParseCheckReader10k and 1Mx1000 are ParseCheck10k and
+// 1Mx1000 for ParseCheckReader.
+func BenchmarkParseCheckReader10k(b *testing.B)     { benchParseCheckReader(b, "10k.bir") }
+func BenchmarkParseCheckReader1Mx1000(b *testing.B) { benchParseCheckReader(b, "1Mx1000.bir") }
+
+func benchParseCheckReader(b *testing.B, name string) {
+	src := perfFile(b, name)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	cpuclock.Measure(b, func() {
+		for b.Loop() {
+			if _, errs, err := ParseCheckReader(name, bytes.NewReader(src), len(src)); errs != nil || err != nil {
+				b.Fatal(errs, err)
+			}
+		}
+	})
 }
 
 // BenchmarkPeakHeapAST1Mx1000 is BenchmarkPeakHeap1Mx1000 for Parse and

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -43,7 +44,50 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	if !reflect.DeepEqual(g, rg) {
 		t.Fatalf("%s: graphs differ\nParseCheck:\n%s\nreference+Check:\n%s\ninput:\n%s", name, dumpGraph(g), dumpGraph(rg), clip(src))
 	}
+	// ParseCheckReader must return the same through a window of any
+	// size, from a reader that gives any number of bytes at a time: a
+	// window of 4 moves on inside almost every token (and grows for the
+	// longer ones); the default one holds small inputs whole, with or
+	// without the size known.
+	for i, c := range []struct{ size, win, chunk int }{{0, 4, 1}, {0, 5, 7}, {len(src), 4, 3}, {0, 16, 0}, {0, windowSize, 0}, {len(src), windowSize, 5}} {
+		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource})
+		if err != nil {
+			t.Fatalf("%s: ParseCheckReader %+v: read error %v", name, c, err)
+		}
+		if got, want := serrs.Error(), gerrs.Error(); got != want || len(serrs) != len(gerrs) {
+			t.Fatalf("%s: diagnostics differ\nParseCheckReader %+v: %s\nParseCheck: %s\ninput:\n%s", name, c, got, want, clip(src))
+		}
+		if !reflect.DeepEqual(sg, g) {
+			t.Fatalf("%s: graphs differ\nParseCheckReader %+v:\n%s\nParseCheck:\n%s\ninput:\n%s", name, c, dumpGraph(sg), dumpGraph(g), clip(src))
+		}
+	}
 	return f != nil
+}
+
+// chunkReader reads src max bytes at a time, or (max 0) 0 to 7 bytes,
+// in a fixed pseudo-random sequence from seed, and returns io.EOF with
+// the last ones; with max < 0 it returns nothing, ever.
+type chunkReader struct {
+	src       []byte
+	max, seed int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	r.seed = r.seed*1103515245 + 12345
+	n := r.max
+	switch {
+	case n == 0:
+		n = int(uint(r.seed)>>16) % 8 // 0..7
+	case n < 0:
+		return 0, nil // a broken reader
+	}
+	n = min(n, len(p), len(r.src))
+	copy(p, r.src[:n])
+	r.src = r.src[n:]
+	if len(r.src) == 0 {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 func dumpGraph(g *ir.Graph) string {

@@ -275,11 +275,27 @@ type scanner struct {
 	depth     int // open braces
 	err       *lexError
 
+	// in, when set, is where src comes from: src is then a window of the
+	// input, refilled when a scan reaches its end (see window.go). base
+	// is the input offset of src[0]; the token at offset pin and after
+	// survives a refill (noPin: none), with its offsets moved by as
+	// much as base.
+	in   *window
+	base int
+	pin  int
+
 	file string // for the participle adapter only
 }
 
 func newScanner(filename, src string) *scanner {
-	s := &scanner{src: src, file: filename, line: 1}
+	s := &scanner{src: src, file: filename, line: 1, pin: noPin}
+	s.start()
+	return s
+}
+
+// start skips a BOM and refuses UTF-16 at the start of src.
+func (s *scanner) start() {
+	src := s.src
 	// A BOM is an encoding marker, not text: skipping it as part of the
 	// line start keeps the first column at 1 as an editor shows it.
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
@@ -291,7 +307,6 @@ func newScanner(filename, src string) *scanner {
 		s.err = &lexError{msg: "file is UTF-16; sdscgen reads UTF-8", pos: Pos{Line: 1, Column: 1}}
 		s.off = len(src)
 	}
-	return s
 }
 
 // isUTF16 reports whether src looks like UTF-16 text: it starts with a
@@ -332,7 +347,17 @@ func (s *scanner) scan(t *token) {
 	}
 	src := s.src
 	off := s.off
-	for off < len(src) {
+	for {
+		if off >= len(src) {
+			// The end of the window: refill it, unless it is the end
+			// of the input. What was scanned needs no keeping.
+			if !s.more() {
+				break
+			}
+			off -= s.refill(off)
+			src = s.src
+			continue
+		}
 		c := src[off]
 		switch class[c] {
 		case cSpace:
@@ -348,6 +373,12 @@ func (s *scanner) scan(t *token) {
 			s.lineStart = off
 			continue
 		case cCR:
+			if off+1 == len(src) && s.more() {
+				// Whether an LF follows is in the next window.
+				off -= s.refill(off)
+				src = s.src
+				continue
+			}
 			// CR LF is one line break, and so is a lone CR (old Mac
 			// line ends): every position counts lines this way.
 			off++
@@ -358,11 +389,28 @@ func (s *scanner) scan(t *token) {
 			s.lineStart = off
 			continue
 		case cHash:
-			off = skipLine(src, off)
+			if end := skipLine(src, off); end < len(src) || !s.more() {
+				off = end
+			} else {
+				// The comment goes on in the next window: scan it
+				// again from its start there.
+				off -= s.refill(off)
+				src = s.src
+			}
 			continue
 		case cSlash:
+			if off+1 == len(src) && s.more() {
+				off -= s.refill(off)
+				src = s.src
+				continue
+			}
 			if off+1 < len(src) && src[off+1] == '/' {
-				off = skipLine(src, off)
+				if end := skipLine(src, off); end < len(src) || !s.more() {
+					off = end
+				} else {
+					off -= s.refill(off)
+					src = s.src
+				}
 				continue
 			}
 			s.fail(t, off, "unexpected character '/' (comments start with // or #)")
@@ -372,6 +420,13 @@ func (s *scanner) scan(t *token) {
 			off++
 			for off < len(src) && identPart[src[off]] {
 				off++
+			}
+			if off == len(src) && s.more() {
+				// The word may go on in the next window: scan it
+				// again from its start there.
+				off = start - s.refill(start)
+				src = s.src
+				continue
 			}
 			s.off = off
 			v := src[start:off]
@@ -392,8 +447,18 @@ func (s *scanner) scan(t *token) {
 				for off < len(src) && identPart[src[off]] {
 					off++
 				}
+				if off == len(src) && s.more() {
+					off = start - s.refill(start)
+					src = s.src
+					continue
+				}
 				s.fail(t, start, "malformed integer %s", quoteText(src[start:off]))
 				return
+			}
+			if off == len(src) && s.more() {
+				off = start - s.refill(start)
+				src = s.src
+				continue
 			}
 			s.off = off
 			*t = token{kind: tokInt, pos: s.pos(start), off: start, end: off}
@@ -416,6 +481,11 @@ func (s *scanner) scan(t *token) {
 			*t = token{kind: tokPunct, pos: s.pos(off), off: off, end: off + 1}
 			return
 		case cDash:
+			if off+1 == len(src) && s.more() {
+				off -= s.refill(off)
+				src = s.src
+				continue
+			}
 			if off+1 < len(src) && src[off+1] == '>' {
 				s.off = off + 2
 				*t = token{kind: tokPunct, pos: s.pos(off), off: off, end: off + 2}
@@ -424,6 +494,12 @@ func (s *scanner) scan(t *token) {
 			s.fail(t, off, "unexpected character '-' (did you mean \"->\"?)")
 			return
 		default:
+			if !utf8.FullRuneInString(src[off:]) && s.more() {
+				// The rest of the character is in the next window.
+				off -= s.refill(off)
+				src = s.src
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(src[off:])
 			if r == utf8.RuneError && size <= 1 {
 				s.fail(t, off, `unexpected character '\x%02x'`, c)

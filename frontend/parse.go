@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -16,8 +15,8 @@ import (
 // be a declared name), and it reports exactly what the reference parser
 // reports: the differential test and FuzzParseCheck hold the two equal.
 func Parse(filename string, src []byte) (*File, ErrorList) {
-	if len(src) >= math.MaxInt32 {
-		return nil, ErrorList{{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
+	if len(src) >= maxSource {
+		return nil, tooBig(filename)
 	}
 	// One copy of the source: every name in the AST, and from there in
 	// the ir.Graph, is a substring of it, and the caller keeps src.
@@ -38,8 +37,8 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 // src is read in place, not copied, and must not be modified during the
 // call; nothing returned refers to it (the graph's names are copies).
 func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
-	if len(src) >= math.MaxInt32 {
-		return nil, ErrorList{{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
+	if len(src) >= maxSource {
+		return nil, tooBig(filename)
 	}
 	// The scanner and parser only slice the text; every string that
 	// outlives the call is copied (the builder's name arena, messages).
@@ -197,7 +196,16 @@ func (p *parser) next() {
 
 func (p *parser) peek() *token {
 	if !p.hasAhead {
+		// The current token must survive a refill of the window while
+		// the next one is scanned.
+		p.pin = p.tok.off
+		base := p.base
 		p.scan(&p.ahead)
+		if d := p.base - base; d != 0 {
+			p.tok.off -= d
+			p.tok.end -= d
+		}
+		p.pin = noPin
 		p.hasAhead = true
 	}
 	return &p.ahead
@@ -353,6 +361,9 @@ func (p *parser) graph(g *Graph) {
 	g.Name = p.declName('{', 0)
 	if p.b != nil {
 		p.b.graphName(g.Name)
+		// The builder has its copy; the name would keep the parser's
+		// first window alive (ParseCheckReader).
+		g.Name = Name{}
 	}
 	p.punct('{')
 	g.Nodes = p.body(g)

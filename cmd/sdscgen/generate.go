@@ -21,20 +21,30 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	src, err := readInput(cfg.input, stdin)
+	in, err := openInput(cfg.input, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		return exitBadInput
 	}
 	if setGC != nil {
-		setGC(len(src))
+		setGC(in.size)
 	}
 	// The verifier runs while the outputs are printed; the Result's
 	// writers hold every byte back until it has accepted the plan.
 	opt := cfg.opt
 	opt.VerifyAsync = true
-	res, err := compile(name, src, opt)
+	var res *sdscgen.Result
+	if in.file != nil {
+		res, err = compileReader(name, in.file, opt)
+		in.close()
+	} else {
+		// Compile drops the source once parsed: in must not hold it.
+		src := in.src
+		in.src = nil
+		res, err = compile(name, src, opt)
+	}
 	var diags frontend.ErrorList
+	var ierr inputError
 	switch {
 	case errors.As(err, &diags):
 		w := bufio.NewWriter(stderr)
@@ -42,6 +52,10 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(w, e.Error())
 		}
 		w.Flush()
+		return exitBadInput
+	case errors.As(err, &ierr):
+		// Reading the file failed, or it grew past the limit.
+		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
 		return exitBadInput
 	case err != nil:
 		// A *sdscgen.VerifyError, or options parseFlags should have
@@ -127,3 +141,6 @@ var setGC func(inputBytes int)
 // compile is sdscgen.Compile; a test replaces it to see how the command
 // reports a verifier failure.
 var compile = sdscgen.Compile
+
+// compileReader is sdscgen.CompileReader, which compiles a regular file.
+var compileReader = sdscgen.CompileReader

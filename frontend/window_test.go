@@ -1,0 +1,101 @@
+package frontend
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// failingReader gives src, then fails with err.
+type failingReader struct {
+	src string
+	err error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.src == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
+const tinyGraph = "graph g {\n  buffer a : 256\n  op k writes a\n}\n"
+
+// TestReaderReadError: a failing read is ParseCheckReader's answer,
+// even when the bytes before it have a syntax error (ParseCheck of the
+// whole input never gets to parse it) and when it comes after the
+// graph's end.
+func TestReaderReadError(t *testing.T) {
+	bad := errors.New("disk on fire")
+	for _, src := range []string{"", tinyGraph, "graph g { op", "graph g {\n  buffer a : 12ab\n}\n" + strings.Repeat("# pad\n", 100)} {
+		for _, win := range []int{4, windowSize} {
+			g, errs, err := parseCheckReader("r.bir", &failingReader{src: src, err: bad}, 0, window{size: win, limit: maxSource})
+			if err != bad || g != nil || errs != nil {
+				t.Errorf("%q, window %d: got graph %v, diagnostics %v, error %v; want only %v", src, win, g != nil, errs, err, bad)
+			}
+		}
+	}
+}
+
+// TestReaderNoProgress: a reader that keeps returning nothing fails the
+// parse instead of hanging it.
+func TestReaderNoProgress(t *testing.T) {
+	_, _, err := ParseCheckReader("r.bir", &chunkReader{src: []byte(tinyGraph), max: -1}, 0)
+	if err != io.ErrNoProgress {
+		t.Errorf("error %v, want io.ErrNoProgress", err)
+	}
+}
+
+// TestReaderLimit: an input of limit bytes or more is refused with the
+// message and position of ParseCheck's 2 GiB check, whatever else is
+// wrong with it, and the reading stops at the limit; one byte less is
+// parsed.
+func TestReaderLimit(t *testing.T) {
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-len(s)) }
+	const limit = 100
+	for _, c := range []struct {
+		src  string
+		want string // "" for no diagnostic
+	}{
+		{pad(tinyGraph, limit-1), ""},
+		{pad(tinyGraph, limit), "r.bir:1:1: error: file is 2 GiB or larger"},
+		{pad(tinyGraph, 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
+		{pad("graph g { op", 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
+		{pad("\x00", 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
+		// The end of the file is after the padding: column 100.
+		{pad("graph g { op", limit-1), "r.bir:1:100: error: unexpected end of file, expected a name"},
+	} {
+		for _, win := range []int{4, 64, windowSize} {
+			r := &chunkReader{src: []byte(c.src)}
+			g, errs, err := parseCheckReader("r.bir", r, 0, window{size: win, limit: limit})
+			if err != nil || errs.Error() != c.want || (g == nil) != (c.want != "") {
+				t.Errorf("%.20q (%d bytes), window %d: graph %v, diagnostics %q, error %v; want %q", c.src, len(c.src), win, g != nil, errs.Error(), err, c.want)
+			}
+			if read := len(c.src) - len(r.src); read > limit {
+				t.Errorf("%.20q (%d bytes), window %d: read %d bytes, past the limit", c.src, len(c.src), win, read)
+			}
+		}
+	}
+}
+
+// TestReaderLongToken: a name much longer than the window, split by the
+// reader anywhere, is one name; so is a comment, and a CR LF at a
+// window's end is one line break.
+func TestReaderLongToken(t *testing.T) {
+	long := strings.Repeat("n", 100_000)
+	src := "graph g {\r\n  buffer " + long + " : 256 // " + strings.Repeat("c", 50_000) + "\r\n  op k writes " + long + "\r\n  op k writes q\r\n}\r\n"
+	want, werrs := ParseCheck("r.bir", []byte(src))
+	if werrs.Error() != "r.bir:4:6: error: duplicate node \"k\" (first declared at 3:6)\nr.bir:4:15: error: undeclared buffer \"q\"" {
+		t.Fatalf("ParseCheck: %v", werrs)
+	}
+	for _, win := range []int{4, 5, 1000} {
+		g, errs, err := parseCheckReader("r.bir", &chunkReader{src: []byte(src), max: 4093}, 0, window{size: win, limit: maxSource})
+		if err != nil || errs.Error() != werrs.Error() || !reflect.DeepEqual(g, want) {
+			t.Errorf("window %d: error %v, diagnostics %v", win, err, errs)
+		}
+	}
+}

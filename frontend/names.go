@@ -13,56 +13,49 @@ import (
 
 // nameTable interns names: it gives every distinct name an id, in order
 // of first appearance, and keeps per id what the name is bound to. It is
-// an open-addressing table with linear probing. A slot holds the name's
-// first 8 bytes and 28 bits of its hash beside its length (up to 8) or a
-// mark that it is longer, so that a probe compares a short name, which
-// generated graphs' names are, without leaving the slot, and a long one
-// by its bytes only when all that agrees. The per-id records hold no
-// pointers, so that the garbage collector never scans them.
+// an open-addressing table with linear probing whose slots hold only
+// ids (4 bytes each, a quarter of a slot that also held the name's
+// first bytes and hash: on a 1M-op graph the slots were 32 MB and the
+// records 24); a probe compares the 32 hash bits kept in the id's
+// record, then the name's bytes only when they agree. The records hold
+// no pointers, so that the garbage collector never scans them.
 type nameTable struct {
-	slots []slot
-	n     int // ids handed out
+	slots []int32 // id+1; 0: empty
+	n     int     // ids handed out
 	// entries holds the per-id records in chunks of entryChunk, so that
 	// growing the table never copies (or holds twice) the records.
 	entries [][]nameEntry
 	arena   arena
 	seed    maphash.Seed
 	seed64  uint64
-	// recent caches the short names looked up last, by hash: an op
-	// mostly reads what the op before it wrote, and a hit costs no probe
-	// of the (much larger than a CPU cache) slots.
-	recent [64]slot
+	// recent caches the ids of the names looked up last, by hash: an
+	// op mostly reads what the op before it wrote, and a hit costs no
+	// probe of the (much larger than a CPU cache) slots.
+	recent [64]int32 // id+1; 0: none
 }
-
-type slot struct {
-	key uint64 // the name's first 8 bytes, little-endian, zero-padded
-	tag uint32 // hash bits 4..31, and the length (0..8) or longName
-	id  int32  // id+1; 0: empty
-}
-
-// longName marks a name of more than 8 bytes in slot.tag.
-const longName = 0xF
 
 // nameEntry is what one name is bound to. A name may be a buffer and the
 // source of a rename at once: a rename shadows a buffer of its name.
 // (Node names are a namespace of their own, kept apart: see
 // builder.node.)
 type nameEntry struct {
-	ref arenaRef // the name, a copy owned by the graph (see arena)
-	buf int32    // index of the buffer of that name, or -1
-	ren int32    // index of the effective rename from it, or -1
+	ref  arenaRef // the name, a copy owned by the graph (see arena)
+	hash uint32   // the low 32 bits of the name's hash
+	buf  int32    // index of the buffer of that name, or -1
+	ren  int32    // index of the effective rename from it, or -1
 }
 
 const entryShift = 14
 const entryChunk = 1 << entryShift
 
-// newNameTable returns a table sized for about hint names.
+// newNameTable returns a table sized for about hint names: it grows
+// (copying only the slots) when they are more.
 func newNameTable(hint int) *nameTable {
 	n := 1 << 10
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	t := &nameTable{slots: make([]slot, n), seed: maphash.MakeSeed()}
+	t := &nameTable{slots: make([]int32, n), seed: maphash.MakeSeed()}
 	t.seed64 = maphash.String(t.seed, "sdscgen")
 	return t
 }
@@ -75,24 +68,18 @@ func (t *nameTable) entry(id int32) *nameEntry {
 // name returns the name of id.
 func (t *nameTable) name(id int32) string { return t.arena.str(t.entry(id).ref) }
 
-// hash returns the slot key of s and its hash, whose bits 0..31 place it
-// and bits 36..63 are its tag.
-func (t *nameTable) hash(s string) (key, h uint64) {
-	n := min(len(s), 8)
-	for i := n - 1; i >= 0; i-- {
+// hash returns the hash of s: for a name of up to 8 bytes (generated
+// graphs' are), splitmix64's finalizer over its bytes, its length and a
+// random seed, which is much cheaper than maphash's call.
+func (t *nameTable) hash(s string) uint64 {
+	if len(s) > 8 {
+		return maphash.String(t.seed, s)
+	}
+	var key uint64
+	for i := len(s) - 1; i >= 0; i-- {
 		key = key<<8 | uint64(s[i])
 	}
-	if len(s) > 8 {
-		return key, maphash.String(t.seed, s)
-	}
-	return key, t.mix(key, n)
-}
-
-// mix hashes a short name from its key and length: splitmix64's
-// finalizer over them and a random seed. It needs nothing but the slot,
-// so that growing the table reads no name.
-func (t *nameTable) mix(key uint64, n int) uint64 {
-	x := key ^ t.seed64 ^ uint64(n)<<59
+	x := key ^ t.seed64 ^ uint64(len(s))<<59
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27
@@ -101,68 +88,55 @@ func (t *nameTable) mix(key uint64, n int) uint64 {
 	return x
 }
 
-func tagOf(s string, h uint64) uint32 {
-	if len(s) > 8 {
-		return uint32(h>>32)&^0xF | longName
-	}
-	return uint32(h>>32)&^0xF | uint32(len(s))
-}
-
 // intern returns the id of s, giving it a new one (with no bindings) the
 // first time it is seen. s need not outlive the call: the table keeps a
 // copy.
 func (t *nameTable) intern(s string) int32 {
-	key, h := t.hash(s)
-	tag := tagOf(s, h)
+	h := t.hash(s)
+	h32 := uint32(h)
 	r := &t.recent[(h>>32)&63]
-	if r.key == key && r.tag == tag && r.id != 0 && tag&0xF != longName {
-		return r.id - 1
+	if id := *r - 1; id >= 0 {
+		if e := t.entry(id); e.hash == h32 && t.arena.str(e.ref) == s {
+			return id
+		}
 	}
 	mask := uint32(len(t.slots) - 1)
-	for i := uint32(h) & mask; ; i = (i + 1) & mask {
+	for i := h32 & mask; ; i = (i + 1) & mask {
 		sl := &t.slots[i]
-		if sl.id == 0 {
+		if *sl == 0 {
 			id := int32(t.n)
 			t.n++
 			if id&(entryChunk-1) == 0 {
 				t.entries = append(t.entries, make([]nameEntry, 0, entryChunk))
 			}
 			last := &t.entries[len(t.entries)-1]
-			*last = append(*last, nameEntry{ref: t.arena.copy(s), buf: -1, ren: -1})
-			*sl = slot{key: key, tag: tag, id: id + 1}
-			*r = *sl
+			*last = append(*last, nameEntry{ref: t.arena.copy(s), hash: h32, buf: -1, ren: -1})
+			*sl, *r = id+1, id+1
 			if 4*t.n >= 3*len(t.slots) {
 				t.grow()
 			}
 			return id
 		}
-		if sl.key == key && sl.tag == tag && (tag&0xF != longName || t.name(sl.id-1) == s) {
+		if e := t.entry(*sl - 1); e.hash == h32 && t.arena.str(e.ref) == s {
 			*r = *sl
-			return sl.id - 1
+			return *sl - 1
 		}
 	}
 }
 
-// grow doubles the slots, placing every name again.
+// grow doubles the slots, placing every id again by the hash in its
+// record.
 func (t *nameTable) grow() {
-	old := t.slots
-	t.slots = make([]slot, 2*len(old))
+	t.slots = make([]int32, 2*len(t.slots))
 	mask := uint32(len(t.slots) - 1)
-	for _, sl := range old {
-		if sl.id == 0 {
-			continue
+	for c, chunk := range t.entries {
+		for k := range chunk {
+			i := chunk[k].hash & mask
+			for t.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = int32(c<<entryShift+k) + 1
 		}
-		var h uint64
-		if n := sl.tag & 0xF; n != longName {
-			h = t.mix(sl.key, int(n))
-		} else {
-			_, h = t.hash(t.name(sl.id - 1))
-		}
-		i := uint32(h) & mask
-		for t.slots[i].id != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = sl
 	}
 }
 

@@ -48,8 +48,8 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	// size, from a reader that gives any number of bytes at a time: a
 	// window of 4 moves on inside almost every token (and grows for the
 	// longer ones); the default one holds small inputs whole, with or
-	// without the size known.
-	for i, c := range []struct{ size, win, chunk int }{{0, 4, 1}, {0, 5, 7}, {len(src), 4, 3}, {0, 16, 0}, {0, windowSize, 0}, {len(src), windowSize, 5}} {
+	// without the size known, and copes with a size said too small.
+	for i, c := range []struct{ size, win, chunk int }{{0, 4, 1}, {0, 5, 7}, {len(src), 4, 3}, {0, 16, 0}, {0, windowSize, 0}, {len(src), windowSize, 5}, {1, windowSize, 0}} {
 		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource})
 		if err != nil {
 			t.Fatalf("%s: ParseCheckReader %+v: read error %v", name, c, err)

@@ -126,11 +126,13 @@ func ParseCheckReader(filename string, r io.Reader, size int) (*ir.Graph, ErrorL
 func parseCheckReader(filename string, r io.Reader, size int, win window) (*ir.Graph, ErrorList, error) {
 	w := &win
 	w.r = r
-	if size > 0 && size < w.size {
-		// The whole input in one window, and a byte to see its end.
-		w.size = size + 1
+	first := w.size
+	if size > 0 && size < first {
+		// The whole input in one window, and a byte to see its end;
+		// should it be longer, the next windows are of full size.
+		first = size + 1
 	}
-	buf := w.fill(make([]byte, 0, max(w.size, 4)))
+	buf := w.fill(make([]byte, 0, max(first, 4)))
 	p := &parser{b: newBuilder(filename, size)}
 	p.scanner = scanner{src: unsafe.String(unsafe.SliceData(buf), len(buf)), file: filename, line: 1, in: w, pin: noPin}
 	p.start()

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -97,5 +98,46 @@ func TestReaderLongToken(t *testing.T) {
 		if err != nil || errs.Error() != werrs.Error() || !reflect.DeepEqual(g, want) {
 			t.Errorf("window %d: error %v, diagnostics %v", win, err, errs)
 		}
+	}
+}
+
+// countingReader reads src as much at a time as asked, counting calls.
+type countingReader struct {
+	src   []byte
+	calls int
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	r.calls++
+	n := copy(p, r.src)
+	r.src = r.src[n:]
+	if len(r.src) == 0 {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestReaderSizeTooSmall: a size hint far below the input's length
+// sizes only the first window. The input, 105,029 bytes, is read into a
+// first window of 11 bytes (one call of Read), then into windows of 16
+// KiB less the few bytes a refill keeps (105,018 / 16,384 = 6.4): 7 of
+// them, so 8 calls; windows of 11 bytes would take over 9,000.
+func TestReaderSizeTooSmall(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph g {\n  buffer a : 256\n") // 27 bytes
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "  op k%05d writes a\n", i) // 21 bytes
+	}
+	b.WriteString("}\n")
+	if b.Len() != 105_029 {
+		t.Fatalf("input of %d bytes", b.Len())
+	}
+	r := &countingReader{src: []byte(b.String())}
+	g, errs, err := parseCheckReader("r.bir", r, 10, window{size: 16 << 10, limit: maxSource})
+	if err != nil || errs != nil || len(g.Bundles) != 5000 {
+		t.Fatalf("error %v, diagnostics %v", err, errs)
+	}
+	if r.calls != 8 {
+		t.Errorf("%d calls of Read, want 8", r.calls)
 	}
 }

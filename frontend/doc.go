@@ -16,10 +16,13 @@
 // results are those of Parse followed by Check, for every input. The
 // checker is the one home of the meaning rules: Check feeds it the
 // constructs of an AST in source order, ParseCheck feeds it straight from
-// the parser. Declarations and nodes may come in any order, so it resolves
-// a reference on sight only when its buffer is already declared; the rest,
-// the bounds of an access that need the buffer's size, the renames, the
-// aliases, the claims and the groups wait for the end of the graph.
+// the parser. ParseCheckReader, what the tool uses on a file, is
+// ParseCheck reading from an io.Reader through a window of about a
+// megabyte (window.go): the source is never held whole. Declarations and
+// nodes may come in any order, so the checker resolves a reference on
+// sight only when its buffer is already declared; the rest, the bounds of
+// an access that need the buffer's size, the renames, the aliases, the
+// claims and the groups wait for the end of the graph.
 // Diagnostics are sorted by position and message in the end, so the order
 // in which they are found does not show.
 //

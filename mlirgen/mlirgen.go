@@ -383,7 +383,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
 		for ai := range rw {
 			a := &rw[ai]
-			if lay.grp[a.Group].kind() == omitted {
+			if lay.slot(a.Group).kind() == omitted {
 				continue
 			}
 			if !lay.g.HasStride(a) {

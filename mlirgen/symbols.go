@@ -1,6 +1,7 @@
 package mlirgen
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"sync"
@@ -141,7 +142,7 @@ type layout struct {
 	b      *ir.Bundle
 	grp    []groupSlot // per group, for the groups this bundle touches
 	tab    *groupTab   // instead of grp, when not nil
-	args   []int       // group of each %arg_N
+	nArgs  int         // kernel arguments: %arg_0 to %arg_{nArgs-1}
 	pooled bool        // the bundle pools at least one group
 	maps   [][]int64   // nonzero step lists, numbered first-seen
 	// mapOf holds, for each tiled non-LX access in operand order through
@@ -149,9 +150,10 @@ type layout struct {
 	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
 	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
-	// (>= 0) as itself, any other value as -(k+1) for others[k] (eight
-	// bytes a declaration, as a bundle may pool a million buffers).
-	decls  seq[int64]
+	// that is a multiple of 128 (nearly all: buffers are whole sticks) as
+	// V/128, any other value as -(k+1) for others[k] (four bytes a
+	// declaration, as a bundle may pool a million buffers).
+	decls  seq[int32]
 	others seq[value]
 	// chunk is the number of ops of a chunk (every op: one chunk), and
 	// marks[c] the state at op c*chunk.
@@ -410,8 +412,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			}
 			lay.pooled = true
 		default:
-			s.info = int32(argBase) | int32(len(lay.args))<<argShift
-			lay.args = append(lay.args, gi)
+			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
+			lay.nArgs++
 		}
 		if len(gr.Members) > 1 {
 			s.info |= hasViews
@@ -540,7 +542,12 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 			sl.info |= offDeclared
 		}
 		if lay.sc.set.add(val) {
-			lay.decls.add(val)
+			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
+				lay.decls.add(int32(val / 128))
+			} else {
+				lay.others.add(poolAddr(val))
+				lay.decls.add(-int32(lay.others.len()))
+			}
 		}
 	}
 	return k
@@ -599,14 +606,14 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 func (lay *layout) declare(v value) {
 	if lay.sc.set.addOther(&lay.others, v) {
 		lay.others.add(v)
-		lay.decls.add(-int64(lay.others.len()))
+		lay.decls.add(-int32(lay.others.len()))
 	}
 }
 
 // decl returns a declaration's value.
-func (lay *layout) decl(d int64) value {
+func (lay *layout) decl(d int32) value {
 	if d >= 0 {
-		return poolAddr(d)
+		return poolAddr(int64(d) * 128)
 	}
 	return lay.others.at(int(-d - 1))
 }
@@ -615,7 +622,8 @@ func (lay *layout) decl(d int64) value {
 // tables (linear probing, Fibonacci hashing): a pool address V that is a
 // multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
 // table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
-// or core value as k+1 for layout.others[k].
+// or core value as k+1 for layout.others[k] (others also holds the pool
+// addresses that are not multiples of 128: a probe never matches them).
 type declSet struct {
 	aligned hashSet[uint32]
 	odd     hashSet[uint64]

@@ -92,7 +92,7 @@ type Options struct {
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
 // prints ahead while its verifier runs; past it, printing waits for
 // the verdict.
-const HoldBytes = 32 << 20
+const HoldBytes = 8 << 20
 
 // budget is the effective budget of valid options.
 func (o Options) budget() int64 {

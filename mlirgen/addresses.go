@@ -37,7 +37,7 @@ const AddressFunc = "sdsc_bundle_addresses"
 // resolving its ops again, so that no list of every result is held.
 func emitAddresses(pr *printer, lay *layout, o out) {
 	printMaps(pr, lay)
-	nArgs := len(lay.args)
+	nArgs := lay.nArgs
 	param := func(k int) value {
 		switch {
 		case k == 0:

@@ -211,7 +211,7 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 			}
 			pr.print(&m, generic)
 		}
-		for n := range lay.args {
+		for n := range lay.nArgs {
 			m := extractOp(arg(int64(n)), numbered(vArgBaseAddr, int64(n)))
 			pr.print(&m, generic)
 		}
@@ -224,7 +224,7 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 		ret := mop{kind: opReturn}
 		pr.print(&ret, generic)
 	}
-	fn := funcOpN(BundleFunc, first+len(lay.args), param, 0, body)
+	fn := funcOpN(BundleFunc, first+lay.nArgs, param, 0, body)
 	module := mop{kind: opModule, region: func() { pr.print(&fn, generic) }}
 	pr.print(&module, generic)
 }
@@ -383,7 +383,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
 		for ai := range rw {
 			a := &rw[ai]
-			if lay.grp[a.Group].kind() == omitted {
+			if lay.slot(a.Group).kind() == omitted {
 				continue
 			}
 			if !lay.g.HasStride(a) {

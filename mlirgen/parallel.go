@@ -32,12 +32,12 @@ var (
 )
 
 // piece is one run of text of the output: printed (done nil), or to be
-// printed by fn on a worker, at indentation indent, done closed when buf
-// holds the text.
+// printed by fn on a worker, at indentation indent, done closed when bufs
+// hold the text (in buffers of about chunkSize bytes from bufPool).
 type piece struct {
 	fn     func(pr *printer)
 	indent int
-	buf    []byte
+	bufs   [][]byte
 	done   chan struct{}
 }
 
@@ -48,7 +48,9 @@ type pipeline struct {
 	home  *scratchList
 }
 
-var bufPool = sync.Pool{New: func() any { return new([]byte) }}
+// bufPool holds printers' buffers of bufSize bytes, reused from piece to
+// piece: text in flight costs a few of them, however much is printed.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, bufSize); return &b }}
 
 func getBuf() []byte {
 	b := bufPool.Get().(*[]byte)
@@ -56,7 +58,7 @@ func getBuf() []byte {
 }
 
 func putBuf(b []byte) {
-	if cap(b) > 0 {
+	if cap(b) >= bufSize {
 		bufPool.Put(&b)
 	}
 }
@@ -74,7 +76,7 @@ func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
 
 // Write sends a printed piece (the producer printer's text).
 func (pl *pipeline) Write(b []byte) (int, error) {
-	pl.order <- &piece{buf: append(getBuf(), b...)}
+	pl.order <- &piece{bufs: [][]byte{append(getBuf(), b...)}}
 	return len(b), nil
 }
 
@@ -86,7 +88,7 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 			for pc := range pl.work {
 				pr := &printer{buf: getBuf(), indent: pc.indent}
 				pc.fn(pr)
-				pc.buf = pr.buf
+				pc.bufs = append(pr.kept, pr.buf)
 				close(pc.done)
 			}
 		})
@@ -118,10 +120,12 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 		if pc.done != nil {
 			<-pc.done
 		}
-		if err == nil {
-			_, err = w.Write(pc.buf)
+		for _, b := range pc.bufs {
+			if err == nil && len(b) > 0 {
+				_, err = w.Write(b)
+			}
+			putBuf(b)
 		}
-		putBuf(pc.buf)
 	}
 	wg.Wait()
 	pl.home.done()

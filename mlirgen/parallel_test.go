@@ -167,3 +167,54 @@ func TestParallelBigBundles(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupTableSameBytes: a layout that keeps its group slots in a
+// groupTab (a bundle touching few of the graph's groups) prints what the
+// per-group array prints, sequentially and in parallel, in every form.
+func TestGroupTableSameBytes(t *testing.T) {
+	var graphs []*ir.Graph
+	r := rand.New(rand.NewSource(5))
+	for k := 0; k < 20; k++ {
+		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 60, Bundles: 12, MaxOps: 6, MaxDepth: 3})))
+		graphs = append(graphs, g, g.Unfused())
+	}
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 300, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	graphs = append(graphs, checked(t, src.Bytes()))
+	small := 0 // bundles with fewer accesses than a quarter of the groups
+	for gi, g := range graphs {
+		for _, b := range g.Bundles {
+			n := 0
+			for _, op := range b.Ops {
+				n += len(op.Reads) + len(op.Writes)
+			}
+			if 4*n < len(g.Groups) {
+				small++
+			}
+		}
+		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+		for _, opt := range allForms {
+			for _, w := range []int{1, 2} {
+				opt.Workers = w
+				var dense, tab bytes.Buffer
+				groupTables = false
+				err := EmitAll(&dense, p, opt)
+				groupTables = true
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := EmitAll(&tab, p, opt); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(dense.Bytes(), tab.Bytes()) {
+					t.Fatalf("graph %d %+v: output with group tables differs\n%s", gi, opt, firstDiff(dense.String(), tab.String()))
+				}
+			}
+		}
+	}
+	if small < 100 {
+		t.Errorf("only %d bundles touch fewer than a quarter of the groups", small)
+	}
+}

@@ -11,13 +11,16 @@ import (
 // intermediate strings) and handed to the writer in writes of about
 // chunkSize bytes, so memory stays bounded however large the module. A
 // printer without a writer (a piece printed by a worker, parallel.go)
-// keeps all its text in buf instead.
+// keeps its text instead: each buffer it fills goes to kept, and it goes
+// on in a fresh one from the pool (getBuf), so that a piece never grows
+// (and copies) one buffer to its whole size.
 // The first write error sticks: later text is dropped and flush reports
 // it, so callers check once at the end instead of after every line.
 type printer struct {
 	w      io.Writer
 	bw     *bufio.Writer // w, when the caller gave a bufio.Writer: flush flushes it too
 	buf    []byte
+	kept   [][]byte // without w: the filled buffers, in order
 	indent int
 	err    error
 	// last is the last number of two or more digits i printed, and
@@ -29,8 +32,12 @@ type printer struct {
 
 const chunkSize = 64 << 10
 
+// bufSize is the capacity of a printer's buffer: a chunk and the line
+// that crosses its end.
+const bufSize = chunkSize + 4<<10
+
 func newPrinter(w io.Writer) *printer {
-	p := &printer{w: w, buf: make([]byte, 0, chunkSize+4<<10)}
+	p := &printer{w: w, buf: make([]byte, 0, bufSize)}
 	if bw, ok := w.(*bufio.Writer); ok {
 		p.bw = bw
 	}
@@ -77,14 +84,20 @@ func (p *printer) end() {
 
 // check spills the buffered text once it reaches chunkSize.
 func (p *printer) check() {
-	if len(p.buf) >= chunkSize && p.w != nil {
+	if len(p.buf) >= chunkSize {
 		p.spill()
 	}
 }
 
-// spill hands the buffered text to the writer.
+// spill hands the buffered text to the writer, or without one keeps it
+// and starts a fresh buffer.
 func (p *printer) spill() {
 	if p.w == nil {
+		if len(p.buf) > 0 {
+			p.kept = append(p.kept, p.buf)
+			p.buf = getBuf()
+			p.lastLen = 0
+		}
 		return
 	}
 	if p.err == nil && len(p.buf) > 0 {

@@ -1,6 +1,7 @@
 package mlirgen
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"sync"
@@ -126,17 +127,22 @@ func (st *opSyms) index(size int) {
 // be printed independently.
 //
 // The per-group classification lives in scratch reused from bundle to
-// bundle (stamped with a generation, so nothing is cleared between
-// bundles): a graph of B bundles and G groups costs O(G) memory once, not
-// O(B*G). A layout is read-only once built; the printers of its chunks
-// share it, and the last to finish releases its scratch.
+// bundle: a slot per group of the graph (stamped with a generation, so
+// nothing is cleared between bundles), a graph of B bundles and G groups
+// costing O(G) memory once, not O(B*G); or, for a bundle with fewer
+// accesses than a quarter of the graph's groups, a table of the groups it
+// touches (groupTab), so that a graph of many small bundles costs the
+// largest bundle's accesses, not O(G) for every printer. A layout is
+// read-only once built; the printers of its chunks share it, and the last
+// to finish releases its scratch.
 type layout struct {
 	g      *ir.Graph
 	p      *planner.Result
 	bi     int
 	b      *ir.Bundle
 	grp    []groupSlot // per group, for the groups this bundle touches
-	args   []int       // group of each %arg_N
+	tab    *groupTab   // instead of grp, when not nil
+	nArgs  int         // kernel arguments: %arg_0 to %arg_{nArgs-1}
 	pooled bool        // the bundle pools at least one group
 	maps   [][]int64   // nonzero step lists, numbered first-seen
 	// mapOf holds, for each tiled non-LX access in operand order through
@@ -144,9 +150,10 @@ type layout struct {
 	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
 	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
-	// (>= 0) as itself, any other value as -(k+1) for others[k] (eight
-	// bytes a declaration, as a bundle may pool a million buffers).
-	decls  seq[int64]
+	// that is a multiple of 128 (nearly all: buffers are whole sticks) as
+	// V/128, any other value as -(k+1) for others[k] (four bytes a
+	// declaration, as a bundle may pool a million buffers).
+	decls  seq[int32]
 	others seq[value]
 	// chunk is the number of ops of a chunk (every op: one chunk), and
 	// marks[c] the state at op c*chunk.
@@ -207,6 +214,7 @@ func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
 type layoutScratch struct {
 	gen  uint32
 	grp  []groupSlot
+	tab  groupTab
 	set  declSet
 	op   opSyms
 	key  []byte
@@ -270,6 +278,58 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	return sc
 }
 
+// groupTables lets layouts use a groupTab (a variable for the tests
+// only).
+var groupTables = true
+
+// groupTab holds the slots of the groups a bundle touches, keyed by group
+// number (open addressing, linear probing, Fibonacci hashing).
+type groupTab struct {
+	keys  []int32 // group + 1; 0 is empty
+	slots []groupSlot
+	shift uint // 64 - log2(len(keys))
+}
+
+// reset empties the table, sized for n groups at most.
+func (t *groupTab) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if cap(t.keys) >= size && cap(t.keys) <= 8*size {
+		t.keys, t.slots = t.keys[:size], t.slots[:size]
+		clear(t.keys)
+	} else {
+		t.keys, t.slots = make([]int32, size), make([]groupSlot, size)
+	}
+	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
+}
+
+// slot returns group gi's slot, a zero one added when gi has none. Once
+// the layout has classified every group of the bundle, it only finds:
+// the printers of a layout may call it concurrently.
+func (t *groupTab) slot(gi int32) *groupSlot {
+	mask := uint64(len(t.keys) - 1)
+	for i := (uint64(uint32(gi)) * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case gi + 1:
+			return &t.slots[i]
+		case 0:
+			t.keys[i] = gi + 1
+			t.slots[i] = groupSlot{}
+			return &t.slots[i]
+		}
+	}
+}
+
+// slot is group gi's slot in the bundle.
+func (lay *layout) slot(gi int32) *groupSlot {
+	if lay.tab != nil {
+		return lay.tab.slot(gi)
+	}
+	return &lay.grp[gi]
+}
+
 // hold adds n printers of the layout that will call release.
 func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
 
@@ -278,7 +338,7 @@ func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
 func (lay *layout) release() {
 	if lay.refs.Add(-1) == 0 && lay.sc != nil {
 		lay.home.put(lay.sc)
-		lay.sc, lay.grp = nil, nil
+		lay.sc, lay.grp, lay.tab = nil, nil, nil
 	}
 }
 
@@ -307,14 +367,27 @@ func forAccesses(op *ir.Op, f func(a *ir.Access)) {
 func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
-	sc := getLayoutScratch(len(g.Groups), home)
+	accesses := 0
+	for k := range b.Ops {
+		accesses += len(b.Ops[k].Reads) + len(b.Ops[k].Writes)
+	}
+	sparse := groupTables && 4*accesses < len(g.Groups)
+	dense := len(g.Groups)
+	if sparse {
+		dense = 0
+	}
+	sc := getLayoutScratch(dense, home)
 	if chunk <= 0 {
 		chunk = max(len(b.Ops), 1)
 	}
 	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, home: home, chunk: chunk}
+	if sparse {
+		sc.tab.reset(accesses)
+		lay.grp, lay.tab = nil, &sc.tab
+	}
 	lay.refs.Store(1)
 	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
-	grp, gen := sc.grp, sc.gen
+	gen := sc.gen
 	sc.set.reset(len(b.Ops))
 	var mapIdx map[string]int32
 	// key is the step key of an access; last and lastMap remember the
@@ -323,7 +396,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
 		gi := int(a.Group)
-		s := &grp[gi]
+		s := lay.slot(a.Group)
 		if s.gen == gen {
 			return
 		}
@@ -339,8 +412,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			}
 			lay.pooled = true
 		default:
-			s.info = int32(argBase) | int32(len(lay.args))<<argShift
-			lay.args = append(lay.args, gi)
+			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
+			lay.nArgs++
 		}
 		if len(gr.Members) > 1 {
 			s.info |= hasViews
@@ -394,7 +467,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
 			for ai := range rw {
 				a := &rw[ai]
-				if grp[a.Group].kind() == omitted {
+				if lay.slot(a.Group).kind() == omitted {
 					continue
 				}
 				cur.results += nc
@@ -469,14 +542,19 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 			sl.info |= offDeclared
 		}
 		if lay.sc.set.add(val) {
-			lay.decls.add(val)
+			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
+				lay.decls.add(int32(val / 128))
+			} else {
+				lay.others.add(poolAddr(val))
+				lay.decls.add(-int32(lay.others.len()))
+			}
 		}
 	}
 	return k
 }
 
 func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
-	sl := &lay.grp[a.Group]
+	sl := lay.slot(a.Group)
 	kind := sl.kind()
 	if kind == omitted {
 		return
@@ -528,14 +606,14 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 func (lay *layout) declare(v value) {
 	if lay.sc.set.addOther(&lay.others, v) {
 		lay.others.add(v)
-		lay.decls.add(-int64(lay.others.len()))
+		lay.decls.add(-int32(lay.others.len()))
 	}
 }
 
 // decl returns a declaration's value.
-func (lay *layout) decl(d int64) value {
+func (lay *layout) decl(d int32) value {
 	if d >= 0 {
-		return poolAddr(d)
+		return poolAddr(int64(d) * 128)
 	}
 	return lay.others.at(int(-d - 1))
 }
@@ -544,7 +622,8 @@ func (lay *layout) decl(d int64) value {
 // tables (linear probing, Fibonacci hashing): a pool address V that is a
 // multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
 // table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
-// or core value as k+1 for layout.others[k].
+// or core value as k+1 for layout.others[k] (others also holds the pool
+// addresses that are not multiples of 128: a probe never matches them).
 type declSet struct {
 	aligned hashSet[uint32]
 	odd     hashSet[uint64]

@@ -517,3 +517,56 @@ func TestSymbolsDerivedKeySharedOneOp(t *testing.T) {
 		"\t}",
 		"}"))
 }
+
+// A pool address that is not a multiple of 128 is declared in its place
+// among the others. TestSymbolsPooledView's graph with b split 64: b
+// reads ts on cores 2 at pool(0 + 512 + 0) and pool(0 + 512 + 64), 576
+// not a multiple of 128; then c reads the view xs = x + 256 of kernel
+// argument 0, declared after it.
+// a: x kernel(0) -1, pool(0) -2; b: pool(512) -3, pool(576) -4, y
+// kernel(1) -5; c: kernel(0) -6 (hidden), slice(0, 256) -7, y kernel(1)
+// -8.
+func TestSymbolsPooledOddAddress(t *testing.T) {
+	src := `graph g {
+  buffer x : 1024
+  buffer xs : 512
+  buffer t : 1024
+  buffer ts : 512
+  buffer y : 1024
+  input x
+  output y
+  alias xs = x
+  alias ts = t
+  fused f {
+    op a reads x writes t
+    op b reads ts writes y
+    op c reads xs writes y
+  }
+}`
+	p := build(t, src, func(e *editor) {
+		e.view("xs", 256)
+		e.view("ts", 512)
+		e.cores("b", 2)
+		e.split("b", 0, 64)
+	})
+	diffText(t, emitText(t, p, 0, Options{}), lines(
+		"module {",
+		"\tfunc.func @sdsc_bundle(%arg_0_base_addr"+argT+", %arg_1_base_addr"+argT+") {",
+		"\t\t%pool = sdscbundle.device_mem_allocate 1024 bytes : index",
+		extract("0"),
+		extract("1"),
+		"\t\t%pool_offset_0 = arith.constant 0 : index",
+		"\t\t%pool_addr_0 = arith.addi %pool, %pool_offset_0 : index",
+		"\t\t%pool_offset_512 = arith.constant 512 : index",
+		"\t\t%pool_addr_512 = arith.addi %pool, %pool_offset_512 : index",
+		"\t\t%pool_offset_576 = arith.constant 576 : index",
+		"\t\t%pool_addr_576 = arith.addi %pool, %pool_offset_576 : index",
+		"\t\t%arg_0_slice_offset_256 = arith.constant 256 : index",
+		"\t\t%arg_0_slice_256 = arith.addi %arg_0, %arg_0_slice_offset_256 : index",
+		`		sdscbundle.sdsc_execute (%arg_0, %pool_addr_0) {sdsc_filename="sdsc_0.json", "symbol_ids"=[-1, -2]}`,
+		`		sdscbundle.sdsc_execute (%pool_addr_512, %pool_addr_576, %arg_1) {sdsc_filename="sdsc_1.json", "symbol_ids"=[-3, -4, -5]}`,
+		`		sdscbundle.sdsc_execute (%arg_0_slice_256, %arg_1) {sdsc_filename="sdsc_2.json", "symbol_ids"=[-7, -8]}`,
+		"\t\treturn",
+		"\t}",
+		"}"))
+}

@@ -147,35 +147,35 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bare loop bundle %q is not one loop", b.Name)
 		}
 		for i, op := range b.Ops {
-			if op.Step != i {
+			if int(op.Step) != i {
 				t.Errorf("op %q has step %d at %d", op.Name, op.Step, i)
 			}
 			var counts []int64
-			for d, li := range op.Loops {
+			for d, li := range g.OpLoops(&op) {
 				l := b.Loops[li]
 				if l.Depth != d+1 || i < l.First || i > l.Last {
 					t.Errorf("op %q not inside its loop %d", op.Name, li)
 				}
 				counts = append(counts, l.Count)
 			}
-			if op.Cores != nil {
+			if g.Cores(&op) != nil {
 				n := 1
-				for _, s := range op.Cores {
+				for _, s := range g.Cores(&op) {
 					if s < 1 || s > ir.MaxCores {
 						t.Errorf("op %q: cores entry %d", op.Name, s)
 					}
 					n *= int(min(s, ir.MaxCores+1))
 					n = min(n, ir.MaxCores+1)
 				}
-				if n > ir.MaxCores || len(op.Cores) == 0 {
-					t.Errorf("op %q: cores %v", op.Name, op.Cores)
+				if n > ir.MaxCores || len(g.Cores(&op)) == 0 {
+					t.Errorf("op %q: cores %v", op.Name, g.Cores(&op))
 				}
 			}
-			for _, a := range op.Reads {
-				access(a, counts, op.Cores)
+			for _, a := range g.Reads(&op) {
+				access(a, counts, g.Cores(&op))
 			}
-			for _, a := range op.Writes {
-				access(a, counts, op.Cores)
+			for _, a := range g.Writes(&op) {
+				access(a, counts, g.Cores(&op))
 			}
 		}
 	}

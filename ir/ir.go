@@ -73,10 +73,17 @@ type Graph struct {
 	// Claims holds every name listed on an `input`, `output` or `lx`
 	// line, in source order. Group.Input, Output and LX summarise them.
 	Claims []Claim
-	// Ints holds the step and split lists of every access, located by
-	// Access.Strides and Access.Split (see Span); Ints[0] is a
-	// placeholder so that no present span starts at 0.
+	// Ints holds the step and split lists of every access and the cores
+	// lists of the ops, located by Access.Strides, Access.Split and
+	// Op.Cores (see Span); Ints[0] is a placeholder so that no present
+	// span starts at 0.
 	Ints []int64
+	// Accesses holds the operands of every op of every bundle, each op's
+	// reads then writes (located by Op.Accesses and Op.NReads).
+	Accesses []Access
+	// LoopLists holds the enclosing-loop lists of the ops (located by
+	// Op.Loops): indices into the op's Bundle.Loops.
+	LoopLists []int32
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -222,29 +229,111 @@ type Loop struct {
 	Body        []Item
 }
 
-// Op is one leaf op (one sdsc_execute).
+// Op is one leaf op (one sdsc_execute). It holds no list of its own:
+// its lists are Spans of graph-wide arrays, read through Graph.Reads,
+// Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
+// an op is 56 bytes with one pointer (its name) and the arrays behind the
+// lists hold no pointers at all.
 type Op struct {
 	Name string
 	Pos  Pos
-	Step int
-	// Loops indexes Bundle.Loops: the enclosing loops, outermost first.
-	Loops []int
-	// Cores is the `cores` list, one entry per split dimension, each
-	// >= 1; nil when the op has no `cores` clause (one core).
-	Cores  []int64
-	Reads  []Access
-	Writes []Access
+	Step int32
+	// NReads is how many of the op's accesses are reads: Accesses
+	// locates its reads, then its writes, in Graph.Accesses.
+	NReads   int32
+	Accesses Span
+	// Loops locates, in Graph.LoopLists, the indices into Bundle.Loops of
+	// the enclosing loops, outermost first. Read it with Graph.OpLoops.
+	Loops Span
+	// Cores locates, in Graph.Ints, the `cores` list, one entry per split
+	// dimension, each >= 1; absent (Graph.Cores is nil) when the op has
+	// no `cores` clause (one core).
+	Cores Span
 }
 
+// Reads returns the op's read operands, capacity capped (nil when it has
+// none).
+func (g *Graph) Reads(o *Op) []Access {
+	if o.NReads == 0 {
+		return nil
+	}
+	end := o.Accesses.Off + o.NReads
+	return g.Accesses[o.Accesses.Off:end:end]
+}
+
+// Writes returns the op's write operands, capacity capped (nil when it
+// has none).
+func (g *Graph) Writes(o *Op) []Access {
+	if o.Accesses.Len == o.NReads {
+		return nil
+	}
+	end := o.Accesses.Off + o.Accesses.Len
+	return g.Accesses[o.Accesses.Off+o.NReads : end : end]
+}
+
+// OpAccesses returns the op's reads then its writes, capacity capped
+// (nil when it has none).
+func (g *Graph) OpAccesses(o *Op) []Access {
+	if o.Accesses.Len == 0 {
+		return nil
+	}
+	end := o.Accesses.Off + o.Accesses.Len
+	return g.Accesses[o.Accesses.Off:end:end]
+}
+
+// OpLoops returns the indices into its Bundle.Loops of the loops that
+// enclose the op, outermost first, capacity capped (nil at the top level).
+func (g *Graph) OpLoops(o *Op) []int32 {
+	if o.Loops.Len == 0 {
+		return nil
+	}
+	end := o.Loops.Off + o.Loops.Len
+	return g.LoopLists[o.Loops.Off:end:end]
+}
+
+// Cores returns the op's `cores` list: nil when it has no `cores` clause.
+func (g *Graph) Cores(o *Op) []int64 { return g.Span(o.Cores) }
+
 // NumCores is the number of cores the op runs on: the product of its
-// Cores entries (1 without a `cores` clause). The frontend bounds it by
+// cores entries (1 without a `cores` clause). The frontend bounds it by
 // MaxCores.
-func (o *Op) NumCores() int {
+func (g *Graph) NumCores(o *Op) int {
 	n := 1
-	for _, s := range o.Cores {
+	for _, s := range g.Cores(o) {
 		n *= int(s)
 	}
 	return n
+}
+
+// AddAccesses appends reads then writes to g.Accesses and returns their
+// span and the number of reads, as Op.Accesses and Op.NReads hold them.
+// The caller bounds the total length (the frontend rejects inputs of
+// 2 GiB or more, and every access takes at least two bytes of text).
+func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
+	off := len(g.Accesses)
+	g.Accesses = append(g.Accesses, reads...)
+	g.Accesses = append(g.Accesses, writes...)
+	return Span{Off: int32(off), Len: int32(len(reads) + len(writes))}, int32(len(reads))
+}
+
+// AddLoopList appends v to g.LoopLists and returns its span, as
+// Op.Loops holds it (the zero Span when v is empty).
+func (g *Graph) AddLoopList(v []int32) Span {
+	if len(v) == 0 {
+		return Span{}
+	}
+	off := len(g.LoopLists)
+	g.LoopLists = append(g.LoopLists, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
+}
+
+// NewOp makes an op of g from lists, appending them to the graph's
+// arrays (a convenience for code that builds graphs by hand; cores nil
+// means no `cores` clause).
+func (g *Graph) NewOp(name string, step int, loops []int32, cores []int64, reads, writes []Access) Op {
+	op := Op{Name: name, Step: int32(step), Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
+	op.Accesses, op.NReads = g.AddAccesses(reads, writes)
+	return op
 }
 
 // MaxCores bounds the product of an op's `cores` entries. Spyre cards have
@@ -264,20 +353,22 @@ type Access struct {
 	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
 	Group int32
 	// Strides locates the bytes the address advances per iteration of
-	// each enclosing loop, outermost first (len(Op.Loops) entries); it is
+	// each enclosing loop, outermost first (len(Graph.OpLoops) entries); it is
 	// absent (the zero Span) when the access has no `step`. Read it with
 	// Graph.Strides.
 	Strides Span
-	// Split locates the `split` bytes, one per entry of the op's Cores;
+	// Split locates the `split` bytes, one per entry of the op's cores;
 	// absent for a broadcast access (every core uses the same address).
 	// Read it with Graph.Split.
 	Split Span
 }
 
-// Span locates a run of Graph.Ints: Ints[Off : Off+Len]. The zero Span
-// is absent, which Graph.Span reports as a nil slice. Graph.AddInts never
-// returns a span at offset 0 (Ints[0] is a placeholder), so a present
-// span, even an empty one, has Off > 0.
+// Span locates a run of one of the graph-wide arrays: Arr[Off : Off+Len].
+// In Graph.Ints the zero Span is absent, which Graph.Span reports as a
+// nil slice; Graph.AddInts never returns a span at offset 0 (Ints[0] is
+// a placeholder), so a present span, even an empty one, has Off > 0. In
+// the other arrays an empty list needs no distinction from an absent one
+// and reads back as nil.
 type Span struct {
 	Off, Len int32
 }

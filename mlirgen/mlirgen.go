@@ -378,9 +378,9 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
 	lay.resolve(op, st, false)
-	nc := op.NumCores()
+	nc := e.lay.g.NumCores(op)
 	u := 0
-	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+	for _, rw := range [2][]ir.Access{e.lay.g.Reads(op), e.lay.g.Writes(op)} {
 		for ai := range rw {
 			a := &rw[ai]
 			if lay.grp[a.Group].kind() == omitted {
@@ -406,7 +406,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 				ops := e.sc.vals[:0]
 				for k, step := range lay.g.Strides(a) {
 					if step != 0 {
-						ops = append(ops, iv(int64(op.Loops[k])))
+						ops = append(ops, iv(int64(e.lay.g.OpLoops(op)[k])))
 					}
 				}
 				ops = append(ops, s.name)

@@ -169,6 +169,7 @@ func TestLowerBoundSaturates(t *testing.T) {
 // and the pool holds the group's size (5120 = view offset 3072 + 2048, more
 // than the root's 4096 bytes).
 func TestJSONViewOffset(t *testing.T) {
+	h := &ir.Graph{} // holds the ops' lists
 	g := &ir.Graph{Name: "v",
 		Buffers: []ir.Buffer{
 			{Name: "t", Size: 4096, Group: 0, Alias: -1},
@@ -181,11 +182,12 @@ func TestJSONViewOffset(t *testing.T) {
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
-				{Name: "w", Step: 0, Reads: []ir.Access{{Buffer: 2, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
-				{Name: "r", Step: 1, Reads: []ir.Access{{Buffer: 1, Group: 0}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
+				h.NewOp("w", 0, nil, nil, []ir.Access{{Buffer: 2, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
+				h.NewOp("r", 1, nil, nil, []ir.Access{{Buffer: 1, Group: 0}}, []ir.Access{{Buffer: 0, Group: 0}}),
 			},
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}}}},
 	}
+	g.Ints, g.Accesses, g.LoopLists = h.Ints, h.Accesses, h.LoopLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var js bytes.Buffer
 	if err := planner.WriteJSON(&js, p); err != nil {

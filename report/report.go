@@ -85,13 +85,13 @@ func viewPhrase(g *ir.Graph, bi int) string {
 // coresPhrase describes how an access of op is spread over its cores:
 // "" on a one-core op without a cores clause, else "on 4 cores [2, 2],
 // split [1024, 2048]" or "on 4 cores, broadcast".
-func coresPhrase(op *ir.Op, split []int64) string {
-	if op.Cores == nil {
+func coresPhrase(g *ir.Graph, op *ir.Op, split []int64) string {
+	if g.Cores(op) == nil {
 		return ""
 	}
-	s := fmt.Sprintf("on %d cores", op.NumCores())
-	if len(op.Cores) > 1 {
-		s += " " + int64List(op.Cores)
+	s := fmt.Sprintf("on %d cores", g.NumCores(op))
+	if len(g.Cores(op)) > 1 {
+		s += " " + int64List(g.Cores(op))
 	}
 	if split == nil {
 		return s + ", broadcast"
@@ -128,14 +128,14 @@ func newIndex(g *ir.Graph, want []bool) *index {
 	ix := &index{bundle: make([][]touch, len(g.Groups)), cpu: make([][]cpuTouch, len(g.Groups))}
 	for bi := range g.Bundles {
 		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range op.Reads {
+			for _, a := range g.Reads(&op) {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
-			for _, a := range op.Writes {
+			for _, a := range g.Writes(&op) {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
 		}
@@ -190,10 +190,10 @@ func touchedGroups(g *ir.Graph) [][]int {
 			}
 		}
 		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range op.Reads {
+			for _, a := range g.Reads(&op) {
 				add(a)
 			}
-			for _, a := range op.Writes {
+			for _, a := range g.Writes(&op) {
 				add(a)
 			}
 		}
@@ -208,10 +208,10 @@ func touchedGroups(g *ir.Graph) [][]int {
 func touchedBy(g *ir.Graph, bi int) []int {
 	var list []int
 	for _, op := range g.Bundles[bi].Ops {
-		for _, a := range op.Reads {
+		for _, a := range g.Reads(&op) {
 			list = append(list, int(a.Group))
 		}
-		for _, a := range op.Writes {
+		for _, a := range g.Writes(&op) {
 			list = append(list, int(a.Group))
 		}
 	}

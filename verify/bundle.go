@@ -69,10 +69,10 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 			continue
 		}
 		enc := s.enc[s.encOff[st] : s.encOff[st]+s.encLen[st]]
-		if !sameLoops(op.Loops, enc) {
-			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, op.Loops, enc)
+		if !sameLoops(c.g.OpLoops(op), enc) {
+			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, c.g.OpLoops(op), enc)
 		}
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
 				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != len(enc) {
 					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), len(enc))
@@ -116,12 +116,12 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 	}
 }
 
-func sameLoops(recorded []int, tree []int32) bool {
+func sameLoops(recorded, tree []int32) bool {
 	if len(recorded) != len(tree) {
 		return false
 	}
 	for i, l := range recorded {
-		if l != int(tree[i]) {
+		if l != tree[i] {
 			return false
 		}
 	}
@@ -149,17 +149,17 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	accK := s.accK[:0]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for ai := range op.Reads {
+		for ai := range c.g.Reads(op) {
 			k := int32(-1)
-			if w := &ws[c.groupOf(&op.Reads[ai])]; w.bundle == b32 {
+			if w := &ws[c.groupOf(&c.g.Reads(op)[ai])]; w.bundle == b32 {
 				k = w.end
 				rAt[k+1]++
 			}
 			accK = append(accK, k)
 		}
-		for ai := range op.Writes {
+		for ai := range c.g.Writes(op) {
 			k := int32(-1)
-			if w := &ws[c.groupOf(&op.Writes[ai])]; w.bundle == b32 {
+			if w := &ws[c.groupOf(&c.g.Writes(op)[ai])]; w.bundle == b32 {
 				k = w.end
 				wAt[k+1]++
 			}
@@ -178,14 +178,14 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	x := 0
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for range op.Reads {
+		for range c.g.Reads(op) {
 			if k := accK[x]; k >= 0 {
 				reads[next[k]] = int32(oi)
 				next[k]++
 			}
 			x++
 		}
-		for range op.Writes {
+		for range c.g.Writes(op) {
 			if k := accK[x]; k >= 0 {
 				writes[next[n+int(k)]] = int32(oi)
 				next[n+int(k)]++

@@ -333,21 +333,21 @@ func (c *checker) checkGraph() bool {
 		b32 := int32(bi)
 		for s := range b.Ops {
 			op := &b.Ops[s]
-			if op.Step != s {
+			if int(op.Step) != s {
 				c.fail("bundle %q: op %q at index %d records step %d", b.Name, op.Name, s, op.Step)
 			}
-			if !c.checkAccesses("op", op.Name, op.Reads) {
+			if !c.checkAccesses("op", op.Name, c.g.Reads(op)) {
 				ok = false
 			} else if ok {
-				for ai := range op.Reads {
-					touch(&ws[op.Reads[ai].Group].start, b32)
+				for ai := range c.g.Reads(op) {
+					touch(&ws[c.g.Reads(op)[ai].Group].start, b32)
 				}
 			}
-			if !c.checkAccesses("op", op.Name, op.Writes) {
+			if !c.checkAccesses("op", op.Name, c.g.Writes(op)) {
 				ok = false
 			} else if ok {
-				for ai := range op.Writes {
-					touch(&ws[op.Writes[ai].Group].end, b32)
+				for ai := range c.g.Writes(op) {
+					touch(&ws[c.g.Writes(op)[ai].Group].end, b32)
 				}
 			}
 		}

@@ -539,7 +539,7 @@ func corruptedSynth(t *testing.T) (*planner.Result, []int) {
 		case 38:
 			b := &p.Graph.Bundles[bi]
 			op := &b.Ops[len(b.Ops)-1]
-			op.Reads[0].Strides = p.Graph.AddInts(append(p.Graph.Strides(&op.Reads[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+			p.Graph.Reads(op)[0].Strides = p.Graph.AddInts(append(p.Graph.Strides(&p.Graph.Reads(op)[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 		}
 		hit = append(hit, bi)
 	}

@@ -163,15 +163,15 @@ func (c *checker) checkViews(v *viewInfo) {
 // smallest 0 (core 0). ok is false when the sum passes MaxInt64.
 func extent(g *ir.Graph, b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
 	for d, s := range g.Split(a) {
-		if d < len(op.Cores) {
-			if far, ok = addProduct(far, s, op.Cores[d]-1); !ok {
+		if d < len(g.Cores(op)) {
+			if far, ok = addProduct(far, s, g.Cores(op)[d]-1); !ok {
 				return 0, false
 			}
 		}
 	}
 	for k, st := range g.Strides(a) {
-		if k < len(op.Loops) {
-			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) {
+		if k < len(g.OpLoops(op)) {
+			if li := g.OpLoops(op)[k]; li >= 0 && int(li) < len(b.Loops) {
 				if far, ok = addProduct(far, st, b.Loops[li].Count-1); !ok {
 					return 0, false
 				}
@@ -201,27 +201,27 @@ func (c *checker) checkCores(bi int) {
 	b := &c.g.Bundles[bi]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		if op.Cores != nil && len(op.Cores) == 0 {
+		if c.g.Cores(op) != nil && len(c.g.Cores(op)) == 0 {
 			c.fail("op %q: an empty cores list", op.Name)
 		}
 		n := int64(1)
-		for _, s := range op.Cores {
+		for _, s := range c.g.Cores(op) {
 			if s < 1 {
 				c.fail("op %q: cores entry %d is below 1", op.Name, s)
 				continue
 			}
 			if n > math.MaxInt64/s {
-				c.fail("op %q: cores %v multiply past the largest int64", op.Name, op.Cores)
+				c.fail("op %q: cores %v multiply past the largest int64", op.Name, c.g.Cores(op))
 				break
 			}
 			n *= s
 		}
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
 				a := &accs[ai]
 				split := c.g.Split(a)
-				if split != nil && len(split) != len(op.Cores) {
-					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, op.Cores)
+				if split != nil && len(split) != len(c.g.Cores(op)) {
+					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, c.g.Cores(op))
 				}
 				for _, s := range split {
 					if s < 0 {
@@ -264,7 +264,7 @@ func (c *checker) checkBounds(bi int) {
 	b := &g.Bundles[bi]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
 			for ai := range accs {
 				a := &accs[ai]
 				buf := &g.Buffers[a.Buffer]

@@ -197,25 +197,25 @@ func TestCoresSlices(t *testing.T) {
 			Name: "b",
 			Kind: ir.KindFused,
 			Ops: []ir.Op{
-				{Name: "op0", Step: 0, Cores: []int64{2},
-					Reads:  []ir.Access{acc(0, 0, nil, []int64{1024}), acc(1, 0, nil, []int64{1024})},
-					Writes: []ir.Access{acc(2, 1, nil, []int64{256})}},
-				{Name: "op1", Step: 1, Loops: []int{0},
-					Reads:  []ir.Access{acc(3, 1, []int64{128}, nil), acc(4, 2, nil, nil)},
-					Writes: []ir.Access{acc(0, 0, nil, nil)}},
-				{Name: "op2", Step: 2, Loops: []int{0}, Cores: []int64{2, 2},
-					Reads:  []ir.Access{acc(2, 1, nil, []int64{0, 256})},
-					Writes: []ir.Access{acc(1, 0, nil, []int64{128, 0})}},
-				{Name: "op3", Step: 3,
-					Reads:  []ir.Access{acc(4, 2, nil, nil)},
-					Writes: []ir.Access{acc(4, 2, nil, nil)}},
+				ints.NewOp("op0", 0, nil, []int64{2},
+					[]ir.Access{acc(0, 0, nil, []int64{1024}), acc(1, 0, nil, []int64{1024})},
+					[]ir.Access{acc(2, 1, nil, []int64{256})}),
+				ints.NewOp("op1", 1, []int32{0}, nil,
+					[]ir.Access{acc(3, 1, []int64{128}, nil), acc(4, 2, nil, nil)},
+					[]ir.Access{acc(0, 0, nil, nil)}),
+				ints.NewOp("op2", 2, []int32{0}, []int64{2, 2},
+					[]ir.Access{acc(2, 1, nil, []int64{0, 256})},
+					[]ir.Access{acc(1, 0, nil, []int64{128, 0})}),
+				ints.NewOp("op3", 3, nil, nil,
+					[]ir.Access{acc(4, 2, nil, nil)},
+					[]ir.Access{acc(4, 2, nil, nil)}),
 			},
 			Loops: []ir.Loop{{Name: "L", Count: 2, Parent: -1, Depth: 1, First: 1, Last: 2,
 				Body: []ir.Item{{Op: 1, Loop: -1}, {Op: 2, Loop: -1}}}},
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}},
 		}},
 	}
-	g.Ints = ints.Ints
+	g.Ints, g.Accesses, g.LoopLists = ints.Ints, ints.Accesses, ints.LoopLists
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

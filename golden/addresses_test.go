@@ -43,7 +43,7 @@ type pooledFunc func(gi int) (offset int64, pooled bool)
 // pooledFromDoc reads the pool offsets of bundle b from the plan JSON.
 func pooledFromDoc(g *ir.Graph, doc *planDoc, b *ir.Bundle) pooledFunc {
 	return func(gi int) (int64, bool) {
-		jb := doc.Buffers[g.Groups[gi].Members[0]]
+		jb := doc.Buffers[g.Members(&g.Groups[gi])[0]]
 		if jb.Offset != nil && jb.Bundle != nil && *jb.Bundle == b.Name {
 			return *jb.Offset, true
 		}
@@ -325,7 +325,7 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
-		for _, m := range gr.Members {
+		for _, m := range g.Members(gr) {
 			gr.Size = max(gr.Size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
 		}
 	}
@@ -459,7 +459,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 				// split by random stick multiples or broadcast.
 				views := map[string]int64{}
 				for _, gr := range g.Groups {
-					for k, m := range gr.Members[1:] {
+					for k, m := range g.Members(&gr)[1:] {
 						views[g.Buffers[m].Name] = 128 * int64(k+1)
 					}
 				}

@@ -59,7 +59,7 @@ type Graph struct {
 	// Buffers holds every declared buffer in declaration order.
 	Buffers []Buffer
 	// Groups holds the storage (alias) groups, ordered by their name
-	// (the smallest member name, byte order).
+	// (Graph.GroupName: the smallest member name, byte order).
 	Groups []Group
 	// Bundles holds the top-level op, fused and loop nodes in text order.
 	Bundles []Bundle
@@ -84,6 +84,9 @@ type Graph struct {
 	// LoopLists holds the enclosing-loop lists of the ops (located by
 	// Op.Loops): indices into the op's Bundle.Loops.
 	LoopLists []int32
+	// MemberLists holds the member lists of the groups (located by
+	// Group.Members): indices into Buffers.
+	MemberLists []int32
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -152,14 +155,14 @@ type Buffer struct {
 }
 
 // Group is one storage: a buffer and all its aliases (views). Every
-// planning rule applies to a group as a whole.
+// planning rule applies to a group as a whole. A group holds no pointer
+// (a graph may have a million of them): its members are a Span of the
+// graph-wide Graph.MemberLists, read with Graph.Members, and its name is
+// derived from them by Graph.GroupName.
 type Group struct {
-	// Name is the smallest member name in byte order; it breaks ties
-	// wherever groups are sorted (the planning sort key).
-	Name string
-	// Members indexes Graph.Buffers, in declaration order. (The frontend
-	// cuts every group's Members from one shared array, capacity capped.)
-	Members []int32
+	// Members locates in Graph.MemberLists the indices into
+	// Graph.Buffers of the members, in declaration order (never empty).
+	Members Span
 	// Size is the largest ViewOffset+Size over the members: the bytes
 	// the one allocation of the group must hold.
 	Size int64
@@ -169,6 +172,40 @@ type Group struct {
 	// Input, Output and LX record whether any member is declared a graph
 	// input, a graph output or LX-claimed.
 	Input, Output, LX bool
+}
+
+// Members returns the group's members (indices into g.Buffers, in
+// declaration order), capacity capped.
+func (g *Graph) Members(gr *Group) []int32 {
+	if gr.Members.Len == 0 {
+		return nil
+	}
+	end := gr.Members.Off + gr.Members.Len
+	return g.MemberLists[gr.Members.Off:end:end]
+}
+
+// GroupName is the group's name: its smallest member name in byte order.
+// It breaks ties wherever groups are sorted (the planning sort key);
+// Graph.Groups is in its order.
+func (g *Graph) GroupName(gr *Group) string {
+	name := ""
+	for k, m := range g.Members(gr) {
+		if n := g.Buffers[m].Name; k == 0 || n < name {
+			name = n
+		}
+	}
+	return name
+}
+
+// AddMembers appends v to g.MemberLists and returns its span, as
+// Group.Members holds it (the zero Span when v is empty).
+func (g *Graph) AddMembers(v []int32) Span {
+	if len(v) == 0 {
+		return Span{}
+	}
+	off := len(g.MemberLists)
+	g.MemberLists = append(g.MemberLists, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
 }
 
 // NodeKind says which construct a bundle came from.

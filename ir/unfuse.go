@@ -3,13 +3,15 @@ package ir
 // Unfused returns the graph as it is when fusion is off
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
-// enclose it so that its strides keep their meaning. Buffers, groups, CPU
-// nodes, renames, claims, the accesses and the Ints (each op keeps its
+// enclose it so that its strides keep their meaning. Buffers, groups
+// (and their member lists), CPU nodes, renames, claims, the accesses and
+// the Ints (each op keeps its
 // loops' count, so its strides keep their length) are shared with g,
 // which is not modified; the loop lists are the unfused graph's own.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
-		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses}
+		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses,
+		MemberLists: g.MemberLists}
 	// An op inside k loops gets the list 0, 1, ..., k-1: every such list
 	// is a prefix of the longest one.
 	depth := 0

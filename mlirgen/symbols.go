@@ -340,7 +340,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			s.info = int32(argBase) | int32(len(lay.args))<<argShift
 			lay.args = append(lay.args, gi)
 		}
-		if len(gr.Members) > 1 {
+		if gr.Members.Len > 1 {
 			s.info |= hasViews
 		}
 	}

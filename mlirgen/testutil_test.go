@@ -34,7 +34,7 @@ func (e *editor) view(name string, off int64) {
 	e.g.Buffers[bi].ViewOffset = off
 	gr := &e.g.Groups[e.g.Buffers[bi].Group]
 	gr.Size = 0
-	for _, m := range gr.Members {
+	for _, m := range e.g.Members(gr) {
 		gr.Size = max(gr.Size, e.g.Buffers[m].ViewOffset+e.g.Buffers[m].Size)
 	}
 }

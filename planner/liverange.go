@@ -246,7 +246,7 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		}
 		pg := &p.Groups[gi]
 		pg.Start, pg.End = int32(start), int32(end)
-		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: start, End: end}
+		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: start, End: end}
 	}
 	sc.touched = touched
 	if len(raw) > 1<<20 {

@@ -77,7 +77,7 @@ func TestRandomGraphs(t *testing.T) {
 					live := gx.Start <= gy.End && gy.Start <= gx.End
 					bytes := gx.Offset < gy.Offset+g.Groups[y].Size && gy.Offset < gx.Offset+g.Groups[x].Size
 					if live && bytes {
-						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.Groups[x].Name, g.Groups[y].Name, src)
+						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.GroupName(&g.Groups[x]), g.GroupName(&g.Groups[y]), src)
 					}
 				}
 			}
@@ -104,7 +104,7 @@ const DefaultBudgetForTest = 1 << 40
 func summary(p *planner.Result) string {
 	s := ""
 	for gi, gr := range p.Groups {
-		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.Groups[gi].Name, gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
+		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.GroupName(&p.Graph.Groups[gi]), gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
 	}
 	for _, b := range p.Bundles {
 		s += fmt.Sprintf("%v:%d:%d\n", b.Candidates, b.PoolSize, b.LowerBound)
@@ -177,8 +177,8 @@ func TestJSONViewOffset(t *testing.T) {
 			{Name: "x", Size: 128, Group: 1, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "hi", Root: 0, Members: []int32{0, 1}, Size: 5120},
-			{Name: "x", Root: 2, Members: []int32{2}, Size: 128, Input: true},
+			{Root: 0, Members: h.AddMembers([]int32{0, 1}), Size: 5120},
+			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128, Input: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
@@ -187,7 +187,7 @@ func TestJSONViewOffset(t *testing.T) {
 			},
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}}}},
 	}
-	g.Ints, g.Accesses, g.LoopLists = h.Ints, h.Accesses, h.LoopLists
+	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var js bytes.Buffer
 	if err := planner.WriteJSON(&js, p); err != nil {

@@ -64,7 +64,7 @@ type touch struct {
 
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
-// ir.Group.Name, the smallest member name, as planning does.
+// ir.Graph.GroupName, the smallest member name, as planning does.
 func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
@@ -318,7 +318,7 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 func memberList(g *ir.Graph, gi int, sep string) string {
 	gr := &g.Groups[gi]
 	parts := []string{g.Buffers[gr.Root].Name}
-	for _, m := range gr.Members {
+	for _, m := range g.Members(gr) {
 		if m != gr.Root {
 			parts = append(parts, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
 		}
@@ -329,7 +329,7 @@ func memberList(g *ir.Graph, gi int, sep string) string {
 // viewsNote is the SVG tooltip's list of a group's views: "" for a group
 // of one name, else "; views hi@2048, w@3072".
 func viewsNote(g *ir.Graph, gi int) string {
-	if len(g.Groups[gi].Members) < 2 {
+	if g.Groups[gi].Members.Len < 2 {
 		return ""
 	}
 	list := memberList(g, gi, ", ")

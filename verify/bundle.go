@@ -203,7 +203,7 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 		w := &ws[gi]
 		if len(rs) == 0 && len(wr) == 0 {
 			w.start, w.end = 0, 0
-			c.fail("group %q: candidate of bundle %q but never touched there", c.g.Groups[gi].Name, b.Name)
+			c.fail("group %q: candidate of bundle %q but never touched there", c.groupName(int(gi)), b.Name)
 			continue
 		}
 		start, end := int32(math.MaxInt32), int32(math.MinInt32)
@@ -283,7 +283,7 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	items := grow(s.items, len(cands))
 	for _, gi := range cands {
 		w := c.ws[gi]
-		items[at[w.start]] = item{group: gi, name: g.Groups[gi].Name, size: g.Groups[gi].Size,
+		items[at[w.start]] = item{group: gi, name: c.groupName(int(gi)), size: g.Groups[gi].Size,
 			start: w.start, end: w.end, offset: p.Groups[gi].Offset}
 		at[w.start]++
 	}

@@ -416,7 +416,7 @@ func TestCatchesMutations(t *testing.T) {
 		{"pooled group with views shrunk by a byte", func(p *planner.Result, r *rand.Rand) bool {
 			for gi, pg := range p.Groups {
 				gr := &p.Graph.Groups[gi]
-				if pg.Reason == planner.Pooled && len(gr.Members) > 1 {
+				if pg.Reason == planner.Pooled && gr.Members.Len > 1 {
 					gr.Size -= 1
 					return true
 				}

@@ -114,7 +114,7 @@ func (c *checker) checkViews(v *viewInfo) {
 			}
 			if g.Buffers[r].Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
-					b.Name, g.Groups[b.Group].Name, g.Buffers[r].Name, g.Groups[g.Buffers[r].Group].Name)
+					b.Name, c.groupName(int(b.Group)), g.Buffers[r].Name, c.groupName(int(g.Buffers[r].Group)))
 			}
 		}
 		if a := b.Alias; a >= 0 && int(a) < len(g.Buffers) && g.Buffers[a].Group != b.Group {
@@ -126,12 +126,12 @@ func (c *checker) checkViews(v *viewInfo) {
 		roots := 0
 		var size int64
 		sized := true
-		for _, m := range gr.Members {
+		for _, m := range g.Members(gr) {
 			b := &g.Buffers[m]
 			if b.Alias == -1 {
 				roots++
 				if gr.Root != m {
-					c.fail("group %q: root %d, but %q is the member that is no alias's left side", gr.Name, gr.Root, b.Name)
+					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, b.Name)
 				}
 			}
 			if v.root[m] < 0 {
@@ -139,17 +139,17 @@ func (c *checker) checkViews(v *viewInfo) {
 				continue
 			}
 			if b.Size > math.MaxInt64-v.view[m] {
-				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", gr.Name, b.Name, v.view[m], b.Size)
+				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), b.Name, v.view[m], b.Size)
 				sized = false
 				continue
 			}
 			size = max(size, v.view[m]+b.Size)
 		}
 		if roots != 1 {
-			c.fail("group %q: %d members are no alias's left side, want exactly one root", gr.Name, roots)
+			c.fail("group %q: %d members are no alias's left side, want exactly one root", c.groupName(gi), roots)
 		}
 		if sized && gr.Size != size {
-			c.fail("group %q: size %d, the largest view offset + size of its names is %d", gr.Name, gr.Size, size)
+			c.fail("group %q: size %d, the largest view offset + size of its names is %d", c.groupName(gi), gr.Size, size)
 		}
 	}
 }
@@ -286,7 +286,7 @@ func (c *checker) checkBounds(bi int) {
 				lo := v.view[a.Buffer]
 				if far > math.MaxInt64-lo || lo+far >= size {
 					c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
-						b.Name, op.Name, buf.Name, pg.Offset, lo, far, g.Groups[gi].Name, pg.Offset, pg.Offset+size)
+						b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
 				}
 			}
 		}

@@ -46,9 +46,9 @@ func viewGraph() *ir.Graph {
 			{Name: "y", Size: 4096, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "e", Root: 1, Members: []int32{1, 2, 3, 4}, Size: 4224},
-			{Name: "x", Root: 0, Members: []int32{0}, Size: 512, Input: true},
-			{Name: "y", Root: 5, Members: []int32{5}, Size: 4096, Output: true},
+			{Root: 1, Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
+			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512, Input: true},
+			{Root: 5, Members: g.AddMembers([]int32{5}), Size: 4096, Output: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
@@ -62,7 +62,7 @@ func viewGraph() *ir.Graph {
 			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
 		}},
 	}
-	out.Ints, out.Accesses, out.LoopLists = g.Ints, g.Accesses, g.LoopLists
+	out.Ints, out.Accesses, out.LoopLists, out.MemberLists = g.Ints, g.Accesses, g.LoopLists, g.MemberLists
 	return out
 }
 
@@ -166,7 +166,7 @@ func chainGraph(n int) *ir.Graph {
 	addBuf := func(name string, size int64) int {
 		i := int32(len(g.Buffers))
 		g.Buffers = append(g.Buffers, ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
-		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int32{i}, Size: size})
+		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
 		return int(i)
 	}
 	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
@@ -206,7 +206,7 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	for i := range idx {
 		idx[i] = i
 	}
-	sortInts(idx, func(x, y int) bool { return g.Groups[x].Name < g.Groups[y].Name })
+	sortInts(idx, func(x, y int) bool { return g.GroupName(&g.Groups[x]) < g.GroupName(&g.Groups[y]) })
 	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
 	for k, old := range idx {
@@ -268,7 +268,7 @@ func TestOverlapAtScale(t *testing.T) {
 	// with b000006, written by op 5 and read by op 6.
 	find := func(name string) int {
 		for gi := range g.Groups {
-			if g.Groups[gi].Name == name {
+			if g.GroupName(&g.Groups[gi]) == name {
 				return gi
 			}
 		}

@@ -189,9 +189,9 @@ func TestCoresSlices(t *testing.T) {
 			{Name: "l", Size: 128, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "x", Root: 0, Members: []int32{0, 1}, Size: 4096, Input: true},
-			{Name: "t", Root: 2, Members: []int32{2, 3}, Size: 1024},
-			{Name: "l", Root: 4, Members: []int32{4}, Size: 128, LX: true},
+			{Root: 0, Members: ints.AddMembers([]int32{0, 1}), Size: 4096, Input: true},
+			{Root: 2, Members: ints.AddMembers([]int32{2, 3}), Size: 1024},
+			{Root: 4, Members: ints.AddMembers([]int32{4}), Size: 128, LX: true},
 		},
 		Bundles: []ir.Bundle{{
 			Name: "b",
@@ -215,7 +215,7 @@ func TestCoresSlices(t *testing.T) {
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}},
 		}},
 	}
-	g.Ints, g.Accesses, g.LoopLists = ints.Ints, ints.Accesses, ints.LoopLists
+	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = ints.Ints, ints.Accesses, ints.LoopLists, ints.MemberLists
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

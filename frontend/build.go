@@ -392,7 +392,7 @@ func (b *builder) op(name string, l *Leaf) {
 		Loops:    b.loopStack,
 		Cores:    lf.cores,
 	})
-	b.itemStack = append(b.itemStack, ir.Item{Op: step, Loop: -1})
+	b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 }
 
 func (b *builder) openFused(name Name) {
@@ -424,11 +424,11 @@ func (b *builder) openLoop(name, count Name) {
 		Name:   s,
 		Pos:    b.pos(name.Pos),
 		Count:  n,
-		Parent: parent,
-		Depth:  len(stack) + 1,
-		First:  len(b.ops.buf) - b.opsStart,
+		Parent: int32(parent),
+		Depth:  int32(len(stack) + 1),
+		First:  int32(len(b.ops.buf) - b.opsStart),
 	})
-	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: k})
+	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: int32(k)})
 	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
 	g := b.g
 	off := len(g.LoopLists)
@@ -443,8 +443,8 @@ func (b *builder) close() {
 	b.open = b.open[:len(b.open)-1]
 	if o.loop >= 0 {
 		l := &b.loops.buf[b.loopsStart+o.loop]
-		l.Body = b.items.copyOf(b.itemStack[o.items:])
-		l.Last = len(b.ops.buf) - b.opsStart - 1
+		l.Body = b.g.AddItems(b.itemStack[o.items:])
+		l.Last = int32(len(b.ops.buf) - b.opsStart - 1)
 		b.itemStack = b.itemStack[:o.items]
 		b.loopStack = o.outer
 	}

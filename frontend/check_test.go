@@ -87,7 +87,7 @@ func dump(g *ir.Graph) string {
 		fmt.Fprintf(&b, "bundle %s %s body=%s\n", bu.Name, bu.Kind, items(bu.Body))
 		for k, l := range bu.Loops {
 			fmt.Fprintf(&b, "  loop%d %s count=%d parent=%d depth=%d steps=%d..%d body=%s\n",
-				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(l.Body))
+				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(g.LoopBody(&l)))
 		}
 		for _, o := range bu.Ops {
 			cores := ""

@@ -133,13 +133,13 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		for k, l := range b.Loops {
 			wantDepth := 1
 			if l.Parent >= 0 {
-				if l.Parent >= k {
+				if int(l.Parent) >= k {
 					t.Errorf("loop %d has later parent %d", k, l.Parent)
 					continue
 				}
-				wantDepth = b.Loops[l.Parent].Depth + 1
+				wantDepth = int(b.Loops[l.Parent].Depth) + 1
 			}
-			if l.Depth != wantDepth || l.Count < 1 || l.First > l.Last+1 || l.First < 0 || l.Last >= len(b.Ops) {
+			if int(l.Depth) != wantDepth || l.Count < 1 || l.First > l.Last+1 || l.First < 0 || int(l.Last) >= len(b.Ops) {
 				t.Errorf("bad loop %d %+v", k, l)
 			}
 		}
@@ -153,7 +153,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			var counts []int64
 			for d, li := range g.OpLoops(&op) {
 				l := b.Loops[li]
-				if l.Depth != d+1 || i < l.First || i > l.Last {
+				if int(l.Depth) != d+1 || i < int(l.First) || i > int(l.Last) {
 					t.Errorf("op %q not inside its loop %d", op.Name, li)
 				}
 				counts = append(counts, l.Count)

@@ -87,6 +87,9 @@ type Graph struct {
 	// MemberLists holds the member lists of the groups (located by
 	// Group.Members): indices into Buffers.
 	MemberLists []int32
+	// Items holds the bodies of the loops of every bundle (located by
+	// Loop.Body).
+	Items []Item
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -247,23 +250,46 @@ type Bundle struct {
 // Item is one entry of a loop body or bundle body: exactly one of Op and
 // Loop is >= 0.
 type Item struct {
-	Op   int // index into Bundle.Ops, or -1
-	Loop int // index into Bundle.Loops, or -1
+	Op   int32 // index into Bundle.Ops, or -1
+	Loop int32 // index into Bundle.Loops, or -1
 }
 
-// Loop is one counted loop.
+// Loop is one counted loop. It holds one pointer (its name): its body is
+// a Span of the graph-wide Graph.Items, read with Graph.LoopBody.
 type Loop struct {
 	Name  string
 	Pos   Pos
 	Count int64
 	// Parent is the enclosing loop's index, or -1.
-	Parent int
+	Parent int32
 	// Depth is 1 for an outermost loop.
-	Depth int
+	Depth int32
 	// First and Last are the inclusive span of steps inside the loop;
 	// a loop with no leaf op has Last == First-1.
-	First, Last int
-	Body        []Item
+	First, Last int32
+	// Body locates the loop's body, in text order, in Graph.Items.
+	Body Span
+}
+
+// LoopBody returns the loop's body in text order, capacity capped (nil
+// when it is empty).
+func (g *Graph) LoopBody(l *Loop) []Item {
+	if l.Body.Len == 0 {
+		return nil
+	}
+	end := l.Body.Off + l.Body.Len
+	return g.Items[l.Body.Off:end:end]
+}
+
+// AddItems appends v to g.Items and returns its span, as Loop.Body holds
+// it (the zero Span when v is empty).
+func (g *Graph) AddItems(v []Item) Span {
+	if len(v) == 0 {
+		return Span{}
+	}
+	off := len(g.Items)
+	g.Items = append(g.Items, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
 }
 
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:

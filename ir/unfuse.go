@@ -5,26 +5,32 @@ package ir
 // own, named after the op, wrapped in copies of the counted loops that
 // enclose it so that its strides keep their meaning. Buffers, groups
 // (and their member lists), CPU nodes, renames, claims, the accesses and
-// the Ints (each op keeps its
-// loops' count, so its strides keep their length) are shared with g,
-// which is not modified; the loop lists are the unfused graph's own.
+// the Ints (each op keeps its loops' count, so its strides keep their
+// length) are shared with g, which is not modified; the loop lists and
+// loop bodies are the unfused graph's own.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses,
 		MemberLists: g.MemberLists}
-	// An op inside k loops gets the list 0, 1, ..., k-1: every such list
-	// is a prefix of the longest one.
+	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
+	// item of its parent's body: its loop list is LoopLists[0:d], the
+	// body of loop k < d-1 is Items[k+1] (loop k+1) and that of loop d-1
+	// is Items[0] (the op).
 	depth := 0
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
 			depth = max(depth, int(b.Ops[i].Loops.Len))
 		}
 	}
-	ks := make([]int32, depth)
-	for k := range ks {
-		ks[k] = int32(k)
+	out.LoopLists = make([]int32, depth)
+	out.Items = make([]Item, max(depth, 1))
+	out.Items[0] = Item{Op: 0, Loop: -1}
+	for k := range depth {
+		out.LoopLists[k] = int32(k)
+		if k > 0 {
+			out.Items[k] = Item{Op: -1, Loop: int32(k)}
+		}
 	}
-	out.LoopLists = ks
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
 			op := &b.Ops[i]
@@ -32,21 +38,22 @@ func (g *Graph) Unfused() *Graph {
 			nop := *op
 			nop.Step = 0
 			nop.Loops = Span{Len: op.Loops.Len}
-			parent := -1
-			for k, li := range g.OpLoops(op) {
-				l := b.Loops[li]
+			loops := g.OpLoops(op)
+			for k, li := range loops {
+				l := &b.Loops[li]
+				body := Span{Off: int32(k + 1), Len: 1}
+				if k == len(loops)-1 {
+					body = Span{Off: 0, Len: 1}
+				}
 				nb.Loops = append(nb.Loops, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
-					Parent: parent, Depth: k + 1, First: 0, Last: 0})
-				parent = k
+					Parent: int32(k - 1), Depth: int32(k + 1), First: 0, Last: 0, Body: body})
 			}
 			nb.Ops = []Op{nop}
-			// Build the chain of bodies from the inside out.
-			inner := []Item{{Op: 0, Loop: -1}}
-			for k := len(nb.Loops) - 1; k >= 0; k-- {
-				nb.Loops[k].Body = inner
-				inner = []Item{{Op: -1, Loop: k}}
+			if len(loops) > 0 {
+				nb.Body = []Item{{Op: -1, Loop: 0}}
+			} else {
+				nb.Body = []Item{{Op: 0, Loop: -1}}
 			}
-			nb.Body = inner
 			out.Bundles = append(out.Bundles, nb)
 		}
 	}

@@ -239,9 +239,9 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 				}
 				l := &b.Loops[li]
 				if fw >= 0 {
-					start = min(start, l.First)
+					start = min(start, int(l.First))
 				}
-				end = max(end, l.Last)
+				end = max(end, int(l.Last))
 			}
 		}
 		pg := &p.Groups[gi]

@@ -247,7 +247,7 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 	for li := range b.Loops {
 		l := &b.Loops[li]
 		fr, fw := -1, -1
-		for s := l.First; s <= l.Last; s++ {
+		for s := int(l.First); s <= int(l.Last); s++ {
 			op := &b.Ops[s]
 			for _, a := range g.Reads(op) {
 				if int(a.Group) == gi && fr < 0 {

@@ -91,7 +91,7 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 	for _, it := range items {
 		switch {
-		case it.Op >= 0 && it.Op < len(b.Ops):
+		case it.Op >= 0 && int(it.Op) < len(b.Ops):
 			if s.seen[it.Op] {
 				c.fail("bundle %q: op %q appears twice in the tree", b.Name, b.Ops[it.Op].Name)
 				continue
@@ -106,9 +106,9 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 				sp.first = min(sp.first, op)
 				sp.last = max(sp.last, op)
 			}
-		case it.Loop >= 0 && it.Loop < len(b.Loops):
+		case it.Loop >= 0 && int(it.Loop) < len(b.Loops):
 			s.stack = append(s.stack, int32(it.Loop))
-			c.walk(s, b, b.Loops[it.Loop].Body)
+			c.walk(s, b, c.g.LoopBody(&b.Loops[it.Loop]))
 			s.stack = s.stack[:len(s.stack)-1]
 		default:
 			c.fail("bundle %q: tree item %+v indexes nothing", b.Name, it)

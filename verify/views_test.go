@@ -58,11 +58,11 @@ func viewGraph() *ir.Graph {
 					[]ir.Access{acc(1, nil, []int64{1024, 2048}), acc(4, nil, nil)},
 					[]ir.Access{acc(5, nil, nil)}),
 			},
-			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: []ir.Item{{Op: 1, Loop: -1}}}},
+			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: g.AddItems([]ir.Item{{Op: 1, Loop: -1}})}},
 			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
 		}},
 	}
-	out.Ints, out.Accesses, out.LoopLists, out.MemberLists = g.Ints, g.Accesses, g.LoopLists, g.MemberLists
+	out.Ints, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items
 	return out
 }
 
@@ -187,7 +187,7 @@ func chainGraph(n int) *ir.Graph {
 			reads = append(reads, long...)
 		}
 		b.Ops = append(b.Ops, g.NewOp(fmt.Sprintf("o%d", i), i, nil, nil, reads, writes))
-		b.Body = append(b.Body, ir.Item{Op: i, Loop: -1})
+		b.Body = append(b.Body, ir.Item{Op: int32(i), Loop: -1})
 	}
 	g.Bundles = []ir.Bundle{b}
 	// Groups are ordered by name.

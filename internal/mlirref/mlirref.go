@@ -335,7 +335,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if it.Loop >= 0 {
 				K := it.Loop
 				line(depth, fmt.Sprintf("scf.for %%i_%d = %%c0 to %%loop_bound_%d step %%c1 {", K, K))
-				items(depth+1, b.Loops[K].Body)
+				items(depth+1, g.LoopBody(&b.Loops[K]))
 				line(depth, "}")
 				continue
 			}

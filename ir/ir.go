@@ -10,11 +10,13 @@
 // is deterministic.
 //
 // A graph of a million ops is held in memory whole, so its most numerous
-// parts are compact: indices into Graph slices are int32 in Access,
-// Buffer and Group, and an Access holds no pointer at all (its `step`
-// and `split` lists are Spans of the graph-wide Graph.Ints, read with
-// Graph.Strides, Graph.Split, Graph.CoreOffset and Graph.HasStride), so
-// the garbage collector does not scan the access arrays.
+// parts are compact: indices are int32, and no op, group, loop or access
+// holds a list of its own. Their lists are Spans of graph-wide arrays
+// that hold no pointers (Graph.Ints, Accesses, LoopLists, MemberLists and
+// Items), read through Graph methods that return capacity-capped slices
+// (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody, Strides,
+// Split), so the garbage collector never scans those arrays; an Access
+// and a Group hold no pointer at all, an Op and a Loop only their name.
 package ir
 
 import "fmt"

@@ -379,9 +379,9 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
 	lay.resolve(op, st, false)
-	nc := e.lay.g.NumCores(op)
+	nc := lay.g.NumCores(op)
 	u := 0
-	for _, rw := range [2][]ir.Access{e.lay.g.Reads(op), e.lay.g.Writes(op)} {
+	for _, rw := range [2][]ir.Access{lay.g.Reads(op), lay.g.Writes(op)} {
 		for ai := range rw {
 			a := &rw[ai]
 			if lay.grp[a.Group].kind() == omitted {
@@ -407,7 +407,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 				ops := e.sc.vals[:0]
 				for k, step := range lay.g.Strides(a) {
 					if step != 0 {
-						ops = append(ops, iv(int64(e.lay.g.OpLoops(op)[k])))
+						ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
 					}
 				}
 				ops = append(ops, s.name)

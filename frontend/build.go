@@ -488,7 +488,7 @@ type leafInfo struct {
 	// cores locates the op's cores list in Graph.Ints (absent without
 	// one); coresOK is false when it has an error, so that no bound is
 	// computed from it.
-	cores   ir.Span
+	cores   ir.IntsRef
 	coresOK bool
 }
 
@@ -585,7 +585,7 @@ func (b *builder) ref(name string) int {
 // (a loop count is 0 or too large, which is reported).
 func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 	far, fits := int64(0), true
-	cores := b.g.Span(lf.cores)
+	cores := b.g.IntList(lf.cores)
 	for d, s := range b.g.Split(acc) {
 		term, ok := mul(cores[d]-1, s)
 		if fits = ok; fits {
@@ -615,32 +615,31 @@ func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 	return far
 }
 
-// span appends n zeros to Graph.Ints and returns their span and the
-// slice to fill in, which stays valid until the next span.
-func (b *builder) span(n int) (ir.Span, []int64) {
+// span appends a list of n zeros (after its length) to Graph.Ints and
+// returns its reference and the slice to fill in, which stays valid
+// until the next span.
+func (b *builder) span(n int) (ir.IntsRef, []int64) {
 	g := b.g
-	if len(g.Ints) == 0 {
-		g.Ints = append(g.Ints, 0)
-	}
+	g.Ints = append(g.Ints, int64(n))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, make([]int64, n)...)
-	return ir.Span{Off: int32(off), Len: int32(n)}, g.Ints[off:]
+	return ir.IntsRef(off), g.Ints[off:]
 }
 
 // split checks an access's split clause against its leaf's cores.
-func (b *builder) split(lf leafInfo, s *IntList) (ir.Span, bool) {
+func (b *builder) split(lf leafInfo, s *IntList) (ir.IntsRef, bool) {
 	l := lf.l
 	switch {
 	case l.Kind == "cpu":
 		b.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
-		return ir.Span{}, false
+		return 0, false
 	case l.Cores == nil:
 		b.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
-		return ir.Span{}, false
+		return 0, false
 	case len(s.Ints) != len(l.Cores.Ints):
 		b.errorf(s.Pos, "split has %s but the op's cores list has %s",
 			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
-		return ir.Span{}, false
+		return 0, false
 	}
 	span, split := b.span(len(s.Ints))
 	ok := true
@@ -654,15 +653,15 @@ func (b *builder) split(lf leafInfo, s *IntList) (ir.Span, bool) {
 
 // strides checks a step clause inside depth loops; ok is false when it
 // has an error.
-func (b *builder) strides(s *IntList, depth int) (span ir.Span, ok bool) {
+func (b *builder) strides(s *IntList, depth int) (span ir.IntsRef, ok bool) {
 	if depth == 0 {
 		b.errorf(s.Pos, "step outside any loop")
-		return ir.Span{}, false
+		return 0, false
 	}
 	ints := s.Ints
 	if s.List && len(ints) != depth {
 		b.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
-		return ir.Span{}, false
+		return 0, false
 	}
 	span, strides := b.span(depth)
 	if !s.List {

@@ -99,9 +99,9 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bad access %+v", a)
 			return
 		}
-		for _, sp := range []ir.Span{a.Strides, a.Split} {
-			if sp != (ir.Span{}) && (sp.Off < 1 || sp.Len < 0 || int(sp.Off)+int(sp.Len) > len(g.Ints)) {
-				t.Errorf("access %+v: span %+v outside Ints (%d)", a, sp, len(g.Ints))
+		for _, r := range []ir.IntsRef{a.Strides, a.Split} {
+			if r != 0 && (r < 1 || int(r) > len(g.Ints) || g.Ints[r-1] < 0 || int64(r)+g.Ints[r-1] > int64(len(g.Ints))) {
+				t.Errorf("access %+v: list at %d outside Ints (%d)", a, r, len(g.Ints))
 				return
 			}
 		}

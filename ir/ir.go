@@ -11,9 +11,9 @@
 //
 // A graph of a million ops is held in memory whole, so its most numerous
 // parts are compact: indices are int32, and no op, group, loop or access
-// holds a list of its own. Their lists are Spans of graph-wide arrays
-// that hold no pointers (Graph.Ints, Accesses, LoopLists, MemberLists and
-// Items), read through Graph methods that return capacity-capped slices
+// holds a list of its own. Their lists are Spans (IntsRefs in Graph.Ints)
+// of graph-wide arrays that hold no pointers (Graph.Ints, Accesses,
+// LoopLists, MemberLists and Items), read through Graph methods that return capacity-capped slices
 // (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody, Strides,
 // Split), so the garbage collector never scans those arrays; an Access
 // and a Group hold no pointer at all, an Op and a Loop only their name.
@@ -76,9 +76,8 @@ type Graph struct {
 	// line, in source order. Group.Input, Output and LX summarise them.
 	Claims []Claim
 	// Ints holds the step and split lists of every access and the cores
-	// lists of the ops, located by Access.Strides, Access.Split and
-	// Op.Cores (see Span); Ints[0] is a placeholder so that no present
-	// span starts at 0.
+	// lists of the ops, each after its length, located by Access.Strides,
+	// Access.Split and Op.Cores (see IntsRef).
 	Ints []int64
 	// Accesses holds the operands of every op of every bundle, each op's
 	// reads then writes (located by Op.Accesses and Op.NReads).
@@ -295,7 +294,7 @@ func (g *Graph) AddItems(v []Item) Span {
 }
 
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:
-// its lists are Spans of graph-wide arrays, read through Graph.Reads,
+// its lists are in graph-wide arrays, read through Graph.Reads,
 // Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
 // an op is 56 bytes with one pointer (its name) and the arrays behind the
 // lists hold no pointers at all.
@@ -313,7 +312,7 @@ type Op struct {
 	// Cores locates, in Graph.Ints, the `cores` list, one entry per split
 	// dimension, each >= 1; absent (Graph.Cores is nil) when the op has
 	// no `cores` clause (one core).
-	Cores Span
+	Cores IntsRef
 }
 
 // Reads returns the op's read operands, capacity capped (nil when it has
@@ -357,7 +356,7 @@ func (g *Graph) OpLoops(o *Op) []int32 {
 }
 
 // Cores returns the op's `cores` list: nil when it has no `cores` clause.
-func (g *Graph) Cores(o *Op) []int64 { return g.Span(o.Cores) }
+func (g *Graph) Cores(o *Op) []int64 { return g.IntList(o.Cores) }
 
 // NumCores is the number of cores the op runs on: the product of its
 // cores entries (1 without a `cores` clause). The frontend bounds it by
@@ -406,11 +405,11 @@ func (g *Graph) NewOp(name string, step int, loops []int32, cores []int64, reads
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand. It holds no pointers (the graph
-// of a large input has millions of accesses, and the garbage collector
-// would otherwise mark every one): its `step` and `split` lists live in
-// the graph-wide Graph.Ints and are read through Graph.Strides and
-// Graph.Split.
+// Access is one read or write operand, 24 bytes. It holds no pointers
+// (the graph of a large input has millions of accesses, and the garbage
+// collector would otherwise mark every one): its `step` and `split` lists
+// live in the graph-wide Graph.Ints and are read through Graph.Strides
+// and Graph.Split.
 type Access struct {
 	Pos Pos
 	// Buffer indexes Graph.Buffers, after renames are resolved.
@@ -418,63 +417,65 @@ type Access struct {
 	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
 	Group int32
 	// Strides locates the bytes the address advances per iteration of
-	// each enclosing loop, outermost first (len(Graph.OpLoops) entries); it is
-	// absent (the zero Span) when the access has no `step`. Read it with
+	// each enclosing loop, outermost first (len(Graph.OpLoops) entries);
+	// it is absent (0) when the access has no `step`. Read it with
 	// Graph.Strides.
-	Strides Span
+	Strides IntsRef
 	// Split locates the `split` bytes, one per entry of the op's cores;
 	// absent for a broadcast access (every core uses the same address).
 	// Read it with Graph.Split.
-	Split Span
+	Split IntsRef
 }
 
-// Span locates a run of one of the graph-wide arrays: Arr[Off : Off+Len].
-// In Graph.Ints the zero Span is absent, which Graph.Span reports as a
-// nil slice; Graph.AddInts never returns a span at offset 0 (Ints[0] is
-// a placeholder), so a present span, even an empty one, has Off > 0. In
-// the other arrays an empty list needs no distinction from an absent one
-// and reads back as nil.
+// Span locates a run of one of the graph-wide arrays Accesses,
+// LoopLists, MemberLists and Items: Arr[Off : Off+Len]. An empty list
+// needs no distinction from an absent one there and reads back as nil.
 type Span struct {
 	Off, Len int32
 }
 
-// Present reports whether the span locates a list (possibly empty)
-// rather than standing for an absent one.
-func (s Span) Present() bool { return s.Off > 0 }
+// IntsRef locates a list of Graph.Ints, or stands for an absent one (0),
+// in 4 bytes: the list's length is stored in Ints just before it, so a
+// list at r is Ints[r : r+Ints[r-1]]. A present list, even an empty one,
+// has r > 0. Read it with Graph.IntList (or Strides, Split, Cores).
+type IntsRef int32
 
-// AddInts appends v to g.Ints and returns its span: the zero Span (absent)
-// when v is nil, a present one otherwise, also when v is empty. The caller
-// bounds the total length (the frontend rejects inputs of 2 GiB or more,
-// and every value takes at least two bytes of text).
-func (g *Graph) AddInts(v []int64) Span {
+// Present reports whether r locates a list (possibly empty) rather than
+// standing for an absent one.
+func (r IntsRef) Present() bool { return r > 0 }
+
+// AddInts appends v, after its length, to g.Ints and returns its
+// reference: 0 (absent) when v is nil, a present one otherwise, also when
+// v is empty. The caller bounds the total length (the frontend rejects
+// inputs of 2 GiB or more, and every list takes at least four bytes of
+// text, every value two).
+func (g *Graph) AddInts(v []int64) IntsRef {
 	if v == nil {
-		return Span{}
+		return 0
 	}
-	if len(g.Ints) == 0 {
-		g.Ints = append(g.Ints, 0)
-	}
+	g.Ints = append(g.Ints, int64(len(v)))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, v...)
-	return Span{Off: int32(off), Len: int32(len(v))}
+	return IntsRef(off)
 }
 
-// Span returns the list s locates, with its capacity capped so that
-// appending to it cannot overwrite its neighbours; nil when s is absent.
-func (g *Graph) Span(s Span) []int64 {
-	if s.Off <= 0 {
+// IntList returns the list r locates, with its capacity capped so that
+// appending to it cannot overwrite its neighbours; nil when r is absent.
+func (g *Graph) IntList(r IntsRef) []int64 {
+	if r <= 0 {
 		return nil
 	}
-	end := s.Off + s.Len
-	return g.Ints[s.Off:end:end]
+	end := int(r) + int(g.Ints[r-1])
+	return g.Ints[r:end:end]
 }
 
 // Strides returns the access's strides (see Access.Strides): nil when it
 // has no `step`.
-func (g *Graph) Strides(a *Access) []int64 { return g.Span(a.Strides) }
+func (g *Graph) Strides(a *Access) []int64 { return g.IntList(a.Strides) }
 
 // Split returns the access's `split` bytes (see Access.Split): nil for a
 // broadcast access.
-func (g *Graph) Split(a *Access) []int64 { return g.Span(a.Split) }
+func (g *Graph) Split(a *Access) []int64 { return g.IntList(a.Split) }
 
 // CoreOffset is the byte offset of core c's part of access a on an op
 // with the given cores list: sum over split dimensions d of i_d*Split[d],

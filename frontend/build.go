@@ -66,9 +66,9 @@ type builder struct {
 	opsStart, loopsStart int
 	nops                 int // ops built so far, in all bundles
 	// loopStack locates in Graph.LoopLists the enclosing loops of the
-	// current body. It is replaced, never modified, so the ops of one
-	// loop body share it as their Op.Loops.
-	loopStack ir.Span
+	// current body (0: none). It is replaced, never modified, so the ops
+	// of one loop body share it as their Op.Loops.
+	loopStack int32
 	open      []openBlock // the open fused and loop blocks, innermost last
 	itemStack []ir.Item   // the items of the open bodies
 }
@@ -97,9 +97,9 @@ type claimRec struct {
 }
 
 type openBlock struct {
-	loop  int     // the loop's index in the bundle, or -1 for a fused block
-	items int     // where the loop's items start on itemStack
-	outer ir.Span // loopStack outside the loop
+	loop  int   // the loop's index in the bundle, or -1 for a fused block
+	items int   // where the loop's items start on itemStack
+	outer int32 // loopStack outside the loop
 }
 
 // newBuilder returns a builder for file; size is about how many bytes of
@@ -123,8 +123,8 @@ func newBuilder(file string, size int) *builder {
 
 // stack returns the enclosing loops of the current body (see loopStack).
 func (b *builder) stack() []int32 {
-	s := b.loopStack
-	return b.g.LoopLists[s.Off : s.Off+s.Len : s.Off+s.Len]
+	o := ir.Op{Loops: b.loopStack}
+	return b.g.OpLoops(&o)
 }
 
 // pos is p as the graph stores it (its file is Graph.File).
@@ -328,7 +328,7 @@ func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
 	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
 	b.itemStack = b.itemStack[:0]
-	b.loopStack = ir.Span{}
+	b.loopStack = 0
 }
 
 func (b *builder) endBundle() {
@@ -376,7 +376,7 @@ func (b *builder) leaf(l *Leaf) {
 func (b *builder) op(name string, l *Leaf) {
 	step := len(b.ops.buf) - b.opsStart
 	lf := b.leafInfo(l)
-	depth := int(b.loopStack.Len)
+	depth := len(b.stack())
 	off := len(b.g.Accesses)
 	b.accesses(&b.g.Accesses, lf, l.Reads, depth)
 	b.accesses(&b.g.Accesses, lf, l.Writes, depth)
@@ -431,10 +431,11 @@ func (b *builder) openLoop(name, count Name) {
 	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: int32(k)})
 	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
 	g := b.g
+	g.LoopLists = append(g.LoopLists, int32(len(stack)+1))
 	off := len(g.LoopLists)
 	g.LoopLists = append(g.LoopLists, stack...)
 	g.LoopLists = append(g.LoopLists, int32(k))
-	b.loopStack = ir.Span{Off: int32(off), Len: int32(len(stack) + 1)}
+	b.loopStack = int32(off)
 }
 
 // close ends the innermost open fused or loop block.

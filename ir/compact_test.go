@@ -67,9 +67,10 @@ func TestOpLists(t *testing.T) {
 	if g.Writes(&o0)[0].Buffer != 3 {
 		t.Error("appending to o0's reads overwrote its write")
 	}
+	// o0's loop list [0 1] is stored after its length; the others have none.
 	l := g.OpLoops(&o0)
 	_ = append(l, 7)
-	if len(g.LoopLists) != 2 || cap(l) != 2 {
+	if fmt.Sprint(g.LoopLists) != "[2 0 1]" || cap(l) != 2 || o1.Loops != 0 {
 		t.Errorf("loop list %v (cap %d) in %v", l, cap(l), g.LoopLists)
 	}
 }

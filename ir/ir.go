@@ -83,7 +83,8 @@ type Graph struct {
 	// reads then writes (located by Op.Accesses and Op.NReads).
 	Accesses []Access
 	// LoopLists holds the enclosing-loop lists of the ops (located by
-	// Op.Loops): indices into the op's Bundle.Loops.
+	// Op.Loops), each after its length: indices into the op's
+	// Bundle.Loops.
 	LoopLists []int32
 	// MemberLists holds the member lists of the groups (located by
 	// Group.Members): indices into Buffers.
@@ -307,8 +308,10 @@ type Op struct {
 	NReads   int32
 	Accesses Span
 	// Loops locates, in Graph.LoopLists, the indices into Bundle.Loops of
-	// the enclosing loops, outermost first. Read it with Graph.OpLoops.
-	Loops Span
+	// the enclosing loops, outermost first: the list is
+	// LoopLists[Loops : Loops+LoopLists[Loops-1]], and 0 stands for none
+	// (an op at the top level). Read it with Graph.OpLoops.
+	Loops int32
 	// Cores locates, in Graph.Ints, the `cores` list, one entry per split
 	// dimension, each >= 1; absent (Graph.Cores is nil) when the op has
 	// no `cores` clause (one core).
@@ -348,11 +351,11 @@ func (g *Graph) OpAccesses(o *Op) []Access {
 // OpLoops returns the indices into its Bundle.Loops of the loops that
 // enclose the op, outermost first, capacity capped (nil at the top level).
 func (g *Graph) OpLoops(o *Op) []int32 {
-	if o.Loops.Len == 0 {
+	if o.Loops <= 0 {
 		return nil
 	}
-	end := o.Loops.Off + o.Loops.Len
-	return g.LoopLists[o.Loops.Off:end:end]
+	end := o.Loops + g.LoopLists[o.Loops-1]
+	return g.LoopLists[o.Loops:end:end]
 }
 
 // Cores returns the op's `cores` list: nil when it has no `cores` clause.
@@ -380,15 +383,16 @@ func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
 	return Span{Off: int32(off), Len: int32(len(reads) + len(writes))}, int32(len(reads))
 }
 
-// AddLoopList appends v to g.LoopLists and returns its span, as
-// Op.Loops holds it (the zero Span when v is empty).
-func (g *Graph) AddLoopList(v []int32) Span {
+// AddLoopList appends v, after its length, to g.LoopLists and returns
+// where it starts, as Op.Loops holds it (0 when v is empty).
+func (g *Graph) AddLoopList(v []int32) int32 {
 	if len(v) == 0 {
-		return Span{}
+		return 0
 	}
+	g.LoopLists = append(g.LoopLists, int32(len(v)))
 	off := len(g.LoopLists)
 	g.LoopLists = append(g.LoopLists, v...)
-	return Span{Off: int32(off), Len: int32(len(v))}
+	return int32(off)
 }
 
 // NewOp makes an op of g from lists, appending them to the graph's

@@ -13,23 +13,27 @@ func (g *Graph) Unfused() *Graph {
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses,
 		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
-	// item of its parent's body: its loop list is LoopLists[0:d], the
-	// body of loop k < d-1 is Items[k+1] (loop k+1) and that of loop d-1
-	// is Items[0] (the op).
+	// item of its parent's body: its loop list is the one list 0..d-1 of
+	// its depth (at listAt[d]), the body of loop k < d-1 is Items[k+1]
+	// (loop k+1) and that of loop d-1 is Items[0] (the op).
 	depth := 0
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
-			depth = max(depth, int(b.Ops[i].Loops.Len))
+			depth = max(depth, len(g.OpLoops(&b.Ops[i])))
 		}
 	}
-	out.LoopLists = make([]int32, depth)
+	listAt := make([]int32, depth+1)
+	for d := 1; d <= depth; d++ {
+		ks := make([]int32, d)
+		for k := range ks {
+			ks[k] = int32(k)
+		}
+		listAt[d] = out.AddLoopList(ks)
+	}
 	out.Items = make([]Item, max(depth, 1))
 	out.Items[0] = Item{Op: 0, Loop: -1}
-	for k := range depth {
-		out.LoopLists[k] = int32(k)
-		if k > 0 {
-			out.Items[k] = Item{Op: -1, Loop: int32(k)}
-		}
+	for k := 1; k < depth; k++ {
+		out.Items[k] = Item{Op: -1, Loop: int32(k)}
 	}
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
@@ -37,8 +41,8 @@ func (g *Graph) Unfused() *Graph {
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}
 			nop := *op
 			nop.Step = 0
-			nop.Loops = Span{Len: op.Loops.Len}
 			loops := g.OpLoops(op)
+			nop.Loops = listAt[len(loops)]
 			for k, li := range loops {
 				l := &b.Loops[li]
 				body := Span{Off: int32(k + 1), Len: 1}

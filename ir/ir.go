@@ -297,7 +297,7 @@ func (g *Graph) AddItems(v []Item) Span {
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:
 // its lists are in graph-wide arrays, read through Graph.Reads,
 // Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
-// an op is 56 bytes with one pointer (its name) and the arrays behind the
+// an op is 48 bytes with one pointer (its name) and the arrays behind the
 // lists hold no pointers at all.
 type Op struct {
 	Name string

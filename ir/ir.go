@@ -11,12 +11,15 @@
 //
 // A graph of a million ops is held in memory whole, so its most numerous
 // parts are compact: indices are int32, and no op, group, loop or access
-// holds a list of its own. Their lists are Spans (IntsRefs in Graph.Ints)
-// of graph-wide arrays that hold no pointers (Graph.Ints, Accesses,
-// LoopLists, MemberLists and Items), read through Graph methods that return capacity-capped slices
-// (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody, Strides,
-// Split), so the garbage collector never scans those arrays; an Access
-// and a Group hold no pointer at all, an Op and a Loop only their name.
+// holds a list of its own. Their lists live in graph-wide arrays that
+// hold no pointers (Graph.Ints, Accesses, LoopLists, MemberLists and
+// Items), located by a Span (offset and length) or, in Ints and
+// LoopLists, by one int32 offset with the length stored just before the
+// list, and read through Graph methods that return capacity-capped
+// slices (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody,
+// Strides, Split). The garbage collector never scans those arrays; an
+// Access and a Group hold no pointer at all, an Op and a Loop only their
+// name.
 package ir
 
 import "fmt"

@@ -51,12 +51,10 @@ type builder struct {
 	nodeDecls [][]nodeDecl
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 
-	// Storage the graph's lists are cut from.
+	// Storage the graph's lists are cut from (the ops' own lists go to
+	// the graph-wide Graph.Accesses, LoopLists and Ints).
 	ops   slab[ir.Op]
 	loops slab[ir.Loop]
-	accs  slab[ir.Access]
-	ints  slab[int64] // Op.Cores
-	nums  slab[int]   // Op.Loops
 	items slab[ir.Item]
 
 	// fars holds, while the graph is built, the farthest start (see far)
@@ -67,10 +65,10 @@ type builder struct {
 	// The bundle under construction.
 	opsStart, loopsStart int
 	nops                 int // ops built so far, in all bundles
-	// loopStack is the enclosing loops of the current body. It is
-	// replaced, never modified, so the ops of one loop body share it as
-	// their Op.Loops.
-	loopStack []int
+	// loopStack locates in Graph.LoopLists the enclosing loops of the
+	// current body (0: none). It is replaced, never modified, so the ops
+	// of one loop body share it as their Op.Loops.
+	loopStack int32
 	open      []openBlock // the open fused and loop blocks, innermost last
 	itemStack []ir.Item   // the items of the open bodies
 }
@@ -101,26 +99,32 @@ type claimRec struct {
 type openBlock struct {
 	loop  int   // the loop's index in the bundle, or -1 for a fused block
 	items int   // where the loop's items start on itemStack
-	outer []int // loopStack outside the loop
+	outer int32 // loopStack outside the loop
 }
 
 // newBuilder returns a builder for file; size is about how many bytes of
 // source it will see (0: unknown), which sizes its first arrays. A
 // generated graph's source has a name per 40-50 bytes, an op per 100 and
 // a loop per 500: the first arrays are sized so that the bundle under
-// construction rarely has to move.
+// construction rarely has to move. Graph.Accesses, one array for the
+// whole graph, is sized for an access per 36 bytes (generated graphs
+// have one per 34-38), so that it rarely grows; finish trims it when
+// that was too generous.
 func newBuilder(file string, size int) *builder {
 	return &builder{
 		file:  file,
-		g:     &ir.Graph{File: file},
+		g:     &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
 		names: newNameTable(size / 96),
 		ops:   slab[ir.Op]{first: size / 80, max: 1 << 14},
 		loops: slab[ir.Loop]{first: size / 400, max: 1 << 14},
-		accs:  slab[ir.Access]{max: 1 << 15},
-		ints:  slab[int64]{max: 1 << 17},
-		nums:  slab[int]{max: 1 << 14},
 		items: slab[ir.Item]{max: 1 << 16},
 	}
+}
+
+// stack returns the enclosing loops of the current body (see loopStack).
+func (b *builder) stack() []int32 {
+	o := ir.Op{Loops: b.loopStack}
+	return b.g.OpLoops(&o)
 }
 
 // pos is p as the graph stores it (its file is Graph.File).
@@ -324,7 +328,7 @@ func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
 	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
 	b.itemStack = b.itemStack[:0]
-	b.loopStack = nil
+	b.loopStack = 0
 }
 
 func (b *builder) endBundle() {
@@ -344,18 +348,21 @@ func (b *builder) leaf(l *Leaf) {
 	case cpu && len(b.open) == 0:
 		name := b.node(l.Name)
 		lf := b.leafInfo(l)
+		var reads, writes []ir.Access
+		b.accesses(&reads, lf, l.Reads, 0)
+		b.accesses(&writes, lf, l.Writes, 0)
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
 			Name:   name,
 			Pos:    b.pos(l.Name.Pos),
-			Reads:  b.accesses(lf, l.Reads, 0),
-			Writes: b.accesses(lf, l.Writes, 0),
+			Reads:  reads,
+			Writes: writes,
 		})
 	case cpu:
 		b.node(l.Name)
 		b.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
 		lf := b.leafInfo(l)
-		b.refs = append(b.refs, b.accesses(lf, l.Reads, 0)...)
-		b.refs = append(b.refs, b.accesses(lf, l.Writes, 0)...)
+		b.accesses(&b.refs, lf, l.Reads, 0)
+		b.accesses(&b.refs, lf, l.Writes, 0)
 	case len(b.open) == 0:
 		name := b.node(l.Name)
 		b.startBundle(name, l.Name.Pos, ir.KindOp)
@@ -369,22 +376,23 @@ func (b *builder) leaf(l *Leaf) {
 func (b *builder) op(name string, l *Leaf) {
 	step := len(b.ops.buf) - b.opsStart
 	lf := b.leafInfo(l)
-	depth := len(b.loopStack)
-	reads := b.accesses(lf, l.Reads, depth)
-	writes := b.accesses(lf, l.Writes, depth)
+	depth := len(b.stack())
+	off := len(b.g.Accesses)
+	b.accesses(&b.g.Accesses, lf, l.Reads, depth)
+	b.accesses(&b.g.Accesses, lf, l.Writes, depth)
 	if b.nops++; memHook != nil && b.nops&0xffff == 0 {
 		measure()
 	}
 	b.ops.push(&b.opsStart, ir.Op{
-		Name:   name,
-		Pos:    b.pos(l.Name.Pos),
-		Step:   step,
-		Loops:  b.loopStack,
-		Cores:  lf.cores,
-		Reads:  reads,
-		Writes: writes,
+		Name:     name,
+		Pos:      b.pos(l.Name.Pos),
+		Step:     int32(step),
+		NReads:   int32(len(l.Reads)),
+		Accesses: ir.Span{Off: int32(off), Len: int32(len(b.g.Accesses) - off)},
+		Loops:    b.loopStack,
+		Cores:    lf.cores,
 	})
-	b.itemStack = append(b.itemStack, ir.Item{Op: step, Loop: -1})
+	b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 }
 
 func (b *builder) openFused(name Name) {
@@ -407,24 +415,27 @@ func (b *builder) openLoop(name, count Name) {
 		b.errorf(count.Pos, "loop %s has count 0", quoteText(name.Value))
 	}
 	parent := -1
-	if len(b.loopStack) > 0 {
-		parent = b.loopStack[len(b.loopStack)-1]
+	stack := b.stack()
+	if len(stack) > 0 {
+		parent = int(stack[len(stack)-1])
 	}
 	k := len(b.loops.buf) - b.loopsStart
 	b.loops.push(&b.loopsStart, ir.Loop{
 		Name:   s,
 		Pos:    b.pos(name.Pos),
 		Count:  n,
-		Parent: parent,
-		Depth:  len(b.loopStack) + 1,
-		First:  len(b.ops.buf) - b.opsStart,
+		Parent: int32(parent),
+		Depth:  int32(len(stack) + 1),
+		First:  int32(len(b.ops.buf) - b.opsStart),
 	})
-	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: k})
+	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: int32(k)})
 	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
-	start := b.nums.mark()
-	copy(b.nums.extend(&start, len(b.loopStack)+1), b.loopStack)
-	b.loopStack = b.nums.cut(start)
-	b.loopStack[len(b.loopStack)-1] = k
+	g := b.g
+	g.LoopLists = append(g.LoopLists, int32(len(stack)+1))
+	off := len(g.LoopLists)
+	g.LoopLists = append(g.LoopLists, stack...)
+	g.LoopLists = append(g.LoopLists, int32(k))
+	b.loopStack = int32(off)
 }
 
 // close ends the innermost open fused or loop block.
@@ -433,8 +444,8 @@ func (b *builder) close() {
 	b.open = b.open[:len(b.open)-1]
 	if o.loop >= 0 {
 		l := &b.loops.buf[b.loopsStart+o.loop]
-		l.Body = b.items.copyOf(b.itemStack[o.items:])
-		l.Last = len(b.ops.buf) - b.opsStart - 1
+		l.Body = b.g.AddItems(b.itemStack[o.items:])
+		l.Last = int32(len(b.ops.buf) - b.opsStart - 1)
 		b.itemStack = b.itemStack[:o.items]
 		b.loopStack = o.outer
 	}
@@ -475,9 +486,10 @@ func parseInt(s string) (int64, bool) {
 // leafInfo is what the accesses of a leaf node need to know about it.
 type leafInfo struct {
 	l *Leaf
-	// cores is the op's cores list (nil without one); coresOK is false
-	// when it has an error, so that no bound is computed from it.
-	cores   []int64
+	// cores locates the op's cores list in Graph.Ints (absent without
+	// one); coresOK is false when it has an error, so that no bound is
+	// computed from it.
+	cores   ir.IntsRef
 	coresOK bool
 }
 
@@ -492,8 +504,8 @@ func (b *builder) leafInfo(l *Leaf) leafInfo {
 		lf.coresOK = false
 		return lf
 	}
-	start := b.ints.mark()
-	lf.cores = b.ints.extend(&start, len(l.Cores.Ints))
+	var cores []int64
+	lf.cores, cores = b.span(len(l.Cores.Ints))
 	prod, fits := int64(1), true
 	for k, t := range l.Cores.Ints {
 		n, ok := b.integer(t)
@@ -505,7 +517,7 @@ func (b *builder) leafInfo(l *Leaf) leafInfo {
 			b.errorf(t.Pos, "cores entry is 0; every entry must be at least 1")
 			lf.coresOK = false
 		}
-		lf.cores[k] = n
+		cores[k] = n
 		if fits {
 			prod, fits = mul(prod, n)
 		}
@@ -524,14 +536,16 @@ func (b *builder) leafInfo(l *Leaf) leafInfo {
 	return lf
 }
 
-// accesses builds the operands of a leaf node that sits inside depth
-// counted loops (see builder for what Buffer and Group hold).
-func (b *builder) accesses(lf leafInfo, as []Access, depth int) []ir.Access {
+// accesses appends to *dst the operands of a leaf node that sits inside
+// depth counted loops (see builder for what Buffer and Group hold).
+func (b *builder) accesses(dst *[]ir.Access, lf leafInfo, as []Access, depth int) {
 	if len(as) == 0 {
-		return nil
+		return
 	}
-	start := b.accs.mark()
-	out := b.accs.extend(&start, len(as))
+	k := len(*dst)
+	*dst = slices.Grow(*dst, len(as))[:k+len(as)]
+	out := (*dst)[k:]
+	clear(out)
 	for i := range as {
 		a := &as[i]
 		acc := &out[i]
@@ -553,7 +567,6 @@ func (b *builder) accesses(lf leafInfo, as []Access, depth int) []ir.Access {
 			}
 		}
 	}
-	return out
 }
 
 // ref is a reference to a buffer as an Access holds it while the graph is
@@ -573,8 +586,9 @@ func (b *builder) ref(name string) int {
 // (a loop count is 0 or too large, which is reported).
 func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 	far, fits := int64(0), true
+	cores := b.g.IntList(lf.cores)
 	for d, s := range b.g.Split(acc) {
-		term, ok := mul(lf.cores[d]-1, s)
+		term, ok := mul(cores[d]-1, s)
 		if fits = ok; fits {
 			far, fits = add(far, term)
 		}
@@ -582,11 +596,12 @@ func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 			break
 		}
 	}
+	stack := b.stack()
 	for k, st := range b.g.Strides(acc) {
 		if !fits {
 			break
 		}
-		count := b.loops.buf[b.loopsStart+b.loopStack[k]].Count
+		count := b.loops.buf[b.loopsStart+int(stack[k])].Count
 		if count < 1 {
 			return 0
 		}
@@ -601,32 +616,31 @@ func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
 	return far
 }
 
-// span appends n zeros to Graph.Ints and returns their span and the
-// slice to fill in, which stays valid until the next span.
-func (b *builder) span(n int) (ir.Span, []int64) {
+// span appends a list of n zeros (after its length) to Graph.Ints and
+// returns its reference and the slice to fill in, which stays valid
+// until the next span.
+func (b *builder) span(n int) (ir.IntsRef, []int64) {
 	g := b.g
-	if len(g.Ints) == 0 {
-		g.Ints = append(g.Ints, 0)
-	}
+	g.Ints = append(g.Ints, int64(n))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, make([]int64, n)...)
-	return ir.Span{Off: int32(off), Len: int32(n)}, g.Ints[off:]
+	return ir.IntsRef(off), g.Ints[off:]
 }
 
 // split checks an access's split clause against its leaf's cores.
-func (b *builder) split(lf leafInfo, s *IntList) (ir.Span, bool) {
+func (b *builder) split(lf leafInfo, s *IntList) (ir.IntsRef, bool) {
 	l := lf.l
 	switch {
 	case l.Kind == "cpu":
 		b.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
-		return ir.Span{}, false
+		return 0, false
 	case l.Cores == nil:
 		b.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
-		return ir.Span{}, false
+		return 0, false
 	case len(s.Ints) != len(l.Cores.Ints):
 		b.errorf(s.Pos, "split has %s but the op's cores list has %s",
 			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
-		return ir.Span{}, false
+		return 0, false
 	}
 	span, split := b.span(len(s.Ints))
 	ok := true
@@ -640,15 +654,15 @@ func (b *builder) split(lf leafInfo, s *IntList) (ir.Span, bool) {
 
 // strides checks a step clause inside depth loops; ok is false when it
 // has an error.
-func (b *builder) strides(s *IntList, depth int) (span ir.Span, ok bool) {
+func (b *builder) strides(s *IntList, depth int) (span ir.IntsRef, ok bool) {
 	if depth == 0 {
 		b.errorf(s.Pos, "step outside any loop")
-		return ir.Span{}, false
+		return 0, false
 	}
 	ints := s.Ints
 	if s.List && len(ints) != depth {
 		b.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
-		return ir.Span{}, false
+		return 0, false
 	}
 	span, strides := b.span(depth)
 	if !s.List {
@@ -719,16 +733,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 				quoteText(written), far, quoteText(buf.Name), buf.Size)
 		}
 	}
-	for i := range g.Bundles {
-		ops := g.Bundles[i].Ops
-		for j := range ops {
-			for k := range ops[j].Reads {
-				resolve(&ops[j].Reads[k])
-			}
-			for k := range ops[j].Writes {
-				resolve(&ops[j].Writes[k])
-			}
-		}
+	for k := range g.Accesses {
+		resolve(&g.Accesses[k])
 	}
 	for i := range g.CPU {
 		for k := range g.CPU[i].Reads {
@@ -765,6 +771,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	measure()
 	b.bufs = nil
+	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
+		g.Accesses = slices.Clip(slices.Clone(g.Accesses))
+	}
 	if g.Bundles == nil {
 		g.Bundles = []ir.Bundle{}
 	}
@@ -777,18 +786,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		b.errs.Sort()
 		return nil, b.errs
 	}
-	for i := range g.Bundles {
-		ops := g.Bundles[i].Ops
-		for j := range ops {
-			for k := range ops[j].Reads {
-				a := &ops[j].Reads[k]
-				a.Group = g.Buffers[a.Buffer].Group
-			}
-			for k := range ops[j].Writes {
-				a := &ops[j].Writes[k]
-				a.Group = g.Buffers[a.Buffer].Group
-			}
-		}
+	for k := range g.Accesses {
+		a := &g.Accesses[k]
+		a.Group = g.Buffers[a.Buffer].Group
 	}
 	for i := range g.CPU {
 		for k := range g.CPU[i].Reads {

@@ -33,7 +33,7 @@ func dump(g *ir.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
 	for _, x := range g.Buffers {
-		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.Groups[x.Group].Name)
+		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupName(&g.Groups[x.Group]))
 		if x.Alias >= 0 {
 			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers[x.Alias].Name, x.AliasOffset, x.ViewOffset)
 		}
@@ -41,10 +41,10 @@ func dump(g *ir.Graph) string {
 	}
 	for _, x := range g.Groups {
 		var m []string
-		for _, i := range x.Members {
+		for _, i := range g.Members(&x) {
 			m = append(m, g.Buffers[i].Name)
 		}
-		fmt.Fprintf(&b, "group %s %d root=%s [%s]", x.Name, x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupName(&x), x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -87,14 +87,14 @@ func dump(g *ir.Graph) string {
 		fmt.Fprintf(&b, "bundle %s %s body=%s\n", bu.Name, bu.Kind, items(bu.Body))
 		for k, l := range bu.Loops {
 			fmt.Fprintf(&b, "  loop%d %s count=%d parent=%d depth=%d steps=%d..%d body=%s\n",
-				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(l.Body))
+				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(g.LoopBody(&l)))
 		}
 		for _, o := range bu.Ops {
 			cores := ""
-			if o.Cores != nil {
-				cores = fmt.Sprintf(" cores=%v", o.Cores)
+			if g.Cores(&o) != nil {
+				cores = fmt.Sprintf(" cores=%v", g.Cores(&o))
 			}
-			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, cores, o.Loops, acc(o.Reads), acc(o.Writes))
+			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
 		}
 	}
 	for _, c := range g.CPU {
@@ -168,8 +168,8 @@ cpu sin4 reads=[t0] writes=[v]
 		"bundle": g.Position(g.Bundles[0].Pos),
 		"loop":   g.Position(g.Bundles[0].Loops[0].Pos),
 		"op":     g.Position(g.Bundles[0].Ops[1].Pos),
-		"access": g.Position(g.Bundles[0].Ops[1].Reads[0].Pos),
-		"split":  g.Position(g.Bundles[0].Ops[2].Writes[0].Pos),
+		"access": g.Position(g.Reads(&g.Bundles[0].Ops[1])[0].Pos),
+		"split":  g.Position(g.Writes(&g.Bundles[0].Ops[2])[0].Pos),
 		"cpu":    g.Position(g.CPU[0].Pos),
 	}
 	for k, w := range want {
@@ -398,7 +398,7 @@ func TestNestingLimit(t *testing.T) {
 	}
 	g := mustCheck(t, nest(255))
 	ops := g.Bundles[0].Ops
-	if len(ops) != 1 || len(ops[0].Loops) != 255 || g.Strides(&ops[0].Reads[0])[254] != 8 || g.Bundles[0].Loops[254].Depth != 255 {
+	if len(ops) != 1 || len(g.OpLoops(&ops[0])) != 255 || g.Strides(&g.Reads(&ops[0])[0])[254] != 8 || g.Bundles[0].Loops[254].Depth != 255 {
 		t.Errorf("255 levels not built as expected")
 	}
 	_, errs := Parse("t.bir", []byte(nest(256)))
@@ -474,9 +474,9 @@ func TestViews(t *testing.T) {
 		size       int64
 		members    int
 	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
-		gr := g.Groups[i]
-		if gr.Name != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(gr.Members) != w.members {
-			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, gr.Name, g.Buffers[gr.Root].Name, gr.Size, len(gr.Members), w)
+		gr := &g.Groups[i]
+		if g.GroupName(gr) != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupName(gr), g.Buffers[gr.Root].Name, gr.Size, len(g.Members(gr)), w)
 		}
 	}
 }
@@ -543,23 +543,23 @@ func TestCores(t *testing.T) {
 		if op == nil {
 			t.Fatalf("no op %s in %s", c.op, c.bundle)
 		}
-		if fmt.Sprint(op.Cores) != fmt.Sprint(c.cores) || (op.Cores == nil) != (c.cores == nil) {
-			t.Errorf("%s: cores %v, want %v", c.op, op.Cores, c.cores)
+		if fmt.Sprint(g.Cores(op)) != fmt.Sprint(c.cores) || (g.Cores(op) == nil) != (c.cores == nil) {
+			t.Errorf("%s: cores %v, want %v", c.op, g.Cores(op), c.cores)
 		}
-		if n := op.NumCores(); n != len(c.accs[0].offs) {
+		if n := g.NumCores(op); n != len(c.accs[0].offs) {
 			t.Errorf("%s: %d cores, want %d", c.op, n, len(c.accs[0].offs))
 		}
 		for _, a := range c.accs {
-			list := op.Writes
+			list := g.Writes(op)
 			if a.read {
-				list = op.Reads
+				list = g.Reads(op)
 			}
 			x := list[a.index]
 			if sp := g.Split(&x); fmt.Sprint(sp) != fmt.Sprint(a.split) || (sp == nil) != (a.split == nil) {
 				t.Errorf("%s access %d: split %v, want %v", c.op, a.index, sp, a.split)
 			}
 			for core, want := range a.offs {
-				if got := g.CoreOffset(&x, op.Cores, core); got != want {
+				if got := g.CoreOffset(&x, g.Cores(op), core); got != want {
 					t.Errorf("%s access %d core %d: offset %d, want %d", c.op, a.index, core, got, want)
 				}
 			}
@@ -567,12 +567,12 @@ func TestCores(t *testing.T) {
 	}
 	// twice reads x with two different steps: both kept, in order.
 	tw := g.Bundles[0].Ops[3]
-	if tw.Name != "twice" || fmt.Sprint(g.Strides(&tw.Reads[0]), g.Strides(&tw.Reads[1])) != "[4096] [8192]" || tw.Reads[0].Buffer != tw.Reads[1].Buffer {
-		t.Errorf("twice: %+v", tw.Reads)
+	if tw.Name != "twice" || fmt.Sprint(g.Strides(&g.Reads(&tw)[0]), g.Strides(&g.Reads(&tw)[1])) != "[4096] [8192]" || g.Reads(&tw)[0].Buffer != g.Reads(&tw)[1].Buffer {
+		t.Errorf("twice: %+v", g.Reads(&tw))
 	}
 	// rw reads z and zv and writes z: one storage, two names.
 	rw := g.Bundles[0].Ops[2]
-	if rw.Reads[0].Group != rw.Reads[1].Group || rw.Reads[0].Group != rw.Writes[0].Group || rw.Reads[0].Buffer == rw.Reads[1].Buffer {
-		t.Errorf("rw: accesses not one storage under two names: %+v %+v", rw.Reads, rw.Writes)
+	if g.Reads(&rw)[0].Group != g.Reads(&rw)[1].Group || g.Reads(&rw)[0].Group != g.Writes(&rw)[0].Group || g.Reads(&rw)[0].Buffer == g.Reads(&rw)[1].Buffer {
+		t.Errorf("rw: accesses not one storage under two names: %+v %+v", g.Reads(&rw), g.Writes(&rw))
 	}
 }

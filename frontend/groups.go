@@ -126,7 +126,7 @@ func (b *builder) buildGroups(claims []int) {
 	// Number the groups in order of their first member; nameOf[k] is
 	// the member of group k with the smallest name, which orders the
 	// groups. The groups are then built in place, in that order, each
-	// with its slice of one shared member array: a graph may have a
+	// with its span of one shared member array: a graph may have a
 	// million single-buffer groups, and holding them twice (numbered and
 	// sorted) would double their peak.
 	groupOf := make([]int32, n) // root -> group number + 1
@@ -154,11 +154,13 @@ func (b *builder) buildGroups(claims []int) {
 	rank := groupOrder(bufs, nameOf) // group number -> index in Groups
 	nameOf = nil
 	g.Groups = make([]ir.Group, len(rank))
-	all := make([]int32, 0, n)
+	// Each group's Members starts empty at its place in the one member
+	// array and grows in declaration order.
+	g.MemberLists = make([]int32, n)
+	off := int32(0)
 	for k, r := range rank {
-		m := int(count[k])
-		g.Groups[r].Members = all[len(all) : len(all) : len(all)+m]
-		all = all[:len(all)+m]
+		g.Groups[r].Members = ir.Span{Off: off}
+		off += count[k]
 	}
 	count = nil
 	measure()
@@ -166,10 +168,8 @@ func (b *builder) buildGroups(claims []int) {
 		bf := &bufs[i]
 		k := rank[groupOf[rootOf[i]]-1]
 		gr := &g.Groups[k]
-		if len(gr.Members) == 0 || bf.Name < gr.Name {
-			gr.Name = bf.Name
-		}
-		gr.Members = append(gr.Members, int32(i))
+		g.MemberLists[gr.Members.Off+gr.Members.Len] = int32(i)
+		gr.Members.Len++
 		if rootOf[i] == int32(i) {
 			gr.Root = int32(i)
 		}

@@ -13,28 +13,28 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	t.Helper()
 	inGroup := make([]int, len(g.Buffers))
 	for gi, gr := range g.Groups {
-		if gi > 0 && g.Groups[gi-1].Name >= gr.Name {
-			t.Errorf("groups not sorted: %q before %q", g.Groups[gi-1].Name, gr.Name)
+		if gi > 0 && g.GroupName(&g.Groups[gi-1]) >= g.GroupName(&gr) {
+			t.Errorf("groups not sorted: %q before %q", g.GroupName(&g.Groups[gi-1]), g.GroupName(&gr))
 		}
-		if len(gr.Members) == 0 {
-			t.Errorf("empty group %q", gr.Name)
+		if len(g.Members(&gr)) == 0 {
+			t.Errorf("empty group %q", g.GroupName(&gr))
 		}
 		var size int64
 		name := ""
 		roots := 0
-		for k, m := range gr.Members {
+		for k, m := range g.Members(&gr) {
 			if g.Buffers[m].Alias < 0 {
 				roots++
 				if gr.Root != m {
-					t.Errorf("group %q: root %d, but %d is no alias's left side", gr.Name, gr.Root, m)
+					t.Errorf("group %q: root %d, but %d is no alias's left side", g.GroupName(&gr), gr.Root, m)
 				}
 			}
-			if k > 0 && gr.Members[k-1] >= m {
-				t.Errorf("group %q members out of order", gr.Name)
+			if k > 0 && g.Members(&gr)[k-1] >= m {
+				t.Errorf("group %q members out of order", g.GroupName(&gr))
 			}
 			inGroup[m]++
 			if int(g.Buffers[m].Group) != gi {
-				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, gr.Name, g.Buffers[m].Group)
+				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, g.GroupName(&gr), g.Buffers[m].Group)
 			}
 			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
 			if name == "" || g.Buffers[m].Name < name {
@@ -42,10 +42,10 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			}
 		}
 		if roots != 1 {
-			t.Errorf("group %q has %d roots", gr.Name, roots)
+			t.Errorf("group %q has %d roots", g.GroupName(&gr), roots)
 		}
-		if size != gr.Size || name != gr.Name {
-			t.Errorf("group %q: size %d name %q, want %d %q", gr.Name, gr.Size, gr.Name, size, name)
+		if size != gr.Size || name != g.GroupName(&gr) {
+			t.Errorf("group %q: size %d name %q, want %d %q", g.GroupName(&gr), gr.Size, g.GroupName(&gr), size, name)
 		}
 	}
 	for i, b := range g.Buffers {
@@ -89,7 +89,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	}
 	for gi, gr := range g.Groups {
 		if f := flags[gi]; f != [3]bool{gr.Input, gr.Output, gr.LX} {
-			t.Errorf("group %q: flags %v %v %v, claims %v", gr.Name, gr.Input, gr.Output, gr.LX, f)
+			t.Errorf("group %q: flags %v %v %v, claims %v", g.GroupName(&gr), gr.Input, gr.Output, gr.LX, f)
 		}
 	}
 	// access checks an operand; loops are the counts of its enclosing
@@ -99,9 +99,9 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bad access %+v", a)
 			return
 		}
-		for _, sp := range []ir.Span{a.Strides, a.Split} {
-			if sp != (ir.Span{}) && (sp.Off < 1 || sp.Len < 0 || int(sp.Off)+int(sp.Len) > len(g.Ints)) {
-				t.Errorf("access %+v: span %+v outside Ints (%d)", a, sp, len(g.Ints))
+		for _, r := range []ir.IntsRef{a.Strides, a.Split} {
+			if r != 0 && (r < 1 || int(r) > len(g.Ints) || g.Ints[r-1] < 0 || int64(r)+g.Ints[r-1] > int64(len(g.Ints))) {
+				t.Errorf("access %+v: list at %d outside Ints (%d)", a, r, len(g.Ints))
 				return
 			}
 		}
@@ -133,13 +133,13 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		for k, l := range b.Loops {
 			wantDepth := 1
 			if l.Parent >= 0 {
-				if l.Parent >= k {
+				if int(l.Parent) >= k {
 					t.Errorf("loop %d has later parent %d", k, l.Parent)
 					continue
 				}
-				wantDepth = b.Loops[l.Parent].Depth + 1
+				wantDepth = int(b.Loops[l.Parent].Depth) + 1
 			}
-			if l.Depth != wantDepth || l.Count < 1 || l.First > l.Last+1 || l.First < 0 || l.Last >= len(b.Ops) {
+			if int(l.Depth) != wantDepth || l.Count < 1 || l.First > l.Last+1 || l.First < 0 || int(l.Last) >= len(b.Ops) {
 				t.Errorf("bad loop %d %+v", k, l)
 			}
 		}
@@ -147,35 +147,35 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bare loop bundle %q is not one loop", b.Name)
 		}
 		for i, op := range b.Ops {
-			if op.Step != i {
+			if int(op.Step) != i {
 				t.Errorf("op %q has step %d at %d", op.Name, op.Step, i)
 			}
 			var counts []int64
-			for d, li := range op.Loops {
+			for d, li := range g.OpLoops(&op) {
 				l := b.Loops[li]
-				if l.Depth != d+1 || i < l.First || i > l.Last {
+				if int(l.Depth) != d+1 || i < int(l.First) || i > int(l.Last) {
 					t.Errorf("op %q not inside its loop %d", op.Name, li)
 				}
 				counts = append(counts, l.Count)
 			}
-			if op.Cores != nil {
+			if g.Cores(&op) != nil {
 				n := 1
-				for _, s := range op.Cores {
+				for _, s := range g.Cores(&op) {
 					if s < 1 || s > ir.MaxCores {
 						t.Errorf("op %q: cores entry %d", op.Name, s)
 					}
 					n *= int(min(s, ir.MaxCores+1))
 					n = min(n, ir.MaxCores+1)
 				}
-				if n > ir.MaxCores || len(op.Cores) == 0 {
-					t.Errorf("op %q: cores %v", op.Name, op.Cores)
+				if n > ir.MaxCores || len(g.Cores(&op)) == 0 {
+					t.Errorf("op %q: cores %v", op.Name, g.Cores(&op))
 				}
 			}
-			for _, a := range op.Reads {
-				access(a, counts, op.Cores)
+			for _, a := range g.Reads(&op) {
+				access(a, counts, g.Cores(&op))
 			}
-			for _, a := range op.Writes {
-				access(a, counts, op.Cores)
+			for _, a := range g.Writes(&op) {
+				access(a, counts, g.Cores(&op))
 			}
 		}
 	}

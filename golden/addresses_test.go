@@ -43,7 +43,7 @@ type pooledFunc func(gi int) (offset int64, pooled bool)
 // pooledFromDoc reads the pool offsets of bundle b from the plan JSON.
 func pooledFromDoc(g *ir.Graph, doc *planDoc, b *ir.Bundle) pooledFunc {
 	return func(gi int) (int64, bool) {
-		jb := doc.Buffers[g.Groups[gi].Members[0]]
+		jb := doc.Buffers[g.Members(&g.Groups[gi])[0]]
 		if jb.Offset != nil && jb.Bundle != nil && *jb.Bundle == b.Name {
 			return *jb.Offset, true
 		}
@@ -85,7 +85,7 @@ func coreOffset(cores, split []int64, c int64) int64 {
 func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int64, argBase func(n int) int64, iv []int64) ([]int64, int) {
 	argOf := map[int]int{}
 	for _, op := range b.Ops {
-		for _, a := range append(append([]ir.Access(nil), op.Reads...), op.Writes...) {
+		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
 			if _, pooled := pooledAt(int(a.Group)); !pooled && !g.Groups[a.Group].LX {
 				if _, ok := argOf[int(a.Group)]; !ok {
 					argOf[int(a.Group)] = len(argOf)
@@ -104,12 +104,12 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 	var out []int64
 	for _, op := range b.Ops {
 		cores := int64(1)
-		for _, s := range op.Cores {
+		for _, s := range g.Cores(&op) {
 			cores *= s
 		}
 		syms := map[key]*symbol{}
 		var uses []*symbol
-		for _, a := range append(append([]ir.Access(nil), op.Reads...), op.Writes...) {
+		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
 			if g.Groups[a.Group].LX {
 				continue
 			}
@@ -117,18 +117,18 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 			var tile int64
 			tiled := false
 			for k, s := range g.Strides(&a) {
-				tile += s * iv[op.Loops[k]]
+				tile += s * iv[g.OpLoops(&op)[k]]
 				tiled = tiled || s != 0
 			}
 			for c := int64(0); c < cores; c++ {
-				oc := coreOffset(op.Cores, g.Split(&a), c)
+				oc := coreOffset(g.Cores(&op), g.Split(&a), c)
 				var k key
 				var base int64
 				if off, pooled := pooledAt(int(a.Group)); pooled {
 					k, base = key{"pool", off + v + oc, 0}, pool+off+v+oc
 				} else {
 					n := int64(argOf[int(a.Group)])
-					if oc == coreOffset(op.Cores, g.Split(&a), 0) {
+					if oc == coreOffset(g.Cores(&op), g.Split(&a), 0) {
 						k, base = key{"kernel", n, v}, argBase(int(n))+v
 					} else {
 						k, base = key{"derived", n, v + oc}, argBase(int(n))+v+oc
@@ -325,7 +325,7 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
-		for _, m := range gr.Members {
+		for _, m := range g.Members(gr) {
 			gr.Size = max(gr.Size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
 		}
 	}
@@ -333,13 +333,13 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 		for k := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[k]
 			if c, ok := e.cores[op.Name]; ok {
-				op.Cores = c
+				op.Cores = g.AddInts(c)
 			}
 			for j, sp := range e.splits[op.Name] {
-				if j < len(op.Reads) {
-					op.Reads[j].Split = g.AddInts(sp)
+				if j < len(g.Reads(op)) {
+					g.Reads(op)[j].Split = g.AddInts(sp)
 				} else {
-					op.Writes[j-len(op.Reads)].Split = g.AddInts(sp)
+					g.Writes(op)[j-len(g.Reads(op))].Split = g.AddInts(sp)
 				}
 			}
 		}
@@ -459,7 +459,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 				// split by random stick multiples or broadcast.
 				views := map[string]int64{}
 				for _, gr := range g.Groups {
-					for k, m := range gr.Members[1:] {
+					for k, m := range g.Members(&gr)[1:] {
 						views[g.Buffers[m].Name] = 128 * int64(k+1)
 					}
 				}
@@ -474,7 +474,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 							cores = []int64{2, 2}
 						}
 						e.cores[op.Name] = cores
-						for range len(op.Reads) + len(op.Writes) {
+						for range len(g.Reads(&op)) + len(g.Writes(&op)) {
 							var sp []int64
 							if r.Intn(3) > 0 {
 								for range cores {

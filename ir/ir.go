@@ -10,11 +10,16 @@
 // is deterministic.
 //
 // A graph of a million ops is held in memory whole, so its most numerous
-// parts are compact: indices into Graph slices are int32 in Access,
-// Buffer and Group, and an Access holds no pointer at all (its `step`
-// and `split` lists are Spans of the graph-wide Graph.Ints, read with
-// Graph.Strides, Graph.Split, Graph.CoreOffset and Graph.HasStride), so
-// the garbage collector does not scan the access arrays.
+// parts are compact: indices are int32, and no op, group, loop or access
+// holds a list of its own. Their lists live in graph-wide arrays that
+// hold no pointers (Graph.Ints, Accesses, LoopLists, MemberLists and
+// Items), located by a Span (offset and length) or, in Ints and
+// LoopLists, by one int32 offset with the length stored just before the
+// list, and read through Graph methods that return capacity-capped
+// slices (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody,
+// Strides, Split). The garbage collector never scans those arrays; an
+// Access and a Group hold no pointer at all, an Op and a Loop only their
+// name.
 package ir
 
 import "fmt"
@@ -59,7 +64,7 @@ type Graph struct {
 	// Buffers holds every declared buffer in declaration order.
 	Buffers []Buffer
 	// Groups holds the storage (alias) groups, ordered by their name
-	// (the smallest member name, byte order).
+	// (Graph.GroupName: the smallest member name, byte order).
 	Groups []Group
 	// Bundles holds the top-level op, fused and loop nodes in text order.
 	Bundles []Bundle
@@ -73,10 +78,23 @@ type Graph struct {
 	// Claims holds every name listed on an `input`, `output` or `lx`
 	// line, in source order. Group.Input, Output and LX summarise them.
 	Claims []Claim
-	// Ints holds the step and split lists of every access, located by
-	// Access.Strides and Access.Split (see Span); Ints[0] is a
-	// placeholder so that no present span starts at 0.
+	// Ints holds the step and split lists of every access and the cores
+	// lists of the ops, each after its length, located by Access.Strides,
+	// Access.Split and Op.Cores (see IntsRef).
 	Ints []int64
+	// Accesses holds the operands of every op of every bundle, each op's
+	// reads then writes (located by Op.Accesses and Op.NReads).
+	Accesses []Access
+	// LoopLists holds the enclosing-loop lists of the ops (located by
+	// Op.Loops), each after its length: indices into the op's
+	// Bundle.Loops.
+	LoopLists []int32
+	// MemberLists holds the member lists of the groups (located by
+	// Group.Members): indices into Buffers.
+	MemberLists []int32
+	// Items holds the bodies of the loops of every bundle (located by
+	// Loop.Body).
+	Items []Item
 }
 
 // Rename is one `rename FROM -> TO` declaration, its chain resolved.
@@ -145,14 +163,14 @@ type Buffer struct {
 }
 
 // Group is one storage: a buffer and all its aliases (views). Every
-// planning rule applies to a group as a whole.
+// planning rule applies to a group as a whole. A group holds no pointer
+// (a graph may have a million of them): its members are a Span of the
+// graph-wide Graph.MemberLists, read with Graph.Members, and its name is
+// derived from them by Graph.GroupName.
 type Group struct {
-	// Name is the smallest member name in byte order; it breaks ties
-	// wherever groups are sorted (the planning sort key).
-	Name string
-	// Members indexes Graph.Buffers, in declaration order. (The frontend
-	// cuts every group's Members from one shared array, capacity capped.)
-	Members []int32
+	// Members locates in Graph.MemberLists the indices into
+	// Graph.Buffers of the members, in declaration order (never empty).
+	Members Span
 	// Size is the largest ViewOffset+Size over the members: the bytes
 	// the one allocation of the group must hold.
 	Size int64
@@ -162,6 +180,40 @@ type Group struct {
 	// Input, Output and LX record whether any member is declared a graph
 	// input, a graph output or LX-claimed.
 	Input, Output, LX bool
+}
+
+// Members returns the group's members (indices into g.Buffers, in
+// declaration order), capacity capped.
+func (g *Graph) Members(gr *Group) []int32 {
+	if gr.Members.Len == 0 {
+		return nil
+	}
+	end := gr.Members.Off + gr.Members.Len
+	return g.MemberLists[gr.Members.Off:end:end]
+}
+
+// GroupName is the group's name: its smallest member name in byte order.
+// It breaks ties wherever groups are sorted (the planning sort key);
+// Graph.Groups is in its order.
+func (g *Graph) GroupName(gr *Group) string {
+	name := ""
+	for k, m := range g.Members(gr) {
+		if n := g.Buffers[m].Name; k == 0 || n < name {
+			name = n
+		}
+	}
+	return name
+}
+
+// AddMembers appends v to g.MemberLists and returns its span, as
+// Group.Members holds it (the zero Span when v is empty).
+func (g *Graph) AddMembers(v []int32) Span {
+	if len(v) == 0 {
+		return Span{}
+	}
+	off := len(g.MemberLists)
+	g.MemberLists = append(g.MemberLists, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
 }
 
 // NodeKind says which construct a bundle came from.
@@ -203,48 +255,156 @@ type Bundle struct {
 // Item is one entry of a loop body or bundle body: exactly one of Op and
 // Loop is >= 0.
 type Item struct {
-	Op   int // index into Bundle.Ops, or -1
-	Loop int // index into Bundle.Loops, or -1
+	Op   int32 // index into Bundle.Ops, or -1
+	Loop int32 // index into Bundle.Loops, or -1
 }
 
-// Loop is one counted loop.
+// Loop is one counted loop. It holds one pointer (its name): its body is
+// a Span of the graph-wide Graph.Items, read with Graph.LoopBody.
 type Loop struct {
 	Name  string
 	Pos   Pos
 	Count int64
 	// Parent is the enclosing loop's index, or -1.
-	Parent int
+	Parent int32
 	// Depth is 1 for an outermost loop.
-	Depth int
+	Depth int32
 	// First and Last are the inclusive span of steps inside the loop;
 	// a loop with no leaf op has Last == First-1.
-	First, Last int
-	Body        []Item
+	First, Last int32
+	// Body locates the loop's body, in text order, in Graph.Items.
+	Body Span
 }
 
-// Op is one leaf op (one sdsc_execute).
+// LoopBody returns the loop's body in text order, capacity capped (nil
+// when it is empty).
+func (g *Graph) LoopBody(l *Loop) []Item {
+	if l.Body.Len == 0 {
+		return nil
+	}
+	end := l.Body.Off + l.Body.Len
+	return g.Items[l.Body.Off:end:end]
+}
+
+// AddItems appends v to g.Items and returns its span, as Loop.Body holds
+// it (the zero Span when v is empty).
+func (g *Graph) AddItems(v []Item) Span {
+	if len(v) == 0 {
+		return Span{}
+	}
+	off := len(g.Items)
+	g.Items = append(g.Items, v...)
+	return Span{Off: int32(off), Len: int32(len(v))}
+}
+
+// Op is one leaf op (one sdsc_execute). It holds no list of its own:
+// its lists are in graph-wide arrays, read through Graph.Reads,
+// Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
+// an op is 48 bytes with one pointer (its name) and the arrays behind the
+// lists hold no pointers at all.
 type Op struct {
 	Name string
 	Pos  Pos
-	Step int
-	// Loops indexes Bundle.Loops: the enclosing loops, outermost first.
-	Loops []int
-	// Cores is the `cores` list, one entry per split dimension, each
-	// >= 1; nil when the op has no `cores` clause (one core).
-	Cores  []int64
-	Reads  []Access
-	Writes []Access
+	Step int32
+	// NReads is how many of the op's accesses are reads: Accesses
+	// locates its reads, then its writes, in Graph.Accesses.
+	NReads   int32
+	Accesses Span
+	// Loops locates, in Graph.LoopLists, the indices into Bundle.Loops of
+	// the enclosing loops, outermost first: the list is
+	// LoopLists[Loops : Loops+LoopLists[Loops-1]], and 0 stands for none
+	// (an op at the top level). Read it with Graph.OpLoops.
+	Loops int32
+	// Cores locates, in Graph.Ints, the `cores` list, one entry per split
+	// dimension, each >= 1; absent (Graph.Cores is nil) when the op has
+	// no `cores` clause (one core).
+	Cores IntsRef
 }
 
+// Reads returns the op's read operands, capacity capped (nil when it has
+// none).
+func (g *Graph) Reads(o *Op) []Access {
+	if o.NReads == 0 {
+		return nil
+	}
+	end := o.Accesses.Off + o.NReads
+	return g.Accesses[o.Accesses.Off:end:end]
+}
+
+// Writes returns the op's write operands, capacity capped (nil when it
+// has none).
+func (g *Graph) Writes(o *Op) []Access {
+	if o.Accesses.Len == o.NReads {
+		return nil
+	}
+	end := o.Accesses.Off + o.Accesses.Len
+	return g.Accesses[o.Accesses.Off+o.NReads : end : end]
+}
+
+// OpAccesses returns the op's reads then its writes, capacity capped
+// (nil when it has none).
+func (g *Graph) OpAccesses(o *Op) []Access {
+	if o.Accesses.Len == 0 {
+		return nil
+	}
+	end := o.Accesses.Off + o.Accesses.Len
+	return g.Accesses[o.Accesses.Off:end:end]
+}
+
+// OpLoops returns the indices into its Bundle.Loops of the loops that
+// enclose the op, outermost first, capacity capped (nil at the top level).
+func (g *Graph) OpLoops(o *Op) []int32 {
+	if o.Loops <= 0 {
+		return nil
+	}
+	end := o.Loops + g.LoopLists[o.Loops-1]
+	return g.LoopLists[o.Loops:end:end]
+}
+
+// Cores returns the op's `cores` list: nil when it has no `cores` clause.
+func (g *Graph) Cores(o *Op) []int64 { return g.IntList(o.Cores) }
+
 // NumCores is the number of cores the op runs on: the product of its
-// Cores entries (1 without a `cores` clause). The frontend bounds it by
+// cores entries (1 without a `cores` clause). The frontend bounds it by
 // MaxCores.
-func (o *Op) NumCores() int {
+func (g *Graph) NumCores(o *Op) int {
 	n := 1
-	for _, s := range o.Cores {
+	for _, s := range g.Cores(o) {
 		n *= int(s)
 	}
 	return n
+}
+
+// AddAccesses appends reads then writes to g.Accesses and returns their
+// span and the number of reads, as Op.Accesses and Op.NReads hold them.
+// The caller bounds the total length (the frontend rejects inputs of
+// 2 GiB or more, and every access takes at least two bytes of text).
+func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
+	off := len(g.Accesses)
+	g.Accesses = append(g.Accesses, reads...)
+	g.Accesses = append(g.Accesses, writes...)
+	return Span{Off: int32(off), Len: int32(len(reads) + len(writes))}, int32(len(reads))
+}
+
+// AddLoopList appends v, after its length, to g.LoopLists and returns
+// where it starts, as Op.Loops holds it (0 when v is empty).
+func (g *Graph) AddLoopList(v []int32) int32 {
+	if len(v) == 0 {
+		return 0
+	}
+	g.LoopLists = append(g.LoopLists, int32(len(v)))
+	off := len(g.LoopLists)
+	g.LoopLists = append(g.LoopLists, v...)
+	return int32(off)
+}
+
+// NewOp makes an op of g from lists, appending them to the graph's
+// arrays (a convenience for code that builds graphs by hand; cores nil
+// means no `cores` clause).
+func (g *Graph) NewOp(name string, step int, loops []int32, cores []int64, reads, writes []Access) Op {
+	op := Op{Name: name, Step: int32(step), Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
+	op.Accesses, op.NReads = g.AddAccesses(reads, writes)
+	return op
 }
 
 // MaxCores bounds the product of an op's `cores` entries. Spyre cards have
@@ -252,11 +412,11 @@ func (o *Op) NumCores() int {
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand. It holds no pointers (the graph
-// of a large input has millions of accesses, and the garbage collector
-// would otherwise mark every one): its `step` and `split` lists live in
-// the graph-wide Graph.Ints and are read through Graph.Strides and
-// Graph.Split.
+// Access is one read or write operand, 24 bytes. It holds no pointers
+// (the graph of a large input has millions of accesses, and the garbage
+// collector would otherwise mark every one): its `step` and `split` lists
+// live in the graph-wide Graph.Ints and are read through Graph.Strides
+// and Graph.Split.
 type Access struct {
 	Pos Pos
 	// Buffer indexes Graph.Buffers, after renames are resolved.
@@ -264,61 +424,65 @@ type Access struct {
 	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
 	Group int32
 	// Strides locates the bytes the address advances per iteration of
-	// each enclosing loop, outermost first (len(Op.Loops) entries); it is
-	// absent (the zero Span) when the access has no `step`. Read it with
+	// each enclosing loop, outermost first (len(Graph.OpLoops) entries);
+	// it is absent (0) when the access has no `step`. Read it with
 	// Graph.Strides.
-	Strides Span
-	// Split locates the `split` bytes, one per entry of the op's Cores;
+	Strides IntsRef
+	// Split locates the `split` bytes, one per entry of the op's cores;
 	// absent for a broadcast access (every core uses the same address).
 	// Read it with Graph.Split.
-	Split Span
+	Split IntsRef
 }
 
-// Span locates a run of Graph.Ints: Ints[Off : Off+Len]. The zero Span
-// is absent, which Graph.Span reports as a nil slice. Graph.AddInts never
-// returns a span at offset 0 (Ints[0] is a placeholder), so a present
-// span, even an empty one, has Off > 0.
+// Span locates a run of one of the graph-wide arrays Accesses,
+// LoopLists, MemberLists and Items: Arr[Off : Off+Len]. An empty list
+// needs no distinction from an absent one there and reads back as nil.
 type Span struct {
 	Off, Len int32
 }
 
-// Present reports whether the span locates a list (possibly empty)
-// rather than standing for an absent one.
-func (s Span) Present() bool { return s.Off > 0 }
+// IntsRef locates a list of Graph.Ints, or stands for an absent one (0),
+// in 4 bytes: the list's length is stored in Ints just before it, so a
+// list at r is Ints[r : r+Ints[r-1]]. A present list, even an empty one,
+// has r > 0. Read it with Graph.IntList (or Strides, Split, Cores).
+type IntsRef int32
 
-// AddInts appends v to g.Ints and returns its span: the zero Span (absent)
-// when v is nil, a present one otherwise, also when v is empty. The caller
-// bounds the total length (the frontend rejects inputs of 2 GiB or more,
-// and every value takes at least two bytes of text).
-func (g *Graph) AddInts(v []int64) Span {
+// Present reports whether r locates a list (possibly empty) rather than
+// standing for an absent one.
+func (r IntsRef) Present() bool { return r > 0 }
+
+// AddInts appends v, after its length, to g.Ints and returns its
+// reference: 0 (absent) when v is nil, a present one otherwise, also when
+// v is empty. The caller bounds the total length (the frontend rejects
+// inputs of 2 GiB or more, and every list takes at least four bytes of
+// text, every value two).
+func (g *Graph) AddInts(v []int64) IntsRef {
 	if v == nil {
-		return Span{}
+		return 0
 	}
-	if len(g.Ints) == 0 {
-		g.Ints = append(g.Ints, 0)
-	}
+	g.Ints = append(g.Ints, int64(len(v)))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, v...)
-	return Span{Off: int32(off), Len: int32(len(v))}
+	return IntsRef(off)
 }
 
-// Span returns the list s locates, with its capacity capped so that
-// appending to it cannot overwrite its neighbours; nil when s is absent.
-func (g *Graph) Span(s Span) []int64 {
-	if s.Off <= 0 {
+// IntList returns the list r locates, with its capacity capped so that
+// appending to it cannot overwrite its neighbours; nil when r is absent.
+func (g *Graph) IntList(r IntsRef) []int64 {
+	if r <= 0 {
 		return nil
 	}
-	end := s.Off + s.Len
-	return g.Ints[s.Off:end:end]
+	end := int(r) + int(g.Ints[r-1])
+	return g.Ints[r:end:end]
 }
 
 // Strides returns the access's strides (see Access.Strides): nil when it
 // has no `step`.
-func (g *Graph) Strides(a *Access) []int64 { return g.Span(a.Strides) }
+func (g *Graph) Strides(a *Access) []int64 { return g.IntList(a.Strides) }
 
 // Split returns the access's `split` bytes (see Access.Split): nil for a
 // broadcast access.
-func (g *Graph) Split(a *Access) []int64 { return g.Span(a.Split) }
+func (g *Graph) Split(a *Access) []int64 { return g.IntList(a.Split) }
 
 // CoreOffset is the byte offset of core c's part of access a on an op
 // with the given cores list: sum over split dimensions d of i_d*Split[d],

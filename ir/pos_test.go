@@ -24,7 +24,7 @@ func TestPosition(t *testing.T) {
 	if got := g.Position(op.Pos).String(); got != "dir/x.bir:5:8" {
 		t.Errorf("op at %s, want dir/x.bir:5:8", got)
 	}
-	if got := g.Position(op.Reads[0].Pos).String(); got != "dir/x.bir:5:17" {
+	if got := g.Position(g.Reads(&op)[0].Pos).String(); got != "dir/x.bir:5:17" {
 		t.Errorf("read at %s, want dir/x.bir:5:17", got)
 	}
 	u := g.Unfused()

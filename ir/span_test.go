@@ -1,32 +1,36 @@
 package ir
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestSpan: AddInts keeps the nil/empty distinction the old slice fields
-// had, and Span's result cannot be appended into a neighbour.
+// had, and IntList's result cannot be appended into a neighbour. Each
+// list is stored after its length.
 func TestSpan(t *testing.T) {
 	g := &Graph{}
 	absent := g.AddInts(nil)
-	if absent != (Span{}) || absent.Present() || g.Span(absent) != nil || len(g.Ints) != 0 {
-		t.Fatalf("nil: span %+v, slice %v, Ints %v", absent, g.Span(absent), g.Ints)
+	if absent != 0 || absent.Present() || g.IntList(absent) != nil || len(g.Ints) != 0 {
+		t.Fatalf("nil: ref %d, slice %v, Ints %v", absent, g.IntList(absent), g.Ints)
 	}
 	a := g.AddInts([]int64{3, 4})
 	empty := g.AddInts([]int64{})
 	b := g.AddInts([]int64{5})
-	// Ints: placeholder, 3, 4, 5 (the empty list takes no entry).
-	if a != (Span{1, 2}) || empty != (Span{3, 0}) || b != (Span{3, 1}) || len(g.Ints) != 4 {
-		t.Fatalf("spans %+v %+v %+v, Ints %v", a, empty, b, g.Ints)
+	// Ints: 2, 3, 4 (a at 1), 0 (empty at 4), 1, 5 (b at 5).
+	if a != 1 || empty != 4 || b != 5 || fmt.Sprint(g.Ints) != "[2 3 4 0 1 5]" {
+		t.Fatalf("refs %d %d %d, Ints %v", a, empty, b, g.Ints)
 	}
-	if s := g.Span(empty); s == nil || len(s) != 0 || !empty.Present() {
+	if s := g.IntList(empty); s == nil || len(s) != 0 || !empty.Present() {
 		t.Errorf("empty list read back as %#v", s)
 	}
-	sa := g.Span(a)
+	sa := g.IntList(a)
 	if len(sa) != 2 || cap(sa) != 2 || sa[0] != 3 || sa[1] != 4 {
 		t.Errorf("a = %v (cap %d)", sa, cap(sa))
 	}
 	_ = append(sa, 99)
-	if g.Span(b)[0] != 5 {
-		t.Errorf("appending to a's slice overwrote b: %v", g.Ints)
+	if len(g.IntList(empty)) != 0 || fmt.Sprint(g.IntList(b)) != "[5]" {
+		t.Errorf("appending to a's slice overwrote its neighbours: %v", g.Ints)
 	}
 }
 

@@ -3,34 +3,61 @@ package ir
 // Unfused returns the graph as it is when fusion is off
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
-// enclose it so that its strides keep their meaning. Buffers, groups, CPU
-// nodes, renames, claims and the Ints of the accesses (each op keeps its
-// loops' count, so its strides keep their length) are shared with g, which is not modified.
+// enclose it so that its strides keep their meaning. Buffers, groups
+// (and their member lists), CPU nodes, renames, claims, the accesses and
+// the Ints (each op keeps its loops' count, so its strides keep their
+// length) are shared with g, which is not modified; the loop lists and
+// loop bodies are the unfused graph's own.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
-		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints}
+		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses,
+		MemberLists: g.MemberLists}
+	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
+	// item of its parent's body: its loop list is the one list 0..d-1 of
+	// its depth (at listAt[d]), the body of loop k < d-1 is Items[k+1]
+	// (loop k+1) and that of loop d-1 is Items[0] (the op).
+	depth := 0
 	for _, b := range g.Bundles {
-		for _, op := range b.Ops {
+		for i := range b.Ops {
+			depth = max(depth, len(g.OpLoops(&b.Ops[i])))
+		}
+	}
+	listAt := make([]int32, depth+1)
+	for d := 1; d <= depth; d++ {
+		ks := make([]int32, d)
+		for k := range ks {
+			ks[k] = int32(k)
+		}
+		listAt[d] = out.AddLoopList(ks)
+	}
+	out.Items = make([]Item, max(depth, 1))
+	out.Items[0] = Item{Op: 0, Loop: -1}
+	for k := 1; k < depth; k++ {
+		out.Items[k] = Item{Op: -1, Loop: int32(k)}
+	}
+	for _, b := range g.Bundles {
+		for i := range b.Ops {
+			op := &b.Ops[i]
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}
-			nop := op
+			nop := *op
 			nop.Step = 0
-			nop.Loops = make([]int, len(op.Loops))
-			parent := -1
-			for k, li := range op.Loops {
-				l := b.Loops[li]
+			loops := g.OpLoops(op)
+			nop.Loops = listAt[len(loops)]
+			for k, li := range loops {
+				l := &b.Loops[li]
+				body := Span{Off: int32(k + 1), Len: 1}
+				if k == len(loops)-1 {
+					body = Span{Off: 0, Len: 1}
+				}
 				nb.Loops = append(nb.Loops, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
-					Parent: parent, Depth: k + 1, First: 0, Last: 0})
-				nop.Loops[k] = k
-				parent = k
+					Parent: int32(k - 1), Depth: int32(k + 1), First: 0, Last: 0, Body: body})
 			}
 			nb.Ops = []Op{nop}
-			// Build the chain of bodies from the inside out.
-			inner := []Item{{Op: 0, Loop: -1}}
-			for k := len(nb.Loops) - 1; k >= 0; k-- {
-				nb.Loops[k].Body = inner
-				inner = []Item{{Op: -1, Loop: k}}
+			if len(loops) > 0 {
+				nb.Body = []Item{{Op: -1, Loop: 0}}
+			} else {
+				nb.Body = []Item{{Op: 0, Loop: -1}}
 			}
-			nb.Body = inner
 			out.Bundles = append(out.Bundles, nb)
 		}
 	}

@@ -333,33 +333,34 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 	// closing before lo. Their ends grow along items.
 	first := sort.Search(len(items), func(k int) bool {
 		if it := items[k]; it.Loop >= 0 {
-			return b.Loops[it.Loop].Last+1 >= lo
+			return int(b.Loops[it.Loop].Last)+1 >= lo
 		} else {
-			return it.Op >= lo
+			return int(it.Op) >= lo
 		}
 	})
 	for _, it := range items[first:] {
 		if it.Loop < 0 {
-			if it.Op >= hi {
+			if int(it.Op) >= hi {
 				return false
 			}
 			e.op(&b.Ops[it.Op])
 			continue
 		}
 		l := &b.Loops[it.Loop]
-		if !owns(l.First) && l.First >= lo {
+		lFirst, lLast := int(l.First), int(l.Last)
+		if !owns(lFirst) && lFirst >= lo {
 			return false
 		}
 		k := int64(it.Loop)
 		m := mop{kind: opFor, iv: iv(k), nOps: 3}
 		m.opBuf = [3]value{{kind: vC0}, numbered(vLoopBound, k), {kind: vC1}}
-		if owns(l.First) {
+		if owns(lFirst) {
 			e.pr.open(&m, e.generic)
 		} else {
 			e.pr.indent++
 		}
-		ok := e.walk(l.Body, lo, hi, last)
-		if owns(l.Last + 1) {
+		ok := e.walk(e.lay.g.LoopBody(l), lo, hi, last)
+		if owns(lLast + 1) {
 			e.pr.close(&m, e.generic)
 		} else {
 			e.pr.indent--
@@ -378,9 +379,9 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
 	lay.resolve(op, st, false)
-	nc := op.NumCores()
+	nc := lay.g.NumCores(op)
 	u := 0
-	for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+	for _, rw := range [2][]ir.Access{lay.g.Reads(op), lay.g.Writes(op)} {
 		for ai := range rw {
 			a := &rw[ai]
 			if lay.slot(a.Group).kind() == omitted {
@@ -406,7 +407,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 				ops := e.sc.vals[:0]
 				for k, step := range lay.g.Strides(a) {
 					if step != 0 {
-						ops = append(ops, iv(int64(op.Loops[k])))
+						ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
 					}
 				}
 				ops = append(ops, s.name)

@@ -353,12 +353,10 @@ var opPool = sync.Pool{New: func() any { return new(opScratch) }}
 
 // forAccesses calls f for every access of op in operand order: reads,
 // then writes.
-func forAccesses(op *ir.Op, f func(a *ir.Access)) {
-	for k := range op.Reads {
-		f(&op.Reads[k])
-	}
-	for k := range op.Writes {
-		f(&op.Writes[k])
+func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
+	accs := g.OpAccesses(op)
+	for k := range accs {
+		f(&accs[k])
 	}
 }
 
@@ -415,7 +413,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
 			lay.nArgs++
 		}
-		if len(gr.Members) > 1 {
+		if gr.Members.Len > 1 {
 			s.info |= hasViews
 		}
 	}
@@ -457,14 +455,14 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			lay.marks = append(lay.marks, cur)
 		}
 		op := &b.Ops[k]
-		forAccesses(op, classify)
+		forAccesses(g, op, classify)
 		lay.resolve(op, st, true)
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
 		// accesses (one per symbol) and number their maps.
-		nc := op.NumCores()
+		nc := g.NumCores(op)
 		u := 0
-		for _, rw := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, rw := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
 			for ai := range rw {
 				a := &rw[ai]
 				if lay.slot(a.Group).kind() == omitted {
@@ -504,12 +502,12 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 // those declared before.
 func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
-	nc := op.NumCores()
-	for k := range op.Reads {
-		lay.resolveAccess(op, &op.Reads[k], st, nc, declare)
+	nc := lay.g.NumCores(op)
+	for k := range lay.g.Reads(op) {
+		lay.resolveAccess(op, &lay.g.Reads(op)[k], st, nc, declare)
 	}
-	for k := range op.Writes {
-		lay.resolveAccess(op, &op.Writes[k], st, nc, declare)
+	for k := range lay.g.Writes(op) {
+		lay.resolveAccess(op, &lay.g.Writes(op)[k], st, nc, declare)
 	}
 }
 
@@ -575,7 +573,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 			return
 		}
 		for c := 0; c < nc; c++ {
-			st.uses = append(st.uses, lay.regPool(st, sl, off, base+lay.g.CoreOffset(a, op.Cores, c), declare))
+			st.uses = append(st.uses, lay.regPool(st, sl, off, base+lay.g.CoreOffset(a, lay.g.Cores(op), c), declare))
 		}
 		return
 	}
@@ -590,9 +588,9 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 	if nc == 1 {
 		return
 	}
-	o0 := lay.g.CoreOffset(a, op.Cores, 0)
+	o0 := lay.g.CoreOffset(a, lay.g.Cores(op), 0)
 	for c := 1; c < nc; c++ {
-		oc := lay.g.CoreOffset(a, op.Cores, c)
+		oc := lay.g.CoreOffset(a, lay.g.Cores(op), c)
 		if oc == o0 {
 			st.uses = append(st.uses, b)
 			continue

@@ -34,7 +34,7 @@ func (e *editor) view(name string, off int64) {
 	e.g.Buffers[bi].ViewOffset = off
 	gr := &e.g.Groups[e.g.Buffers[bi].Group]
 	gr.Size = 0
-	for _, m := range gr.Members {
+	for _, m := range e.g.Members(gr) {
 		gr.Size = max(gr.Size, e.g.Buffers[m].ViewOffset+e.g.Buffers[m].Size)
 	}
 }
@@ -51,16 +51,16 @@ func (e *editor) op(name string) *ir.Op {
 	return nil
 }
 
-func (e *editor) cores(op string, cores ...int64) { e.op(op).Cores = cores }
+func (e *editor) cores(op string, cores ...int64) { e.op(op).Cores = e.g.AddInts(cores) }
 
 // split sets the split of op's k-th access in operand order (reads, then
 // writes).
 func (e *editor) split(op string, k int, split ...int64) {
 	o := e.op(op)
-	if k < len(o.Reads) {
-		o.Reads[k].Split = e.g.AddInts(split)
+	if k < len(e.g.Reads(o)) {
+		e.g.Reads(o)[k].Split = e.g.AddInts(split)
 	} else {
-		o.Writes[k-len(o.Reads)].Split = e.g.AddInts(split)
+		e.g.Writes(o)[k-len(e.g.Reads(o))].Split = e.g.AddInts(split)
 	}
 }
 

@@ -138,8 +138,8 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 	nacc, nloops := 0, 0
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		nacc += len(op.Reads) + len(op.Writes)
-		nloops += len(op.Loops)
+		nacc += len(g.Reads(op)) + len(g.Writes(op))
+		nloops += len(g.OpLoops(op))
 	}
 	raw := grow(sc.raw, nacc)[:0]
 	loopAt, loops := sc.loopAt[:0], sc.loops[:0]
@@ -150,17 +150,17 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 		op := &b.Ops[oi]
 		if nl > 0 {
 			loopAt = append(loopAt, int32(len(loops)))
-			for _, li := range op.Loops {
+			for _, li := range g.OpLoops(op) {
 				loops = append(loops, int32(li))
 			}
 		}
-		for i := range op.Reads {
-			if gi := op.Reads[i].Group; bundleOf[gi] == b32 {
+		for i := range g.Reads(op) {
+			if gi := g.Reads(op)[i].Group; bundleOf[gi] == b32 {
 				raw = append(raw, rawTouch{int32(gi), touch(oi, true)})
 			}
 		}
-		for i := range op.Writes {
-			if gi := op.Writes[i].Group; bundleOf[gi] == b32 {
+		for i := range g.Writes(op) {
+			if gi := g.Writes(op)[i].Group; bundleOf[gi] == b32 {
 				raw = append(raw, rawTouch{int32(gi), touch(oi, false)})
 			}
 		}
@@ -239,14 +239,14 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 				}
 				l := &b.Loops[li]
 				if fw >= 0 {
-					start = min(start, l.First)
+					start = min(start, int(l.First))
 				}
-				end = max(end, l.Last)
+				end = max(end, int(l.Last))
 			}
 		}
 		pg := &p.Groups[gi]
 		pg.Start, pg.End = int32(start), int32(end)
-		items[k] = alloc.Interval{Name: g.Groups[gi].Name, Size: g.Groups[gi].Size, Start: start, End: end}
+		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: start, End: end}
 	}
 	sc.touched = touched
 	if len(raw) > 1<<20 {

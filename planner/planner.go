@@ -306,11 +306,11 @@ func collectTouches(g *ir.Graph) []touches {
 		b := int32(bi)
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
-			for i := range op.Reads {
-				ts[op.Reads[i].Group].note(b, true)
+			for i := range g.Reads(op) {
+				ts[g.Reads(op)[i].Group].note(b, true)
 			}
-			for i := range op.Writes {
-				ts[op.Writes[i].Group].note(b, false)
+			for i := range g.Writes(op) {
+				ts[g.Writes(op)[i].Group].note(b, false)
 			}
 		}
 	}
@@ -370,10 +370,10 @@ func collectUsage(g *ir.Graph) *usageIndex {
 		for bi := range g.Bundles {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
-				for _, a := range op.Reads {
+				for _, a := range g.Reads(op) {
 					note(4*int(a.Group), bi)
 				}
-				for _, a := range op.Writes {
+				for _, a := range g.Writes(op) {
 					note(4*int(a.Group)+1, bi)
 				}
 			}

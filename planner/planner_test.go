@@ -77,7 +77,7 @@ func TestRandomGraphs(t *testing.T) {
 					live := gx.Start <= gy.End && gy.Start <= gx.End
 					bytes := gx.Offset < gy.Offset+g.Groups[y].Size && gy.Offset < gx.Offset+g.Groups[x].Size
 					if live && bytes {
-						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.Groups[x].Name, g.Groups[y].Name, src)
+						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.GroupName(&g.Groups[x]), g.GroupName(&g.Groups[y]), src)
 					}
 				}
 			}
@@ -104,7 +104,7 @@ const DefaultBudgetForTest = 1 << 40
 func summary(p *planner.Result) string {
 	s := ""
 	for gi, gr := range p.Groups {
-		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.Groups[gi].Name, gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
+		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.GroupName(&p.Graph.Groups[gi]), gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
 	}
 	for _, b := range p.Bundles {
 		s += fmt.Sprintf("%v:%d:%d\n", b.Candidates, b.PoolSize, b.LowerBound)
@@ -169,6 +169,7 @@ func TestLowerBoundSaturates(t *testing.T) {
 // and the pool holds the group's size (5120 = view offset 3072 + 2048, more
 // than the root's 4096 bytes).
 func TestJSONViewOffset(t *testing.T) {
+	h := &ir.Graph{} // holds the ops' lists
 	g := &ir.Graph{Name: "v",
 		Buffers: []ir.Buffer{
 			{Name: "t", Size: 4096, Group: 0, Alias: -1},
@@ -176,16 +177,17 @@ func TestJSONViewOffset(t *testing.T) {
 			{Name: "x", Size: 128, Group: 1, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "hi", Root: 0, Members: []int32{0, 1}, Size: 5120},
-			{Name: "x", Root: 2, Members: []int32{2}, Size: 128, Input: true},
+			{Root: 0, Members: h.AddMembers([]int32{0, 1}), Size: 5120},
+			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128, Input: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
-				{Name: "w", Step: 0, Reads: []ir.Access{{Buffer: 2, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
-				{Name: "r", Step: 1, Reads: []ir.Access{{Buffer: 1, Group: 0}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
+				h.NewOp("w", 0, nil, nil, []ir.Access{{Buffer: 2, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
+				h.NewOp("r", 1, nil, nil, []ir.Access{{Buffer: 1, Group: 0}}, []ir.Access{{Buffer: 0, Group: 0}}),
 			},
 			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}}}},
 	}
+	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var js bytes.Buffer
 	if err := planner.WriteJSON(&js, p); err != nil {

@@ -49,11 +49,11 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		}
 		for _, op := range b.Ops {
 			cores := ""
-			if op.Cores != nil {
-				cores = " cores=" + strings.Trim(strings.ReplaceAll(int64List(op.Cores), " ", ""), "[]")
+			if g.Cores(&op) != nil {
+				cores = " cores=" + strings.Trim(strings.ReplaceAll(int64List(g.Cores(&op)), " ", ""), "[]")
 			}
 			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name, cores,
-				ints(op.Loops), accesses(g, op.Reads), accesses(g, op.Writes), lc(op.Pos))
+				ints(g.OpLoops(&op)), accesses(g, g.Reads(&op)), accesses(g, g.Writes(&op)), lc(op.Pos))
 		}
 	}
 	for _, c := range g.CPU {
@@ -128,10 +128,10 @@ func groupFlags(gr ir.Group, input, output, lx string) []string {
 	return f
 }
 
-func ints(a []int) string {
+func ints(a []int32) string {
 	s := make([]string, len(a))
 	for i, x := range a {
-		s[i] = strconv.Itoa(x)
+		s[i] = strconv.Itoa(int(x))
 	}
 	return orDash(strings.Join(s, ","))
 }

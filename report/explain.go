@@ -130,7 +130,7 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 				if t.buffer != bufIdx {
 					l += ", as " + g.Buffers[t.buffer].Name
 				}
-				if c := coresPhrase(&g.Bundles[t.bundle].Ops[t.step], t.split); c != "" {
+				if c := coresPhrase(g, &g.Bundles[t.bundle].Ops[t.step], t.split); c != "" {
 					l += ", " + c
 				}
 				lines = append(lines, l)
@@ -247,14 +247,14 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, 
 	for li := range b.Loops {
 		l := &b.Loops[li]
 		fr, fw := -1, -1
-		for s := l.First; s <= l.Last; s++ {
+		for s := int(l.First); s <= int(l.Last); s++ {
 			op := &b.Ops[s]
-			for _, a := range op.Reads {
+			for _, a := range g.Reads(op) {
 				if int(a.Group) == gi && fr < 0 {
 					fr = s
 				}
 			}
-			for _, a := range op.Writes {
+			for _, a := range g.Writes(op) {
 				if int(a.Group) == gi && fw < 0 {
 					fw = s
 				}

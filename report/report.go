@@ -64,7 +64,7 @@ type touch struct {
 
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
-// ir.Group.Name, the smallest member name, as planning does.
+// ir.Graph.GroupName, the smallest member name, as planning does.
 func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
@@ -85,13 +85,13 @@ func viewPhrase(g *ir.Graph, bi int) string {
 // coresPhrase describes how an access of op is spread over its cores:
 // "" on a one-core op without a cores clause, else "on 4 cores [2, 2],
 // split [1024, 2048]" or "on 4 cores, broadcast".
-func coresPhrase(op *ir.Op, split []int64) string {
-	if op.Cores == nil {
+func coresPhrase(g *ir.Graph, op *ir.Op, split []int64) string {
+	if g.Cores(op) == nil {
 		return ""
 	}
-	s := fmt.Sprintf("on %d cores", op.NumCores())
-	if len(op.Cores) > 1 {
-		s += " " + int64List(op.Cores)
+	s := fmt.Sprintf("on %d cores", g.NumCores(op))
+	if len(g.Cores(op)) > 1 {
+		s += " " + int64List(g.Cores(op))
 	}
 	if split == nil {
 		return s + ", broadcast"
@@ -128,14 +128,14 @@ func newIndex(g *ir.Graph, want []bool) *index {
 	ix := &index{bundle: make([][]touch, len(g.Groups)), cpu: make([][]cpuTouch, len(g.Groups))}
 	for bi := range g.Bundles {
 		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range op.Reads {
+			for _, a := range g.Reads(&op) {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
-			for _, a := range op.Writes {
+			for _, a := range g.Writes(&op) {
 				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, op.Step, false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
+					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
 				}
 			}
 		}
@@ -190,10 +190,10 @@ func touchedGroups(g *ir.Graph) [][]int {
 			}
 		}
 		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range op.Reads {
+			for _, a := range g.Reads(&op) {
 				add(a)
 			}
-			for _, a := range op.Writes {
+			for _, a := range g.Writes(&op) {
 				add(a)
 			}
 		}
@@ -208,10 +208,10 @@ func touchedGroups(g *ir.Graph) [][]int {
 func touchedBy(g *ir.Graph, bi int) []int {
 	var list []int
 	for _, op := range g.Bundles[bi].Ops {
-		for _, a := range op.Reads {
+		for _, a := range g.Reads(&op) {
 			list = append(list, int(a.Group))
 		}
-		for _, a := range op.Writes {
+		for _, a := range g.Writes(&op) {
 			list = append(list, int(a.Group))
 		}
 	}
@@ -318,7 +318,7 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 func memberList(g *ir.Graph, gi int, sep string) string {
 	gr := &g.Groups[gi]
 	parts := []string{g.Buffers[gr.Root].Name}
-	for _, m := range gr.Members {
+	for _, m := range g.Members(gr) {
 		if m != gr.Root {
 			parts = append(parts, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
 		}
@@ -329,7 +329,7 @@ func memberList(g *ir.Graph, gi int, sep string) string {
 // viewsNote is the SVG tooltip's list of a group's views: "" for a group
 // of one name, else "; views hi@2048, w@3072".
 func viewsNote(g *ir.Graph, gi int) string {
-	if len(g.Groups[gi].Members) < 2 {
+	if g.Groups[gi].Members.Len < 2 {
 		return ""
 	}
 	list := memberList(g, gi, ", ")

@@ -262,7 +262,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 				report.HumanSize(g.Groups[gi].Size), g.Groups[gi].Size, pg.Start, pg.End, pg.Offset)
 			// Then the views, in declaration order, at their offsets.
 			var views []string
-			for _, m := range g.Groups[gi].Members {
+			for _, m := range g.Members(&g.Groups[gi]) {
 				if m != g.Groups[gi].Root {
 					views = append(views, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
 				}
@@ -305,7 +305,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		// Legend: the reasons of the touched, not pooled groups.
 		seen := map[int]bool{}
 		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range append(append([]ir.Access{}, op.Reads...), op.Writes...) {
+			for _, a := range g.OpAccesses(&op) {
 				if !p.Pooled(int(a.Group), bi) {
 					seen[int(a.Group)] = true
 				}
@@ -562,7 +562,7 @@ func TestSVGScales(t *testing.T) {
 		// Rectangles come in allocation order.
 		var want []string
 		for _, gi := range p.Bundles[0].Candidates {
-			want = append(want, g.Groups[gi].Name)
+			want = append(want, g.GroupName(&g.Groups[gi]))
 		}
 		if strings.Join(doc.order, ",") != strings.Join(want, ",") {
 			t.Errorf("n=%d: rectangles not in allocation order", n)
@@ -572,14 +572,16 @@ func TestSVGScales(t *testing.T) {
 
 // TestSVGEscapes renders a hand-built graph whose names need escaping.
 func TestSVGEscapes(t *testing.T) {
+	h := &ir.Graph{} // holds the ops' lists
 	g := &ir.Graph{Name: `g<&>"'`,
 		Buffers: []ir.Buffer{{Name: "a&b", Size: 256, Group: 0, Alias: -1}, {Name: "c<d>", Size: 128, Group: 1, Alias: -1}},
-		Groups:  []ir.Group{{Name: "a&b", Root: 0, Members: []int32{0}, Size: 256}, {Name: "c<d>", Root: 1, Members: []int32{1}, Size: 128, Input: true}},
+		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
-			{Name: "o0", Step: 0, Reads: []ir.Access{{Buffer: 1, Group: 1}}, Writes: []ir.Access{{Buffer: 0, Group: 0}}},
-			{Name: "o1", Step: 1, Reads: []ir.Access{{Buffer: 0, Group: 0}}},
+			h.NewOp("o0", 0, nil, nil, []ir.Access{{Buffer: 1, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
+			h.NewOp("o1", 1, nil, nil, []ir.Access{{Buffer: 0, Group: 0}}, nil),
 		}}},
 	}
+	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	out := checkSVG(t, p)
 	doc := parseSVG(t, out[0])

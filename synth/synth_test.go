@@ -67,15 +67,15 @@ func TestValid(t *testing.T) {
 			ops += len(b.Ops)
 			loops += len(b.Loops)
 			for _, op := range b.Ops {
-				if op.NumCores() > 1 {
+				if g.NumCores(&op) > 1 {
 					multi++
 				}
-				for _, a := range op.Reads {
+				for _, a := range g.Reads(&op) {
 					if g.HasStride(&a) {
 						strided++
 					}
 				}
-				for _, a := range op.Writes {
+				for _, a := range g.Writes(&op) {
 					if a.Split.Present() {
 						split++
 					}

@@ -69,10 +69,10 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 			continue
 		}
 		enc := s.enc[s.encOff[st] : s.encOff[st]+s.encLen[st]]
-		if !sameLoops(op.Loops, enc) {
-			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, op.Loops, enc)
+		if !sameLoops(c.g.OpLoops(op), enc) {
+			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, c.g.OpLoops(op), enc)
 		}
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
 				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != len(enc) {
 					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), len(enc))
@@ -91,7 +91,7 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 	for _, it := range items {
 		switch {
-		case it.Op >= 0 && it.Op < len(b.Ops):
+		case it.Op >= 0 && int(it.Op) < len(b.Ops):
 			if s.seen[it.Op] {
 				c.fail("bundle %q: op %q appears twice in the tree", b.Name, b.Ops[it.Op].Name)
 				continue
@@ -106,9 +106,9 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 				sp.first = min(sp.first, op)
 				sp.last = max(sp.last, op)
 			}
-		case it.Loop >= 0 && it.Loop < len(b.Loops):
+		case it.Loop >= 0 && int(it.Loop) < len(b.Loops):
 			s.stack = append(s.stack, int32(it.Loop))
-			c.walk(s, b, b.Loops[it.Loop].Body)
+			c.walk(s, b, c.g.LoopBody(&b.Loops[it.Loop]))
 			s.stack = s.stack[:len(s.stack)-1]
 		default:
 			c.fail("bundle %q: tree item %+v indexes nothing", b.Name, it)
@@ -116,12 +116,12 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 	}
 }
 
-func sameLoops(recorded []int, tree []int32) bool {
+func sameLoops(recorded, tree []int32) bool {
 	if len(recorded) != len(tree) {
 		return false
 	}
 	for i, l := range recorded {
-		if l != int(tree[i]) {
+		if l != tree[i] {
 			return false
 		}
 	}
@@ -149,17 +149,17 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	accK := s.accK[:0]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for ai := range op.Reads {
+		for ai := range c.g.Reads(op) {
 			k := int32(-1)
-			if w := &ws[c.groupOf(&op.Reads[ai])]; w.bundle == b32 {
+			if w := &ws[c.groupOf(&c.g.Reads(op)[ai])]; w.bundle == b32 {
 				k = w.end
 				rAt[k+1]++
 			}
 			accK = append(accK, k)
 		}
-		for ai := range op.Writes {
+		for ai := range c.g.Writes(op) {
 			k := int32(-1)
-			if w := &ws[c.groupOf(&op.Writes[ai])]; w.bundle == b32 {
+			if w := &ws[c.groupOf(&c.g.Writes(op)[ai])]; w.bundle == b32 {
 				k = w.end
 				wAt[k+1]++
 			}
@@ -178,14 +178,14 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	x := 0
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for range op.Reads {
+		for range c.g.Reads(op) {
 			if k := accK[x]; k >= 0 {
 				reads[next[k]] = int32(oi)
 				next[k]++
 			}
 			x++
 		}
-		for range op.Writes {
+		for range c.g.Writes(op) {
 			if k := accK[x]; k >= 0 {
 				writes[next[n+int(k)]] = int32(oi)
 				next[n+int(k)]++
@@ -203,7 +203,7 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 		w := &ws[gi]
 		if len(rs) == 0 && len(wr) == 0 {
 			w.start, w.end = 0, 0
-			c.fail("group %q: candidate of bundle %q but never touched there", c.g.Groups[gi].Name, b.Name)
+			c.fail("group %q: candidate of bundle %q but never touched there", c.groupName(int(gi)), b.Name)
 			continue
 		}
 		start, end := int32(math.MaxInt32), int32(math.MinInt32)
@@ -283,7 +283,7 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	items := grow(s.items, len(cands))
 	for _, gi := range cands {
 		w := c.ws[gi]
-		items[at[w.start]] = item{group: gi, name: g.Groups[gi].Name, size: g.Groups[gi].Size,
+		items[at[w.start]] = item{group: gi, name: c.groupName(int(gi)), size: g.Groups[gi].Size,
 			start: w.start, end: w.end, offset: p.Groups[gi].Offset}
 		at[w.start]++
 	}

@@ -262,6 +262,20 @@ func (c *checker) finish() {
 	c.mergeList(walked, 3)
 }
 
+// groupName is group gi's name for messages: the smallest name among
+// its members that index a buffer (the graph may be broken here).
+func (c *checker) groupName(gi int) string {
+	g := c.g
+	name := ""
+	seen := false
+	for _, m := range g.Members(&g.Groups[gi]) {
+		if m >= 0 && int(m) < len(g.Buffers) && (!seen || g.Buffers[m].Name < name) {
+			name, seen = g.Buffers[m].Name, true
+		}
+	}
+	return name
+}
+
 // checkGraph verifies the model invariants the rules rely on. It returns
 // false when indices are inconsistent enough that going on could panic.
 func (c *checker) checkGraph() bool {
@@ -274,32 +288,25 @@ func (c *checker) checkGraph() bool {
 	gc := &checker{g: g, p: c.p, opt: c.opt}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
-		if len(gr.Members) == 0 {
-			gc.fail("group %d (%q) has no members", gi, gr.Name)
+		if gr.Members.Len == 0 {
+			gc.fail("group %d (%q) has no members", gi, c.groupName(gi))
 			continue
 		}
-		name := ""
-		for k, m := range gr.Members {
+		for _, m := range g.Members(gr) {
 			if m < 0 || int(m) >= len(g.Buffers) {
-				gc.fail("group %q: member index %d out of range", gr.Name, m)
+				gc.fail("group %q: member index %d out of range", c.groupName(gi), m)
 				ok = false
 				continue
 			}
 			b := &g.Buffers[m]
 			if int(b.Group) != gi {
-				gc.fail("group %q: member %q belongs to group %d", gr.Name, b.Name, b.Group)
+				gc.fail("group %q: member %q belongs to group %d", c.groupName(gi), b.Name, b.Group)
 			} else {
 				listed[m] = true
 			}
-			if k == 0 || b.Name < name {
-				name = b.Name
-			}
-		}
-		if gr.Name != name {
-			gc.fail("group %q: its smallest member name is %q", gr.Name, name)
 		}
 		if gr.Root < 0 || int(gr.Root) >= len(g.Buffers) || int(g.Buffers[gr.Root].Group) != gi {
-			gc.fail("group %q: root index %d is not one of its members", gr.Name, gr.Root)
+			gc.fail("group %q: root index %d is not one of its members", c.groupName(gi), gr.Root)
 			ok = false
 		}
 	}
@@ -314,7 +321,7 @@ func (c *checker) checkGraph() bool {
 			c.fail("buffer %q: size %d is not a whole number of %d-byte sticks", b.Name, b.Size, stick)
 		}
 		if !listed[bi] {
-			c.fail("buffer %q: not a member of its group %q", b.Name, g.Groups[b.Group].Name)
+			c.fail("buffer %q: not a member of its group %q", b.Name, c.groupName(int(b.Group)))
 		}
 	}
 	c.merge(gc)
@@ -333,21 +340,21 @@ func (c *checker) checkGraph() bool {
 		b32 := int32(bi)
 		for s := range b.Ops {
 			op := &b.Ops[s]
-			if op.Step != s {
+			if int(op.Step) != s {
 				c.fail("bundle %q: op %q at index %d records step %d", b.Name, op.Name, s, op.Step)
 			}
-			if !c.checkAccesses("op", op.Name, op.Reads) {
+			if !c.checkAccesses("op", op.Name, c.g.Reads(op)) {
 				ok = false
 			} else if ok {
-				for ai := range op.Reads {
-					touch(&ws[op.Reads[ai].Group].start, b32)
+				for ai := range c.g.Reads(op) {
+					touch(&ws[c.g.Reads(op)[ai].Group].start, b32)
 				}
 			}
-			if !c.checkAccesses("op", op.Name, op.Writes) {
+			if !c.checkAccesses("op", op.Name, c.g.Writes(op)) {
 				ok = false
 			} else if ok {
-				for ai := range op.Writes {
-					touch(&ws[op.Writes[ai].Group].end, b32)
+				for ai := range c.g.Writes(op) {
+					touch(&ws[c.g.Writes(op)[ai].Group].end, b32)
 				}
 			}
 		}
@@ -488,13 +495,12 @@ func (c *checker) checkGroups(lo, hi int) {
 	for gi := lo; gi < hi; gi++ {
 		w := c.ws[gi]
 		pg := &c.p.Groups[gi]
-		name := c.g.Groups[gi].Name
 		if w.bundle < 0 {
 			if pg.Reason != w.reason() {
-				c.fail("buffer %q: reason %s, the rules give %s", name, reasonText(pg.Reason), reasonText(w.reason()))
+				c.fail("buffer %q: reason %s, the rules give %s", c.groupName(gi), reasonText(pg.Reason), reasonText(w.reason()))
 			}
 			if pg.Bundle != -1 || pg.Offset != -1 {
-				c.fail("buffer %q: not a candidate (%s) but has bundle %d, offset %d", name, w.reason(), pg.Bundle, pg.Offset)
+				c.fail("buffer %q: not a candidate (%s) but has bundle %d, offset %d", c.groupName(gi), w.reason(), pg.Bundle, pg.Offset)
 			}
 			continue
 		}
@@ -502,20 +508,20 @@ func (c *checker) checkGroups(lo, hi int) {
 		switch pg.Reason {
 		case planner.Pooled:
 			if pg.Offset < 0 {
-				c.fail("buffer %q: pooled in %q without an offset", name, bname)
+				c.fail("buffer %q: pooled in %q without an offset", c.groupName(gi), bname)
 			}
 		case planner.OverBudget:
 			if pg.Offset != -1 {
-				c.fail("buffer %q: over-budget but has offset %d", name, pg.Offset)
+				c.fail("buffer %q: over-budget but has offset %d", c.groupName(gi), pg.Offset)
 			}
 		default:
-			c.fail("buffer %q: reason %s, the rules make it a candidate of bundle %q", name, reasonText(pg.Reason), bname)
+			c.fail("buffer %q: reason %s, the rules make it a candidate of bundle %q", c.groupName(gi), reasonText(pg.Reason), bname)
 		}
 		if pg.Bundle != w.bundle {
-			c.fail("buffer %q: bundle %d, its single writer is %q (%d)", name, pg.Bundle, bname, w.bundle)
+			c.fail("buffer %q: bundle %d, its single writer is %q (%d)", c.groupName(gi), pg.Bundle, bname, w.bundle)
 		}
 		if pg.Start != w.start || pg.End != w.end {
-			c.fail("buffer %q in %q: live range [%d, %d], the rules give [%d, %d]", name, bname, pg.Start, pg.End, w.start, w.end)
+			c.fail("buffer %q in %q: live range [%d, %d], the rules give [%d, %d]", c.groupName(gi), bname, pg.Start, pg.End, w.start, w.end)
 		}
 	}
 }

@@ -416,7 +416,7 @@ func TestCatchesMutations(t *testing.T) {
 		{"pooled group with views shrunk by a byte", func(p *planner.Result, r *rand.Rand) bool {
 			for gi, pg := range p.Groups {
 				gr := &p.Graph.Groups[gi]
-				if pg.Reason == planner.Pooled && len(gr.Members) > 1 {
+				if pg.Reason == planner.Pooled && gr.Members.Len > 1 {
 					gr.Size -= 1
 					return true
 				}
@@ -539,7 +539,7 @@ func corruptedSynth(t *testing.T) (*planner.Result, []int) {
 		case 38:
 			b := &p.Graph.Bundles[bi]
 			op := &b.Ops[len(b.Ops)-1]
-			op.Reads[0].Strides = p.Graph.AddInts(append(p.Graph.Strides(&op.Reads[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+			p.Graph.Reads(op)[0].Strides = p.Graph.AddInts(append(p.Graph.Strides(&p.Graph.Reads(op)[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 		}
 		hit = append(hit, bi)
 	}

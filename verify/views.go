@@ -114,7 +114,7 @@ func (c *checker) checkViews(v *viewInfo) {
 			}
 			if g.Buffers[r].Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
-					b.Name, g.Groups[b.Group].Name, g.Buffers[r].Name, g.Groups[g.Buffers[r].Group].Name)
+					b.Name, c.groupName(int(b.Group)), g.Buffers[r].Name, c.groupName(int(g.Buffers[r].Group)))
 			}
 		}
 		if a := b.Alias; a >= 0 && int(a) < len(g.Buffers) && g.Buffers[a].Group != b.Group {
@@ -126,12 +126,12 @@ func (c *checker) checkViews(v *viewInfo) {
 		roots := 0
 		var size int64
 		sized := true
-		for _, m := range gr.Members {
+		for _, m := range g.Members(gr) {
 			b := &g.Buffers[m]
 			if b.Alias == -1 {
 				roots++
 				if gr.Root != m {
-					c.fail("group %q: root %d, but %q is the member that is no alias's left side", gr.Name, gr.Root, b.Name)
+					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, b.Name)
 				}
 			}
 			if v.root[m] < 0 {
@@ -139,17 +139,17 @@ func (c *checker) checkViews(v *viewInfo) {
 				continue
 			}
 			if b.Size > math.MaxInt64-v.view[m] {
-				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", gr.Name, b.Name, v.view[m], b.Size)
+				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), b.Name, v.view[m], b.Size)
 				sized = false
 				continue
 			}
 			size = max(size, v.view[m]+b.Size)
 		}
 		if roots != 1 {
-			c.fail("group %q: %d members are no alias's left side, want exactly one root", gr.Name, roots)
+			c.fail("group %q: %d members are no alias's left side, want exactly one root", c.groupName(gi), roots)
 		}
 		if sized && gr.Size != size {
-			c.fail("group %q: size %d, the largest view offset + size of its names is %d", gr.Name, gr.Size, size)
+			c.fail("group %q: size %d, the largest view offset + size of its names is %d", c.groupName(gi), gr.Size, size)
 		}
 	}
 }
@@ -163,15 +163,15 @@ func (c *checker) checkViews(v *viewInfo) {
 // smallest 0 (core 0). ok is false when the sum passes MaxInt64.
 func extent(g *ir.Graph, b *ir.Bundle, op *ir.Op, a *ir.Access) (far int64, ok bool) {
 	for d, s := range g.Split(a) {
-		if d < len(op.Cores) {
-			if far, ok = addProduct(far, s, op.Cores[d]-1); !ok {
+		if d < len(g.Cores(op)) {
+			if far, ok = addProduct(far, s, g.Cores(op)[d]-1); !ok {
 				return 0, false
 			}
 		}
 	}
 	for k, st := range g.Strides(a) {
-		if k < len(op.Loops) {
-			if li := op.Loops[k]; li >= 0 && li < len(b.Loops) {
+		if k < len(g.OpLoops(op)) {
+			if li := g.OpLoops(op)[k]; li >= 0 && int(li) < len(b.Loops) {
 				if far, ok = addProduct(far, st, b.Loops[li].Count-1); !ok {
 					return 0, false
 				}
@@ -201,27 +201,27 @@ func (c *checker) checkCores(bi int) {
 	b := &c.g.Bundles[bi]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		if op.Cores != nil && len(op.Cores) == 0 {
+		if c.g.Cores(op) != nil && len(c.g.Cores(op)) == 0 {
 			c.fail("op %q: an empty cores list", op.Name)
 		}
 		n := int64(1)
-		for _, s := range op.Cores {
+		for _, s := range c.g.Cores(op) {
 			if s < 1 {
 				c.fail("op %q: cores entry %d is below 1", op.Name, s)
 				continue
 			}
 			if n > math.MaxInt64/s {
-				c.fail("op %q: cores %v multiply past the largest int64", op.Name, op.Cores)
+				c.fail("op %q: cores %v multiply past the largest int64", op.Name, c.g.Cores(op))
 				break
 			}
 			n *= s
 		}
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
 				a := &accs[ai]
 				split := c.g.Split(a)
-				if split != nil && len(split) != len(op.Cores) {
-					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, op.Cores)
+				if split != nil && len(split) != len(c.g.Cores(op)) {
+					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, c.g.Cores(op))
 				}
 				for _, s := range split {
 					if s < 0 {
@@ -264,7 +264,7 @@ func (c *checker) checkBounds(bi int) {
 	b := &g.Bundles[bi]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for _, accs := range [2][]ir.Access{op.Reads, op.Writes} {
+		for _, accs := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
 			for ai := range accs {
 				a := &accs[ai]
 				buf := &g.Buffers[a.Buffer]
@@ -286,7 +286,7 @@ func (c *checker) checkBounds(bi int) {
 				lo := v.view[a.Buffer]
 				if far > math.MaxInt64-lo || lo+far >= size {
 					c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
-						b.Name, op.Name, buf.Name, pg.Offset, lo, far, g.Groups[gi].Name, pg.Offset, pg.Offset+size)
+						b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
 				}
 			}
 		}

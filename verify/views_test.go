@@ -46,23 +46,23 @@ func viewGraph() *ir.Graph {
 			{Name: "y", Size: 4096, Group: 2, Alias: -1},
 		},
 		Groups: []ir.Group{
-			{Name: "e", Root: 1, Members: []int32{1, 2, 3, 4}, Size: 4224},
-			{Name: "x", Root: 0, Members: []int32{0}, Size: 512, Input: true},
-			{Name: "y", Root: 5, Members: []int32{5}, Size: 4096, Output: true},
+			{Root: 1, Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
+			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512, Input: true},
+			{Root: 5, Members: g.AddMembers([]int32{5}), Size: 4096, Output: true},
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
-				{Name: "a", Step: 0, Reads: []ir.Access{acc(0, nil, nil)}, Writes: []ir.Access{acc(1, nil, nil)}},
-				{Name: "b", Step: 1, Loops: []int{0}, Reads: []ir.Access{acc(2, []int64{256}, nil)}, Writes: []ir.Access{acc(3, nil, nil)}},
-				{Name: "c", Step: 2, Cores: []int64{2, 2},
-					Reads:  []ir.Access{acc(1, nil, []int64{1024, 2048}), acc(4, nil, nil)},
-					Writes: []ir.Access{acc(5, nil, nil)}},
+				g.NewOp("a", 0, nil, nil, []ir.Access{acc(0, nil, nil)}, []ir.Access{acc(1, nil, nil)}),
+				g.NewOp("b", 1, []int32{0}, nil, []ir.Access{acc(2, []int64{256}, nil)}, []ir.Access{acc(3, nil, nil)}),
+				g.NewOp("c", 2, nil, []int64{2, 2},
+					[]ir.Access{acc(1, nil, []int64{1024, 2048}), acc(4, nil, nil)},
+					[]ir.Access{acc(5, nil, nil)}),
 			},
-			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: []ir.Item{{Op: 1, Loop: -1}}}},
+			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: g.AddItems([]ir.Item{{Op: 1, Loop: -1}})}},
 			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
 		}},
 	}
-	out.Ints = g.Ints
+	out.Ints, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items
 	return out
 }
 
@@ -106,11 +106,11 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
 		{"alias cycle", func(g *ir.Graph) { g.Buffers[1].Alias = 3 }, `alias chain is a cycle`},
 		{"alias into another group", func(g *ir.Graph) { g.Buffers[4].Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
-		{"split leaves the buffer", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
-		{"step leaves the view", func(g *ir.Graph) { g.Bundles[0].Ops[1].Reads[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
-		{"split of the wrong length", func(g *ir.Graph) { g.Bundles[0].Ops[2].Reads[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
-		{"split without cores", func(g *ir.Graph) { g.Bundles[0].Ops[0].Writes[0].Split = g.AddInts([]int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
-		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = []int64{2, 0} }, `cores entry 0 is below 1`},
+		{"split leaves the buffer", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
+		{"step leaves the view", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
+		{"split of the wrong length", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
+		{"split without cores", func(g *ir.Graph) { g.Writes(&g.Bundles[0].Ops[0])[0].Split = g.AddInts([]int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
+		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = g.AddInts([]int64{2, 0}) }, `cores entry 0 is below 1`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -166,7 +166,7 @@ func chainGraph(n int) *ir.Graph {
 	addBuf := func(name string, size int64) int {
 		i := int32(len(g.Buffers))
 		g.Buffers = append(g.Buffers, ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
-		g.Groups = append(g.Groups, ir.Group{Name: name, Root: i, Members: []int32{i}, Size: size})
+		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
 		return int(i)
 	}
 	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
@@ -177,17 +177,17 @@ func chainGraph(n int) *ir.Graph {
 	}
 	var long []ir.Access
 	for i := 0; i < n; i++ {
-		op := ir.Op{Name: fmt.Sprintf("o%d", i), Step: i, Reads: []ir.Access{a(chain[i])}, Writes: []ir.Access{a(chain[i+1])}}
+		reads, writes := []ir.Access{a(chain[i])}, []ir.Access{a(chain[i+1])}
 		if i%16 == 5 && i < n-1 {
 			l := addBuf(fmt.Sprintf("l%06d", i), 128*int64(1+(i*31)%13))
-			op.Writes = append(op.Writes, a(l))
+			writes = append(writes, a(l))
 			long = append(long, a(l))
 		}
 		if i == n-1 {
-			op.Reads = append(op.Reads, long...)
+			reads = append(reads, long...)
 		}
-		b.Ops = append(b.Ops, op)
-		b.Body = append(b.Body, ir.Item{Op: i, Loop: -1})
+		b.Ops = append(b.Ops, g.NewOp(fmt.Sprintf("o%d", i), i, nil, nil, reads, writes))
+		b.Body = append(b.Body, ir.Item{Op: int32(i), Loop: -1})
 	}
 	g.Bundles = []ir.Bundle{b}
 	// Groups are ordered by name.
@@ -206,7 +206,7 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	for i := range idx {
 		idx[i] = i
 	}
-	sortInts(idx, func(x, y int) bool { return g.Groups[x].Name < g.Groups[y].Name })
+	sortInts(idx, func(x, y int) bool { return g.GroupName(&g.Groups[x]) < g.GroupName(&g.Groups[y]) })
 	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
 	for k, old := range idx {
@@ -217,16 +217,8 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	for i := range g.Buffers {
 		g.Buffers[i].Group = newOf[g.Buffers[i].Group]
 	}
-	for bi := range g.Bundles {
-		for oi := range g.Bundles[bi].Ops {
-			op := &g.Bundles[bi].Ops[oi]
-			for k := range op.Reads {
-				op.Reads[k].Group = newOf[op.Reads[k].Group]
-			}
-			for k := range op.Writes {
-				op.Writes[k].Group = newOf[op.Writes[k].Group]
-			}
-		}
+	for k := range g.Accesses {
+		g.Accesses[k].Group = newOf[g.Accesses[k].Group]
 	}
 	return g
 }
@@ -276,7 +268,7 @@ func TestOverlapAtScale(t *testing.T) {
 	// with b000006, written by op 5 and read by op 6.
 	find := func(name string) int {
 		for gi := range g.Groups {
-			if g.Groups[gi].Name == name {
+			if g.GroupName(&g.Groups[gi]) == name {
 				return gi
 			}
 		}

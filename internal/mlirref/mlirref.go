@@ -112,7 +112,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 	hasPool := false
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for _, a := range operands(op) {
+		for _, a := range operands(g, op) {
 			gi := int(a.Group)
 			if g.Groups[gi].LX {
 				continue
@@ -146,7 +146,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		n := numCores(op.Cores)
+		n := numCores(g.Cores(op))
 		syms := map[string]*symbol{} // key -> symbol, this op only
 		register := func(key, ssa string, decl []string) *symbol {
 			if s, ok := syms[key]; ok {
@@ -164,7 +164,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			return s
 		}
 		// uses[i][c] is the symbol core c of access i uses.
-		accs := operands(op)
+		accs := operands(g, op)
 		uses := make([][]*symbol, len(accs))
 		maps := make([]int, len(accs)) // map number, -1 when untiled
 		for i, a := range accs {
@@ -178,7 +178,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if pooled(gi) {
 				P := p.Groups[gi].Offset
 				for c := 0; c < n; c++ {
-					V := P + v + coreOffset(op.Cores, g.Split(&a), c)
+					V := P + v + coreOffset(g.Cores(op), g.Split(&a), c)
 					name := fmt.Sprintf("%%pool_addr_%d", V)
 					uses[i][c] = register(fmt.Sprintf("pool(%d)", V), name, []string{
 						fmt.Sprintf("%%pool_offset_%d = arith.constant %d : index", V, V),
@@ -199,9 +199,9 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 					})
 				}
 				uses[i][0] = core0
-				o0 := coreOffset(op.Cores, g.Split(&a), 0)
+				o0 := coreOffset(g.Cores(op), g.Split(&a), 0)
 				for c := 1; c < n; c++ {
-					oc := coreOffset(op.Cores, g.Split(&a), c)
+					oc := coreOffset(g.Cores(op), g.Split(&a), c)
 					if oc == o0 {
 						uses[i][c] = core0
 						continue
@@ -249,7 +249,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			var ivs []string
 			for k, s := range g.Strides(&a) {
 				if s != 0 {
-					ivs = append(ivs, fmt.Sprintf("%%i_%d", op.Loops[k]))
+					ivs = append(ivs, fmt.Sprintf("%%i_%d", g.OpLoops(op)[k]))
 				}
 			}
 			for c := 0; c < n; c++ {
@@ -335,7 +335,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if it.Loop >= 0 {
 				K := it.Loop
 				line(depth, fmt.Sprintf("scf.for %%i_%d = %%c0 to %%loop_bound_%d step %%c1 {", K, K))
-				items(depth+1, b.Loops[K].Body)
+				items(depth+1, g.LoopBody(&b.Loops[K]))
 				line(depth, "}")
 				continue
 			}
@@ -369,9 +369,9 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 }
 
 // operands lists an op's accesses in operand order: reads, then writes.
-func operands(op *ir.Op) []ir.Access {
+func operands(g *ir.Graph, op *ir.Op) []ir.Access {
 	var all []ir.Access
-	all = append(all, op.Reads...)
-	all = append(all, op.Writes...)
+	all = append(all, g.Reads(op)...)
+	all = append(all, g.Writes(op)...)
 	return all
 }

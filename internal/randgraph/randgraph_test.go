@@ -50,14 +50,14 @@ func TestV2Coverage(t *testing.T) {
 		}
 		for _, bu := range g.Bundles {
 			for _, op := range bu.Ops {
-				switch len(op.Cores) {
+				switch len(g.Cores(&op)) {
 				case 1:
 					cores1++
 				case 2:
 					cores2++
 				}
-				if op.Cores != nil {
-					for _, a := range op.Reads {
+				if g.Cores(&op) != nil {
+					for _, a := range g.Reads(&op) {
 						if a.Split.Present() {
 							split++
 						} else {
@@ -66,14 +66,14 @@ func TestV2Coverage(t *testing.T) {
 					}
 				}
 				written := map[int32]bool{}
-				for _, a := range op.Writes {
+				for _, a := range g.Writes(&op) {
 					written[a.Group] = true
 				}
-				for i, a := range op.Reads {
+				for i, a := range g.Reads(&op) {
 					if written[a.Group] {
 						readWrite++
 					}
-					for _, b := range op.Reads[:i] {
+					for _, b := range g.Reads(&op)[:i] {
 						if b.Buffer == a.Buffer && !equal(g.Strides(&a), g.Strides(&b)) {
 							twice++
 						}

@@ -1,0 +1,151 @@
+package ir_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// TestOpLists: an op's lists live in the graph-wide arrays; each read
+// comes back capacity capped, so appending to one op's reads cannot
+// overwrite its writes or the next op's accesses.
+func TestOpLists(t *testing.T) {
+	g := &ir.Graph{}
+	a := func(b int32) ir.Access { return ir.Access{Buffer: b, Group: b} }
+	o0 := g.NewOp("o0", 0, []int32{0, 1}, []int64{2, 3}, []ir.Access{a(1), a(2)}, []ir.Access{a(3)})
+	o1 := g.NewOp("o1", 1, nil, nil, nil, []ir.Access{a(4)})
+	o2 := g.NewOp("o2", 2, nil, []int64{}, []ir.Access{a(5)}, nil)
+	bufs := func(as []ir.Access) string {
+		s := []int32{}
+		for _, x := range as {
+			s = append(s, x.Buffer)
+		}
+		return fmt.Sprint(s)
+	}
+	for _, c := range []struct {
+		op                   *ir.Op
+		reads, writes, all   string
+		loops                string
+		coresNil             bool
+		numCores, step, nrds int
+	}{
+		{&o0, "[1 2]", "[3]", "[1 2 3]", "[0 1]", false, 6, 0, 2},
+		{&o1, "[]", "[4]", "[4]", "[]", true, 1, 1, 0},
+		{&o2, "[5]", "[]", "[5]", "[]", false, 1, 2, 1},
+	} {
+		op := c.op
+		if got := bufs(g.Reads(op)); got != c.reads {
+			t.Errorf("%s reads %s, want %s", op.Name, got, c.reads)
+		}
+		if got := bufs(g.Writes(op)); got != c.writes {
+			t.Errorf("%s writes %s, want %s", op.Name, got, c.writes)
+		}
+		if got := bufs(g.OpAccesses(op)); got != c.all {
+			t.Errorf("%s accesses %s, want %s", op.Name, got, c.all)
+		}
+		if got := fmt.Sprint(g.OpLoops(op)); got != c.loops {
+			t.Errorf("%s loops %s, want %s", op.Name, got, c.loops)
+		}
+		if (g.Cores(op) == nil) != c.coresNil || g.NumCores(op) != c.numCores {
+			t.Errorf("%s cores %v (nil %v), %d cores; want nil %v, %d", op.Name, g.Cores(op), g.Cores(op) == nil, g.NumCores(op), c.coresNil, c.numCores)
+		}
+		if int(op.Step) != c.step || int(op.NReads) != c.nrds {
+			t.Errorf("%s step %d, %d reads", op.Name, op.Step, op.NReads)
+		}
+	}
+	// o1 has no reads: nil, as an op without reads had before.
+	if g.Reads(&o1) != nil || g.Writes(&o2) != nil || g.OpLoops(&o1) != nil {
+		t.Error("an empty list read back non-nil")
+	}
+	r := g.Reads(&o0)
+	if cap(r) != 2 {
+		t.Errorf("reads of o0 have capacity %d, want 2", cap(r))
+	}
+	_ = append(r, a(99))
+	if g.Writes(&o0)[0].Buffer != 3 {
+		t.Error("appending to o0's reads overwrote its write")
+	}
+	// o0's loop list [0 1] is stored after its length; the others have none.
+	l := g.OpLoops(&o0)
+	_ = append(l, 7)
+	if fmt.Sprint(g.LoopLists) != "[2 0 1]" || cap(l) != 2 || o1.Loops != 0 {
+		t.Errorf("loop list %v (cap %d) in %v", l, cap(l), g.LoopLists)
+	}
+}
+
+// TestGroupMembers: a group's members come from Graph.MemberLists and its
+// name is its smallest member name, whatever the declaration order.
+func TestGroupMembers(t *testing.T) {
+	g := &ir.Graph{Buffers: []ir.Buffer{{Name: "t"}, {Name: "hi"}, {Name: "b"}, {Name: "a"}}}
+	g1 := ir.Group{Members: g.AddMembers([]int32{0, 1, 2}), Root: 0}
+	g2 := ir.Group{Members: g.AddMembers([]int32{3}), Root: 3}
+	if got := fmt.Sprint(g.Members(&g1)); got != "[0 1 2]" || cap(g.Members(&g1)) != 3 {
+		t.Errorf("members %s", got)
+	}
+	if n1, n2 := g.GroupName(&g1), g.GroupName(&g2); n1 != "b" || n2 != "a" {
+		t.Errorf("names %q %q, want b a", n1, n2)
+	}
+	if g.Members(&ir.Group{}) != nil || g.GroupName(&ir.Group{}) != "" {
+		t.Error("a group without members has members or a name")
+	}
+}
+
+// TestLoopsAndUnfused: fused bundle f is o0; loop L1 (count 2) { loop L2
+// (count 3) { o1 }; o2 }. Loops in preorder: L1 = 0, L2 = 1. L1's body
+// is [loop 1, op 2], L2's is [op 1]. Unfused, each op is a bundle with
+// copies of its loops: o1 gets L1 (body: loop 1) and L2 (body: op 0),
+// o2 gets L1 (body: op 0).
+func TestLoopsAndUnfused(t *testing.T) {
+	src := "graph g {\n  buffer a : 256\n  input a\n  buffer b : 256\n  output b\n" +
+		"  fused f {\n    op o0 reads a writes b\n" +
+		"    loop L1 count 2 {\n      loop L2 count 3 {\n        op o1 reads a writes b\n      }\n" +
+		"      op o2 reads b writes b\n    }\n  }\n}\n"
+	f, errs := frontend.Parse("x.bir", []byte(src))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	b := &g.Bundles[0]
+	loops := func(g *ir.Graph, b *ir.Bundle) string {
+		s := ""
+		for _, l := range b.Loops {
+			s += fmt.Sprintf("%s:%d p%d d%d %d..%d %v;", l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, g.LoopBody(&l))
+		}
+		return s
+	}
+	if got, want := loops(g, b), "L1:2 p-1 d1 1..2 [{-1 1} {2 -1}];L2:3 p0 d2 1..1 [{1 -1}];"; got != want {
+		t.Errorf("loops %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(b.Body, g.OpLoops(&b.Ops[0]), g.OpLoops(&b.Ops[1]), g.OpLoops(&b.Ops[2])); got != "[{0 -1} {-1 0}] [] [0 1] [0]" {
+		t.Errorf("body and op loops %s", got)
+	}
+	u := g.Unfused()
+	want := []struct{ name, body, loops, opLoops string }{
+		{"o0", "[{0 -1}]", "", "[]"},
+		{"o1", "[{-1 0}]", "L1:2 p-1 d1 0..0 [{-1 1}];L2:3 p0 d2 0..0 [{0 -1}];", "[0 1]"},
+		{"o2", "[{-1 0}]", "L1:2 p-1 d1 0..0 [{0 -1}];", "[0]"},
+	}
+	if len(u.Bundles) != len(want) {
+		t.Fatalf("%d unfused bundles", len(u.Bundles))
+	}
+	for i, w := range want {
+		ub := &u.Bundles[i]
+		op := &ub.Ops[0]
+		if ub.Name != w.name || fmt.Sprint(ub.Body) != w.body || loops(u, ub) != w.loops || fmt.Sprint(u.OpLoops(op)) != w.opLoops || op.Step != 0 {
+			t.Errorf("unfused %d: %s body %v loops %s op loops %v step %d; want %+v", i, ub.Name, ub.Body, loops(u, ub), u.OpLoops(op), op.Step, w)
+		}
+		// The accesses are shared with g.
+		if fmt.Sprint(u.OpAccesses(op)) != fmt.Sprint(g.OpAccesses(&b.Ops[i])) {
+			t.Errorf("unfused %d: accesses %v, fused %v", i, u.OpAccesses(op), g.OpAccesses(&b.Ops[i]))
+		}
+	}
+	// g is not modified.
+	if got := fmt.Sprint(g.OpLoops(&b.Ops[1]), g.LoopBody(&b.Loops[0])); got != "[0 1] [{-1 1} {2 -1}]" {
+		t.Errorf("fused graph changed: %s", got)
+	}
+}

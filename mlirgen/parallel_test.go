@@ -188,7 +188,7 @@ func TestGroupTableSameBytes(t *testing.T) {
 		for _, b := range g.Bundles {
 			n := 0
 			for _, op := range b.Ops {
-				n += len(op.Reads) + len(op.Writes)
+				n += len(g.OpAccesses(&op))
 			}
 			if 4*n < len(g.Groups) {
 				small++

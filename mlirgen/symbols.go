@@ -367,7 +367,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	b := &g.Bundles[bi]
 	accesses := 0
 	for k := range b.Ops {
-		accesses += len(b.Ops[k].Reads) + len(b.Ops[k].Writes)
+		accesses += int(b.Ops[k].Accesses.Len)
 	}
 	sparse := groupTables && 4*accesses < len(g.Groups)
 	dense := len(g.Groups)

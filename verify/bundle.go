@@ -742,9 +742,11 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, x *items, byEnd []int
 // holes), so that a search or an update reads a few cache lines. When
 // the slots run out, the holes are squeezed out, and when more than
 // three quarters of the slots still hold blocks, the slots grow to one
-// and a half times the blocks: so at least a quarter of the slots are
-// free after it, each push costs O(1) amortized besides its O(log n)
-// path, and the list takes at most about 1.5 * 16 bytes per block.
+// and a half times the blocks, and at least by a quarter: so at least a
+// quarter of the slots are free after it, each push costs O(1)
+// amortized besides its O(log n) path, the list takes at most about
+// 1.7 * 16 bytes per block, and what growing leaves behind is at most
+// four times that.
 type freeList struct {
 	used, blocks int
 	lv           [][]int64
@@ -853,17 +855,22 @@ func (f *freeList) squeeze() {
 		}
 	}
 	if slots := len(lv0); 4*n > 3*slots {
-		slots = (n + n/2 + 63) &^ 63
-		if cap(lv0) < slots || cap(off) < slots {
-			f.lv[0], f.off = make([]int64, slots), make([]int64, slots)
-			copy(f.lv[0], lv0[:n])
-			copy(f.off, off[:n])
-		} else {
-			f.lv[0], f.off = lv0[:slots], off[:slots]
-		}
+		slots = (max(n+n/2, slots+slots/4) + 63) &^ 63
+		f.lv[0], f.off = extend(lv0, n, slots), extend(off, n, slots)
 	}
 	f.used = n
 	f.build()
+}
+
+// extend returns s with length k, its first n elements kept, in s's
+// array when it is big enough.
+func extend(s []int64, n, k int) []int64 {
+	if cap(s) >= k {
+		return s[:k]
+	}
+	t := make([]int64, k)
+	copy(t, s[:n])
+	return t
 }
 
 // first is the first slot whose block has size >= n, or -1.

@@ -16,9 +16,9 @@ import (
 // worker has seen a bundle as large. The checks of one bundle run one
 // after the other, and what one leaves is read by the next only through
 // c.ws, so they share a few generic buffers (i32, i64), each check
-// naming what it keeps in which: the scratch of a bundle of n steps and
-// m candidates is about 16*max(n, m) + 16*m bytes, besides its loops
-// and first-fit's free list.
+// naming what it keeps in which: the scratch of a bundle of n steps, m
+// candidates and l loops is about 12*max(n, m) + 16*m + 12*l bytes, and
+// first-fit's free list 8 more bytes a slot beyond m (see freeList).
 type scratch struct {
 	// The loop structure of the bundle (loopsOf): step s lies in the
 	// loops from inner(s) outwards by parent (the loops enclosing its

@@ -8,74 +8,95 @@ import (
 	"strings"
 
 	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
 )
 
 // scratch is one worker's memory for the per-bundle checks, reused from
 // bundle to bundle so that checking a bundle allocates nothing once the
-// worker has seen a bundle as large.
+// worker has seen a bundle as large. The checks of one bundle run one
+// after the other, and what one leaves is read by the next only through
+// c.ws, so they share a few generic buffers (i32, i64), each check
+// naming what it keeps in which: the scratch of a bundle of n steps, m
+// candidates and l loops is about 12*max(n, m) + 16*m + 12*l bytes, and
+// first-fit's free list 8 more bytes a slot beyond m (see freeList).
 type scratch struct {
-	// The loop structure of the bundle (loopsOf): step s lies in loops
-	// enc[encOff[s]:encOff[s]+encLen[s]] (outermost first), after the
-	// implicit loop extra of a bare loop bundle when extra >= 0.
-	encOff, encLen, enc []int32
-	spans               []span
-	extra               int32
-	seen                []bool
-	stack               []int32
+	// The loop structure of the bundle (loopsOf): step s lies in the
+	// loops from inner(s) outwards by parent (the loops enclosing its
+	// first appearance in the tree), after the implicit loop extra of a
+	// bare loop bundle when extra >= 0.
+	parent []int32
+	spans  []span
+	extra  int32
+	stack  []int32
+	// walked counts the ops the walk has met; misordered is set once
+	// it meets one out of step order.
+	walked     int32
+	misordered bool
 
-	// liveRanges: per candidate (by its position k in candOf) the steps
-	// reading it, reads[rAt[k]:rAt[k+1]], and writing it, likewise.
-	rAt, wAt, reads, writes, next, seenLoop, loops, accK []int32
+	i32 [3][]int32
+	i64 [3][]int64
 
-	// checkBundle and what it calls.
-	at       []int32
-	items    []item
-	byEnd    []int32
-	keys     []uint64 // overlap: the placed items, sorted by offset
-	tmp      []uint64
-	offs     []int64
-	slot     []int32 // overlap: the rank of each placed item's offset
-	occupant []int32
-	inserted []bool
-	live     bitTree
-	batch    []int32
-	free     freeList
-	placedAt []int64 // replay: each item's first-fit offset (-1: none)
+	live  bitTree  // checkOverlap's
+	free  freeList // replayFirstFit's (its slots in i64, see there)
+	chain []int32  // a loop chain, for a message
 }
+
+// Uses of scratch.i32 by loopsOf and liveRanges.
+const (
+	iInner = 0 // per step: its innermost loop, -1 for none, notSeen
+	iEnd   = 1 // per candidate: its live range's end so far, -1 before its first touch
+	iOuter = 2 // per candidate: the outermost loop around its first touch while it may move start, else -1
+)
+
+// notSeen marks a step whose op the tree walk has not met.
+const notSeen = -2
 
 // span is the inclusive step range of a loop; first > last when empty.
 type span struct{ first, last int32 }
 
 // loopsOf walks bundle b's tree into s (see scratch) and checks it: every
-// op once, each op's recorded loops and strides. A bare loop bundle gets
+// op once, in step order (ir.Bundle: the ops are the tree's leaves
+// depth-first, so every loop's steps are contiguous, which liveRanges
+// relies on), each op's recorded loops and strides. A bare loop bundle gets
 // one more loop, over all its steps, as bundle-ir.md §3.2 says.
 func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 	n := len(b.Ops)
-	s.encOff = grow(s.encOff, n)
-	s.encLen = grow(s.encLen, n)
-	s.enc = s.enc[:0]
-	s.seen = grow(s.seen, n)
+	inner := grow(s.i32[iInner], n)
+	s.i32[iInner] = inner
+	for st := range inner {
+		inner[st] = notSeen
+	}
 	s.stack = s.stack[:0]
+	s.walked, s.misordered = 0, false
 	s.spans = grow(s.spans, len(b.Loops))
+	s.parent = grow(s.parent, len(b.Loops))
 	for i := range s.spans {
 		s.spans[i] = span{int32(n), -1}
+		s.parent[i] = notSeen
 	}
 	c.walk(s, b, b.Body)
 	s.extra = -1
 	for st := range b.Ops {
 		op := &b.Ops[st]
-		if !s.seen[st] {
+		if inner[st] == notSeen {
 			c.fail("bundle %q: op %q is not in the tree", b.Name, op.Name)
 			continue
 		}
-		enc := s.enc[s.encOff[st] : s.encOff[st]+s.encLen[st]]
-		if !sameLoops(c.g.OpLoops(op), enc) {
-			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, c.g.OpLoops(op), enc)
+		depth := 0
+		same := true
+		loops := c.g.OpLoops(op)
+		for l := inner[st]; l >= 0; l = s.parent[l] {
+			depth++
+			k := len(loops) - depth
+			same = same && k >= 0 && loops[k] == l
+		}
+		if !same || depth != len(loops) {
+			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, loops, s.chainOf(int32(st)))
 		}
 		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
-				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != len(enc) {
-					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), len(enc))
+				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != depth {
+					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), depth)
 				}
 			}
 		}
@@ -86,20 +107,38 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 	}
 }
 
-// walk visits the tree items, recording each op's enclosing loops (the
-// stack) and widening the spans of the loops on the stack.
+// chainOf lists the loops around step st, outermost first (the tree's
+// word, for a message).
+func (s *scratch) chainOf(st int32) []int32 {
+	s.chain = s.chain[:0]
+	for l := s.i32[iInner][st]; l >= 0; l = s.parent[l] {
+		s.chain = append(s.chain, l)
+	}
+	slices.Reverse(s.chain)
+	return s.chain
+}
+
+// walk visits the tree items, recording each op's innermost loop and
+// each loop's parent (where they first appear) and widening the spans
+// of the loops on the stack.
 func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
+	inner := s.i32[iInner]
 	for _, it := range items {
 		switch {
 		case it.Op >= 0 && int(it.Op) < len(b.Ops):
-			if s.seen[it.Op] {
+			if inner[it.Op] != notSeen {
 				c.fail("bundle %q: op %q appears twice in the tree", b.Name, b.Ops[it.Op].Name)
 				continue
 			}
-			s.seen[it.Op] = true
-			s.encOff[it.Op] = int32(len(s.enc))
-			s.encLen[it.Op] = int32(len(s.stack))
-			s.enc = append(s.enc, s.stack...)
+			if int32(it.Op) != s.walked && !s.misordered {
+				s.misordered = true
+				c.fail("bundle %q: the tree lists op %q (step %d) where step %d belongs", b.Name, b.Ops[it.Op].Name, it.Op, s.walked)
+			}
+			s.walked++
+			inner[it.Op] = -1
+			if len(s.stack) > 0 {
+				inner[it.Op] = s.stack[len(s.stack)-1]
+			}
 			op := int32(it.Op)
 			for _, l := range s.stack {
 				sp := &s.spans[l]
@@ -107,6 +146,12 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 				sp.last = max(sp.last, op)
 			}
 		case it.Loop >= 0 && int(it.Loop) < len(b.Loops):
+			if s.parent[it.Loop] == notSeen {
+				s.parent[it.Loop] = -1
+				if len(s.stack) > 0 {
+					s.parent[it.Loop] = s.stack[len(s.stack)-1]
+				}
+			}
 			s.stack = append(s.stack, int32(it.Loop))
 			c.walk(s, b, c.g.LoopBody(&b.Loops[it.Loop]))
 			s.stack = s.stack[:len(s.stack)-1]
@@ -116,21 +161,24 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 	}
 }
 
-func sameLoops(recorded, tree []int32) bool {
-	if len(recorded) != len(tree) {
-		return false
-	}
-	for i, l := range recorded {
-		if l != tree[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // liveRanges checks bundle bi's tree (loopsOf) and sets start and end
 // (bundle-ir.md §3.2) for its candidates in c.ws, where end holds each
 // candidate's position in candOf(bi) until then.
+//
+// It sweeps the steps once, in order. The rule's loops are the loops L
+// around a step touching the candidate; L carries it when the
+// candidate's first touch inside L (as L's steps are contiguous: the
+// first touch after L.first) includes a read, for a read at the same
+// step as a write comes first. At a touch, the loops it is the first
+// touch of are those around it that begin after the previous touch: the
+// innermost ones, the outermost of which ends last, so a read there
+// moves end to that loop's end. (The sweep compares with end so far
+// rather than the previous touch: a loop beginning in between lies
+// inside the loop that moved end there, so it could not move end
+// further.) Only the loops around the first touch of all can move start
+// (any other begins after it): the outermost of them, when it carries
+// the candidate, moves start to its own first step once a write lies
+// inside it.
 func (c *checker) liveRanges(s *scratch, bi int) {
 	b := &c.g.Bundles[bi]
 	ws := c.ws
@@ -141,129 +189,112 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	}
 	n := len(cands)
 	b32 := int32(bi)
-	// The steps at which each candidate is read, and written, as CSR
-	// lists; steps ascend within a list.
-	rAt, wAt := grow(s.rAt, n+1), grow(s.wAt, n+1)
-	// accK lists, access by access (each op's reads, then its writes),
-	// the candidate's position, or -1 for a group that is not one.
-	accK := s.accK[:0]
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for ai := range c.g.Reads(op) {
-			k := int32(-1)
-			if w := &ws[c.groupOf(&c.g.Reads(op)[ai])]; w.bundle == b32 {
-				k = w.end
-				rAt[k+1]++
-			}
-			accK = append(accK, k)
-		}
-		for ai := range c.g.Writes(op) {
-			k := int32(-1)
-			if w := &ws[c.groupOf(&c.g.Writes(op)[ai])]; w.bundle == b32 {
-				k = w.end
-				wAt[k+1]++
-			}
-			accK = append(accK, k)
-		}
-	}
-	s.accK = accK
+	end, outer := grow(s.i32[iEnd], n), grow(s.i32[iOuter], n)
+	s.i32[iEnd], s.i32[iOuter] = end, outer
 	for k := range n {
-		rAt[k+1] += rAt[k]
-		wAt[k+1] += wAt[k]
+		end[k], outer[k] = -1, -1
 	}
-	reads, writes := grow(s.reads, int(rAt[n])), grow(s.writes, int(wAt[n]))
-	next := grow(s.next, 2*n) // next free slot per candidate: reads, then writes
-	copy(next, rAt[:n])
-	copy(next[n:], wAt[:n])
-	x := 0
+	inner, parent, spans := s.i32[iInner], s.parent, s.spans
+	// touch records that step st touches candidate k (w), reading it
+	// when read; a step's reads come before its writes.
+	touch := func(w *want, k, st int32, read bool) {
+		prev := end[k]
+		if prev < 0 {
+			w.start = st
+		}
+		if st <= prev {
+			return // nothing new: the loops around st begin before prev
+		}
+		end[k] = st
+		if !read {
+			return
+		}
+		top := int32(-1)
+		for l := inner[st]; l >= 0 && spans[l].first > prev; l = parent[l] {
+			top = l
+		}
+		if prev < 0 && s.extra >= 0 {
+			top = s.extra
+		}
+		if top >= 0 {
+			end[k] = spans[top].last
+			if prev < 0 {
+				outer[k] = top
+			}
+		}
+	}
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		for range c.g.Reads(op) {
-			if k := accK[x]; k >= 0 {
-				reads[next[k]] = int32(oi)
-				next[k]++
+		st := int32(oi)
+		reads, writes := c.g.Reads(op), c.g.Writes(op)
+		for ai := range reads {
+			if w := &ws[c.groupOf(&reads[ai])]; w.bundle == b32 {
+				touch(w, w.end, st, true)
 			}
-			x++
 		}
-		for range c.g.Writes(op) {
-			if k := accK[x]; k >= 0 {
-				writes[next[n+int(k)]] = int32(oi)
-				next[n+int(k)]++
+		for ai := range writes {
+			w := &ws[c.groupOf(&writes[ai])]
+			if w.bundle != b32 {
+				continue
 			}
-			x++
+			k := w.end
+			touch(w, k, st, false)
+			if o := outer[k]; o >= 0 && st <= spans[o].last {
+				w.start = spans[o].first
+				outer[k] = -1
+			}
 		}
 	}
-	s.rAt, s.wAt, s.reads, s.writes, s.next = rAt, wAt, reads, writes, next
-
-	spans := s.spans
-	seenLoop := grow(s.seenLoop, len(spans)) // the last candidate (k+1) that saw loop l
-	loops := s.loops[:0]
 	for k, gi := range cands {
-		rs, wr := reads[rAt[k]:rAt[k+1]], writes[wAt[k]:wAt[k+1]]
 		w := &ws[gi]
-		if len(rs) == 0 && len(wr) == 0 {
+		if end[k] < 0 {
 			w.start, w.end = 0, 0
 			c.fail("group %q: candidate of bundle %q but never touched there", c.groupName(int(gi)), b.Name)
 			continue
 		}
-		start, end := int32(math.MaxInt32), int32(math.MinInt32)
-		if len(rs) > 0 {
-			start, end = min(start, rs[0]), max(end, rs[len(rs)-1])
-		}
-		if len(wr) > 0 {
-			start, end = min(start, wr[0]), max(end, wr[len(wr)-1])
-		}
-		// The loops around any step that touches the candidate.
-		loops = loops[:0]
-		mark := int32(k + 1)
-		if s.extra >= 0 {
-			seenLoop[s.extra] = mark
-			loops = append(loops, s.extra)
-		}
-		for _, steps := range [2][]int32{rs, wr} {
-			for _, st := range steps {
-				for _, l := range s.enc[s.encOff[st] : s.encOff[st]+s.encLen[st]] {
-					if seenLoop[l] != mark {
-						seenLoop[l] = mark
-						loops = append(loops, l)
-					}
-				}
-			}
-		}
-		// Loop by loop: its first read and first write inside it.
-		for _, l := range loops {
-			sp := spans[l]
-			firstRead, firstWrite := firstIn(rs, sp), firstIn(wr, sp)
-			if firstRead < 0 || (firstWrite >= 0 && firstRead > firstWrite) {
-				continue // not read in L, or written before read: no carry
-			}
-			if firstWrite >= 0 {
-				start = min(start, sp.first)
-			}
-			end = max(end, sp.last)
-		}
-		w.start, w.end = start, end
+		w.end = end[k]
 	}
-	s.seenLoop, s.loops = seenLoop, loops
 }
 
-// firstIn is the first of the ascending steps inside sp, or -1.
-func firstIn(steps []int32, sp span) int32 {
-	k, _ := slices.BinarySearch(steps, sp.first)
-	if k < len(steps) && steps[k] <= sp.last {
-		return steps[k]
-	}
-	return -1
+// items are a bundle's candidates in (start, end, name) order as the
+// checks after liveRanges see them: item k is group order[k], with its
+// live range in c.ws, its size in the graph and its offset in the plan
+// (read where they are rather than copied).
+type items struct {
+	order []int32
+	ws    []want
+	gs    []ir.Group
+	pg    []planner.Group
+	c     *checker
 }
 
-// item is one candidate of a bundle as the verifier sees it.
-type item struct {
-	name       string
-	size       int64
-	offset     int64 // -1 when over budget
-	group      int32
-	start, end int32
-}
+func (x *items) len() int             { return len(x.order) }
+func (x *items) group(k int32) int32  { return x.order[k] }
+func (x *items) start(k int32) int32  { return x.ws[x.order[k]].start }
+func (x *items) end(k int32) int32    { return x.ws[x.order[k]].end }
+func (x *items) size(k int32) int64   { return x.gs[x.order[k]].Size }
+func (x *items) offset(k int32) int64 { return x.pg[x.order[k]].Offset }
+func (x *items) name(k int32) string  { return x.c.groupName(int(x.order[k])) }
+func (x *items) placed(k int32) bool  { return x.offset(k) >= 0 && x.size(k) > 0 }
+
+// Uses of scratch.i32 by checkBundle and what it calls (after
+// liveRanges).
+const (
+	iAt    = 0 // per step: a counting sort's bucket starts
+	iOrder = 1 // per item: its group (items.order)
+	iByEnd = 2 // per item: the items by end step
+	iPos   = 0 // checkOverlap: per item, its position by offset; replayFirstFit: the batch freed
+)
+
+// Uses of scratch.i64: checkOverlap's sort keys and radix buffer, then
+// replayFirstFit's offsets and its free list's slots.
+const (
+	iKeys     = 0
+	iTmp      = 1
+	iPlacedAt = 0
+	iFreeSize = 1
+	iFreeOff  = 2
+)
 
 func (c *checker) checkBundle(s *scratch, bi int) {
 	g, p := c.g, c.p
@@ -273,49 +304,51 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	// sort over the bundle's steps, then each run of one start by the
 	// rest. (Group names are unique; the index only makes ties total.)
 	cands := c.candOf(bi)
-	at := grow(s.at, len(b.Ops)+1)
+	ws := c.ws
+	at := grow(s.i32[iAt], len(b.Ops)+1)
 	for _, gi := range cands {
-		at[c.ws[gi].start+1]++
+		at[ws[gi].start+1]++
 	}
 	for st := range b.Ops {
 		at[st+1] += at[st]
 	}
-	items := grow(s.items, len(cands))
+	order := grow(s.i32[iOrder], len(cands))
 	for _, gi := range cands {
-		w := c.ws[gi]
-		items[at[w.start]] = item{group: gi, name: c.groupName(int(gi)), size: g.Groups[gi].Size,
-			start: w.start, end: w.end, offset: p.Groups[gi].Offset}
-		at[w.start]++
+		st := ws[gi].start
+		order[at[st]] = gi
+		at[st]++
 	}
-	s.at, s.items = at, items
-	for lo := 0; lo < len(items); {
+	s.i32[iAt], s.i32[iOrder] = at, order
+	for lo := 0; lo < len(order); {
 		hi := lo + 1
-		for hi < len(items) && items[hi].start == items[lo].start {
+		for hi < len(order) && ws[order[hi]].start == ws[order[lo]].start {
 			hi++
 		}
 		if hi-lo > 1 {
-			slices.SortFunc(items[lo:hi], func(a, b item) int {
-				return cmp.Or(cmp.Compare(a.end, b.end), strings.Compare(a.name, b.name), cmp.Compare(a.group, b.group))
+			slices.SortFunc(order[lo:hi], func(a, b int32) int {
+				return cmp.Or(cmp.Compare(ws[a].end, ws[b].end), strings.Compare(c.groupName(int(a)), c.groupName(int(b))), cmp.Compare(a, b))
 			})
 		}
 		lo = hi
 	}
+	x := &items{order: order, ws: ws, gs: g.Groups, pg: p.Groups, c: c}
+	m := int32(len(order))
 
 	// The pool-size table and the candidate order.
-	if pb.HasPool() != (len(items) > 0) {
-		c.fail("bundle %q: pool-size table entry %v, but it has %d candidate(s)", b.Name, pb.HasPool(), len(items))
+	if pb.HasPool() != (m > 0) {
+		c.fail("bundle %q: pool-size table entry %v, but it has %d candidate(s)", b.Name, pb.HasPool(), m)
 	}
-	if len(pb.Candidates) != len(items) {
-		c.fail("bundle %q: %d candidates listed, the rules give %d", b.Name, len(pb.Candidates), len(items))
+	if len(pb.Candidates) != int(m) {
+		c.fail("bundle %q: %d candidates listed, the rules give %d", b.Name, len(pb.Candidates), m)
 	} else {
-		for k := range items {
-			if it := &items[k]; pb.Candidates[k] != int(it.group) {
-				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, pb.Candidates[k], it.name)
+		for k := range m {
+			if pb.Candidates[k] != int(x.group(k)) {
+				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, pb.Candidates[k], x.name(k))
 				break
 			}
 		}
 	}
-	if len(items) == 0 {
+	if m == 0 {
 		return
 	}
 
@@ -325,23 +358,23 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	// its group's size, and so offsets after it, uneven.
 	budget := c.opt.Budget
 	aligned := true
-	for k := range items {
-		aligned = aligned && items[k].size%stick == 0
+	for k := range m {
+		aligned = aligned && x.size(k)%stick == 0
 	}
 	var top int64
-	for k := range items {
-		it := &items[k]
-		if it.offset < 0 {
+	for k := range m {
+		off, size := x.offset(k), x.size(k)
+		if off < 0 {
 			continue
 		}
-		if aligned && it.offset%stick != 0 {
-			c.fail("bundle %q: buffer %q at offset %d, not on a %d-byte stick", b.Name, it.name, it.offset, stick)
+		if aligned && off%stick != 0 {
+			c.fail("bundle %q: buffer %q at offset %d, not on a %d-byte stick", b.Name, x.name(k), off, stick)
 		}
-		if it.offset > budget || it.size > budget-it.offset {
-			c.fail("bundle %q: buffer %q at [%d, +%d) passes the budget %d", b.Name, it.name, it.offset, it.size, budget)
+		if off > budget || size > budget-off {
+			c.fail("bundle %q: buffer %q at [%d, +%d) passes the budget %d", b.Name, x.name(k), off, size, budget)
 			continue
 		}
-		top = max(top, it.offset+it.size)
+		top = max(top, off+size)
 	}
 	if pb.PoolSize != top {
 		c.fail("bundle %q: pool size %d, the highest placed end is %d", b.Name, pb.PoolSize, top)
@@ -352,58 +385,58 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	if aligned && pb.PoolSize%stick != 0 {
 		c.fail("bundle %q: pool size %d is not a whole number of sticks", b.Name, pb.PoolSize)
 	}
-	for k := range items {
-		if it := &items[k]; it.offset < 0 && it.size <= budget-pb.PoolSize {
+	for k := range m {
+		if size := x.size(k); x.offset(k) < 0 && size <= budget-pb.PoolSize {
 			c.fail("bundle %q: buffer %q (%d bytes) fell back over budget, yet a bump at the pool end %d fits the budget %d",
-				b.Name, it.name, it.size, pb.PoolSize, budget)
+				b.Name, x.name(k), size, pb.PoolSize, budget)
 		}
 	}
 	// Items by end step (ties in item order), for the sweeps below: a
 	// counting sort over the bundle's steps.
-	at = grow(s.at, len(b.Ops)+1)
-	for k := range items {
-		at[items[k].end+1]++
+	at = grow(s.i32[iAt], len(b.Ops)+1)
+	for k := range m {
+		at[x.end(k)+1]++
 	}
 	for st := range b.Ops {
 		at[st+1] += at[st]
 	}
-	byEnd := grow(s.byEnd, len(items))
-	for k := range items {
-		e := items[k].end
-		byEnd[at[e]] = int32(k)
+	byEnd := grow(s.i32[iByEnd], int(m))
+	for k := range m {
+		e := x.end(k)
+		byEnd[at[e]] = k
 		at[e]++
 	}
-	s.byEnd = byEnd
+	s.i32[iAt], s.i32[iByEnd] = at, byEnd
 
-	c.checkOverlap(s, b, items, byEnd)
+	c.checkOverlap(s, b, x, byEnd)
 
 	// Lower bound: most candidate bytes live at one step, saturated at
 	// MaxInt64.
-	if lb := peakLive(items, byEnd); pb.LowerBound != lb {
+	if lb := peakLive(x, byEnd); pb.LowerBound != lb {
 		c.fail("bundle %q: lower bound %d, the live bytes peak at %d", b.Name, pb.LowerBound, lb)
 	}
 
 	if p.Allocator == "first-fit" {
-		c.replayFirstFit(s, b, items, byEnd, pb.PoolSize)
+		c.replayFirstFit(s, b, x, byEnd, pb.PoolSize)
 	}
 }
 
 // peakLive is the most bytes of items (in start order; byEnd orders them
 // by end) live at one step, or MaxInt64 when that passes MaxInt64. The
 // live sum is kept in 128 bits (hi, lo), so it never wraps on the way.
-func peakLive(items []item, byEnd []int32) int64 {
+func peakLive(x *items, byEnd []int32) int64 {
 	var hi, lo, best uint64
 	next := 0
-	for k := range items {
-		it := &items[k]
-		for next < len(byEnd) && items[byEnd[next]].end < it.start {
+	for k := range int32(x.len()) {
+		start := x.start(k)
+		for next < len(byEnd) && x.end(byEnd[next]) < start {
 			var borrow uint64
-			lo, borrow = bits.Sub64(lo, uint64(items[byEnd[next]].size), 0)
+			lo, borrow = bits.Sub64(lo, uint64(x.size(byEnd[next])), 0)
 			hi -= borrow
 			next++
 		}
 		var carry uint64
-		lo, carry = bits.Add64(lo, uint64(it.size), 0)
+		lo, carry = bits.Add64(lo, uint64(x.size(k)), 0)
 		hi += carry
 		if hi > 0 || lo > math.MaxInt64 {
 			return math.MaxInt64
@@ -416,119 +449,117 @@ func peakLive(items []item, byEnd []int32) int64 {
 // checkOverlap reports pooled candidates that are live at a common step
 // and share a byte. It sweeps the steps, keeping the blocks live at the
 // current step in a set ordered by offset (a tree of bit words over the
-// ranks of the distinct offsets). While the live blocks are pairwise
-// disjoint, a new block [a, b) overlaps one of them exactly when the
-// live block with the greatest offset <= a ends after a or the one with
-// the least offset > a starts before b, so two lookups per block
+// positions of the placed items sorted by (offset, item)). While the
+// live blocks are pairwise disjoint, a new block [a, b) at position q
+// overlaps one of them exactly when the first live block after q starts
+// before b (it starts at or after a) or the last live block up to q
+// (which starts at or before a) ends after a, so two lookups per block
 // suffice. The block reported is the live block with the greatest offset
 // below b.
-func (c *checker) checkOverlap(s *scratch, b *ir.Bundle, items []item, byEnd []int32) {
-	slot, uniq := s.rankOffsets(items)
-	if len(uniq) == 0 {
+func (c *checker) checkOverlap(s *scratch, b *ir.Bundle, x *items, byEnd []int32) {
+	keys, pos := s.sortPlaced(x)
+	if len(keys) == 0 {
 		return
 	}
 	live := &s.live
-	live.reset(len(uniq))
-	occupant := grow(s.occupant, len(uniq))
-	inserted := grow(s.inserted, len(items))
-	s.occupant, s.inserted = occupant, inserted
+	live.reset(len(keys))
 	next := 0
-	for k := range items {
-		it := &items[k]
-		if it.offset < 0 || it.size == 0 {
+	for k := range int32(x.len()) {
+		if !x.placed(k) {
 			continue
 		}
-		for next < len(byEnd) && items[byEnd[next]].end < it.start {
-			if j := byEnd[next]; inserted[j] {
-				live.remove(int(slot[j]))
-				inserted[j] = false
+		start := x.start(k)
+		for next < len(byEnd) && x.end(byEnd[next]) < start {
+			if q := pos[byEnd[next]]; q >= 0 && live.has(int(q)) {
+				live.remove(int(q))
 			}
 			next++
 		}
-		a, end := it.offset, it.offset+it.size
-		sk := int(slot[k])
-		var o *item
+		a := x.offset(k)
+		end := a + x.size(k)
+		q := int(pos[k])
+		o := int32(-1)
 		if end > a { // (the end of a block past MaxInt64 is not checked)
-			if q := live.next(sk + 1); q >= 0 && items[occupant[q]].offset < end {
-				// Some live block starts in (a, b): report the last.
-				e, _ := slices.BinarySearch(uniq, end)
-				o = &items[occupant[live.prev(e-1)]]
-			} else if p := live.prev(sk); p >= 0 {
-				if pi := &items[occupant[p]]; pi.offset+pi.size > a {
-					o = pi
+			if r := live.next(q + 1); r >= 0 && x.offset(int32(keys[r])) < end {
+				// Some live block starts in [a, b): report the last.
+				e, _ := slices.BinarySearchFunc(keys, end, func(key, end int64) int {
+					return cmp.Compare(x.offset(int32(key)), end)
+				})
+				o = int32(keys[live.prev(e-1)])
+			} else if r := live.prev(q); r >= 0 {
+				if j := int32(keys[r]); x.offset(j)+x.size(j) > a {
+					o = j
 				}
 			}
 		}
-		if o != nil {
+		if o >= 0 {
 			c.fail("bundle %q: buffer %q [%d, %d) steps %d..%d overlaps buffer %q [%d, %d) steps %d..%d",
-				b.Name, it.name, it.offset, end, it.start, it.end,
-				o.name, o.offset, o.offset+o.size, o.start, o.end)
+				b.Name, x.name(k), a, end, start, x.end(k),
+				x.name(o), x.offset(o), x.offset(o)+x.size(o), x.start(o), x.end(o))
 			continue // keep the live set disjoint
 		}
-		live.add(sk)
-		occupant[sk] = int32(k)
-		inserted[k] = true
+		live.add(q)
 	}
 }
 
-// rankOffsets returns, for every placed item (offset >= 0, size > 0),
-// slot[k], the rank of its offset among the distinct offsets of the
-// placed items, and those offsets ascending (uniq); uniq is empty when
-// fewer than two items are placed.
-func (s *scratch) rankOffsets(items []item) (slot []int32, uniq []int64) {
-	keys := s.keys[:0]
+// sortPlaced returns the placed items (offset >= 0, size > 0) sorted by
+// (offset, item), as item numbers (keys), and each item's position
+// there (pos, -1 for an item not placed); keys is empty when fewer than
+// two items are placed.
+func (s *scratch) sortPlaced(x *items) (keys []int64, pos []int32) {
+	m := x.len()
+	keys = grow(s.i64[iKeys], m)
+	s.i64[iKeys] = keys
 	var most int64
-	for k := range items {
-		if it := &items[k]; it.offset >= 0 && it.size > 0 {
-			keys = append(keys, uint64(k))
-			most = max(most, it.offset)
+	placed := 0
+	for k := range int32(m) {
+		if x.placed(k) {
+			keys[placed] = int64(k)
+			placed++
+			most = max(most, x.offset(k))
 		}
 	}
-	s.keys = keys
+	keys = keys[:placed]
 	if len(keys) < 2 {
 		return nil, nil
 	}
-	slot = grow(s.slot, len(items))
-	uniq = s.offs[:0]
-	kb := uint(bits.Len(uint(len(items))))
-	if bits.Len64(uint64(most))+int(kb) <= 64 {
+	kb := uint(bits.Len(uint(m)))
+	if bits.Len64(uint64(most))+int(kb) <= 63 {
 		// One sort of (offset, item) packed in a word.
-		var top uint64
+		var top int64
 		for i, k := range keys {
-			keys[i] = uint64(items[k].offset)<<kb | k
+			keys[i] = x.offset(int32(k))<<kb | k
 			top |= keys[i]
 		}
 		if len(keys) < 1<<12 {
 			slices.Sort(keys) // (a radix sort's tables cost more than it saves)
 		} else {
-			s.tmp = radixSort(keys, grow(s.tmp, len(keys)), bits.Len64(top))
+			s.i64[iTmp] = radixSort(keys, grow(s.i64[iTmp], len(keys)), bits.Len64(uint64(top)))
 		}
-		for _, key := range keys {
-			off := int64(key >> kb)
-			if len(uniq) == 0 || uniq[len(uniq)-1] != off {
-				uniq = append(uniq, off)
-			}
-			slot[key&(1<<kb-1)] = int32(len(uniq) - 1)
+		for i := range keys {
+			keys[i] &= 1<<kb - 1
 		}
 	} else {
-		for _, k := range keys {
-			uniq = append(uniq, items[k].offset)
-		}
-		slices.Sort(uniq)
-		uniq = slices.Compact(uniq)
-		for _, k := range keys {
-			r, _ := slices.BinarySearch(uniq, items[k].offset)
-			slot[k] = int32(r)
-		}
+		slices.SortFunc(keys, func(a, b int64) int {
+			return cmp.Or(cmp.Compare(x.offset(int32(a)), x.offset(int32(b))), cmp.Compare(a, b))
+		})
 	}
-	s.slot, s.offs = slot, uniq
-	return slot, uniq
+	pos = grow(s.i32[iPos], m)
+	for k := range pos {
+		pos[k] = -1
+	}
+	for i, k := range keys {
+		pos[k] = int32(i)
+	}
+	s.i32[iPos] = pos
+	return keys, pos
 }
 
-// radixSort sorts keys, whose values are below 1<<width, using tmp (as
-// long as keys) as the other buffer, least significant 11 bits first; it
-// returns tmp's array for reuse (keys holds the result).
-func radixSort(keys, tmp []uint64, width int) []uint64 {
+// radixSort sorts keys, whose values are non-negative and below
+// 1<<width, using tmp (as long as keys) as the other buffer, least
+// significant 11 bits first; it returns tmp's array for reuse (keys
+// holds the result).
+func radixSort(keys, tmp []int64, width int) []int64 {
 	const digit = 11
 	var count [1 << digit]int32
 	src, dst := keys, tmp
@@ -579,6 +610,9 @@ func (t *bitTree) reset(n int) {
 	}
 	t.lv = t.lv[:l]
 }
+
+// has reports whether x is a member.
+func (t *bitTree) has(x int) bool { return t.lv[0][x>>6]>>(x&63)&1 != 0 }
 
 func (t *bitTree) add(x int) {
 	for _, w := range t.lv {
@@ -651,19 +685,21 @@ func (t *bitTree) next(x int) int {
 // it starts (byEnd gives them in end order) are freed in allocation
 // order, which is item order, as rule 2 frees them. The whole replay is
 // O(n log n) in the bundle's candidates, so it runs at every size.
-func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd []int32, poolSize int64) {
+func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, x *items, byEnd []int32, poolSize int64) {
 	free := &s.free
-	free.reset()
-	placedAt := grow(s.placedAt, len(items))
-	batch := s.batch[:0]
+	free.reset(s.i64[iFreeSize], s.i64[iFreeOff])
+	defer func() { s.i64[iFreeSize], s.i64[iFreeOff] = free.release() }()
+	m := x.len()
+	placedAt := grow(s.i64[iPlacedAt], m)
+	batch := s.i32[iPos][:0]
 	var poolEnd int64
 	next := 0
-	for k := range items {
-		it := &items[k]
+	for k := range int32(m) {
+		start, size := x.start(k), x.size(k)
 		// Rule 2: move every allocated block whose end < start to the
 		// free list, in allocation order.
 		batch = batch[:0]
-		for ; next < len(byEnd) && items[byEnd[next]].end < it.start; next++ {
+		for ; next < len(byEnd) && x.end(byEnd[next]) < start; next++ {
 			if j := byEnd[next]; placedAt[j] >= 0 {
 				batch = append(batch, j)
 			}
@@ -672,30 +708,30 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd [
 			slices.Sort(batch)
 		}
 		for _, j := range batch {
-			free.push(placedAt[j], items[j].size)
+			free.push(placedAt[j], x.size(j))
 		}
 		// Rule 3: the first free block that is big enough; the remainder
 		// goes to the end of the list. Else bump, if the budget allows
 		// (rule 4).
 		off := int64(-1)
-		if f := free.first(it.size); f >= 0 {
-			size := free.size(f)
+		if f := free.first(size); f >= 0 {
+			fsize := free.size(f)
 			off = free.off[f]
 			free.take(f)
-			if size > it.size {
-				free.push(off+it.size, size-it.size)
+			if fsize > size {
+				free.push(off+size, fsize-size)
 			}
-		} else if it.size <= c.opt.Budget-poolEnd {
+		} else if size <= c.opt.Budget-poolEnd {
 			off = poolEnd
-			poolEnd += it.size
+			poolEnd += size
 		}
 		placedAt[k] = off
-		if off != it.offset {
+		if want := x.offset(k); off != want {
 			c.fail("bundle %q: buffer %q at offset %s, first-fit places it at %s",
-				b.Name, it.name, offsetText(it.offset), offsetText(off))
+				b.Name, x.name(k), offsetText(want), offsetText(off))
 		}
 	}
-	s.placedAt, s.batch = placedAt, batch
+	s.i64[iPlacedAt], s.i32[iPos] = placedAt, batch
 	if poolEnd != poolSize {
 		c.fail("bundle %q: pool size %d, first-fit ends at %d", b.Name, poolSize, poolEnd)
 	}
@@ -704,49 +740,72 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, items []item, byEnd [
 // freeList is first-fit's free list: blocks in list order in slots
 // [0, used), a block taken leaving a hole (size hole), under a tree of
 // maxima over the sizes with eight children per node (lv[0] holds the
-// slots' sizes, lv[l+1][i] the largest of lv[l][8i:8i+8]; the last level
-// is one node), so that a search or an update reads a few cache lines.
-// When the slots run out, the holes are squeezed out (and the slots
-// multiplied by eight if more than half hold blocks), so the tree stays
-// within sixteen times the blocks on the list, and each push costs O(1)
-// amortized besides its O(log n) path.
+// slots' sizes, lv[l+1][i] the largest of lv[l][8i:8i+8]; each level
+// but the last, one node, is a multiple of eight long, padded with
+// holes), so that a search or an update reads a few cache lines. When
+// the slots run out, the holes are squeezed out, and when more than
+// three quarters of the slots still hold blocks, the slots grow to one
+// and a half times the blocks, and at least by a quarter: so at least a
+// quarter of the slots are free after it, each push costs O(1)
+// amortized besides its O(log n) path, the list takes at most about
+// 1.7 * 16 bytes per block, and what growing leaves behind is at most
+// four times that.
 type freeList struct {
-	used, blocks  int
-	lv            [][]int64
-	off           []int64
-	keep, keepOff []int64 // squeeze's
+	used, blocks int
+	lv           [][]int64
+	off          []int64
 }
 
 // hole is the size of a slot without a block: less than any size, so
 // that no search finds it.
 const hole = math.MinInt64
 
-func (f *freeList) reset() {
+// reset empties the list, keeping 64 slots, the slots' sizes and
+// offsets in the arrays of size and off where they are big enough.
+func (f *freeList) reset(size, off []int64) {
 	f.used, f.blocks = 0, 0
-	f.resize(64)
+	if len(f.lv) == 0 {
+		f.lv = [][]int64{nil}
+	}
+	f.lv[0] = grow(size, 64)
+	f.off = grow(off, 64)
+	f.build()
 }
 
-// resize makes the tree slots empty slots (a power of eight).
-func (f *freeList) resize(slots int) {
-	l := 0
-	for n := slots; ; n /= 8 {
+// release hands back the arrays of the slots' sizes and offsets (for
+// reuse by others until the next reset).
+func (f *freeList) release() (size, off []int64) {
+	size, off = f.lv[0], f.off
+	f.lv[0], f.off = nil, nil
+	return size, off
+}
+
+// build makes the slots from used on holes and rebuilds the maxima
+// above lv[0] (whose length, a multiple of 64, is the slots').
+func (f *freeList) build() {
+	lower := f.lv[0]
+	for i := f.used; i < len(lower); i++ {
+		lower[i] = hole
+	}
+	l := 1
+	for n := len(lower); n > 1; l++ {
+		n = (n + 7) / 8
+		if n > 1 {
+			n = (n + 7) &^ 7
+		}
 		if l == len(f.lv) {
 			f.lv = append(f.lv, nil)
 		}
-		f.lv[l] = grow(f.lv[l], n)
-		for i := range f.lv[l] {
-			f.lv[l][i] = hole
+		up := grow(f.lv[l], n)
+		for i := range up {
+			up[i] = hole
+			if 8*i < len(lower) {
+				up[i] = max8(lower[8*i:])
+			}
 		}
-		l++
-		if n == 1 {
-			break
-		}
+		f.lv[l], lower = up, up
 	}
 	f.lv = f.lv[:l]
-	if cap(f.off) < slots {
-		f.off = make([]int64, slots)
-	}
-	f.off = f.off[:slots]
 }
 
 func (f *freeList) size(i int) int64 { return f.lv[0][i] }
@@ -786,32 +845,35 @@ func (f *freeList) take(i int) {
 	f.blocks--
 }
 
-// squeeze moves the blocks to the first slots, in list order, with eight
-// times the slots when more than a quarter hold blocks (so at least
-// three quarters of the slots are free after it), and rebuilds the
-// maxima.
+// squeeze moves the blocks to the first slots, in list order, with
+// more slots when more than three quarters hold blocks (see freeList),
+// and rebuilds the maxima.
 func (f *freeList) squeeze() {
-	f.keep, f.keepOff = f.keep[:0], f.keepOff[:0]
-	for i, v := range f.lv[0][:f.used] {
+	lv0, off := f.lv[0], f.off
+	n := 0
+	for i, v := range lv0[:f.used] {
 		if v != hole {
-			f.keep = append(f.keep, v)
-			f.keepOff = append(f.keepOff, f.off[i])
+			lv0[n], off[n] = v, off[i]
+			n++
 		}
 	}
-	n := len(f.keep)
-	slots := len(f.off)
-	if 4*n > slots {
-		slots *= 8
-	}
-	f.resize(slots)
-	copy(f.lv[0], f.keep)
-	copy(f.off, f.keepOff)
-	for l := 1; l < len(f.lv); l++ {
-		for i := range f.lv[l] {
-			f.lv[l][i] = max8(f.lv[l-1][8*i:])
-		}
+	if slots := len(lv0); 4*n > 3*slots {
+		slots = (max(n+n/2, slots+slots/4) + 63) &^ 63
+		f.lv[0], f.off = extend(lv0, n, slots), extend(off, n, slots)
 	}
 	f.used = n
+	f.build()
+}
+
+// extend returns s with length k, its first n elements kept, in s's
+// array when it is big enough.
+func extend(s []int64, n, k int) []int64 {
+	if cap(s) >= k {
+		return s[:k]
+	}
+	t := make([]int64, k)
+	copy(t, s[:n])
+	return t
 }
 
 // first is the first slot whose block has size >= n, or -1.

@@ -369,8 +369,10 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, jb.Offset.v)
 	}
 	want := buf.ViewOffset // where the chain is broken, Plan reports it
-	if c.views != nil && c.views.root[i] >= 0 {
-		want = c.views.view[i]
+	if c.views != nil {
+		if r, view := c.views.of(int32(i)); r >= 0 {
+			want = view
+		}
 	}
 	if !jb.ViewOffset.is(want) {
 		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", buf.Name, jb.ViewOffset, want)

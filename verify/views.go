@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -10,89 +11,121 @@ import (
 // viewInfo is what the verifier derives from the alias declarations alone
 // (Buffer.Alias and Buffer.AliasOffset, bundle-ir.md §2): every name's root and
 // view offset. It never reads Buffer.ViewOffset, Group.Root or Group.Size,
-// which are the claims it checks.
+// which are the claims it checks. A name declared by no alias (the common
+// case) is its own root at view offset 0, which one bit says; the others
+// are listed (so the memory is a bit per name and 16 bytes per alias).
 type viewInfo struct {
-	// root[i] is the buffer at the end of i's alias chain, or -1 when the
-	// chain is broken (out of range, a cycle, an overflowing offset).
-	root []int32
-	// view[i] is the sum of the offsets on i's chain to its root.
-	view []int64
+	// plain has bit i set when buffer i is no alias's left side and has
+	// no alias offset.
+	plain []uint64
+	// aliased lists the other buffers, ascending; for aliased[k],
+	// aroot[k] is the buffer at the end of its alias chain, or -1 when
+	// the chain is broken (out of range, a cycle, an overflowing
+	// offset), and aview[k] the sum of the offsets on the chain.
+	aliased []int32
+	aroot   []int32
+	aview   []int64
 	// problems lists what is wrong with the declarations, in buffer order.
 	problems []string
 }
 
-// States of root while deriveViews runs.
+// isPlain reports whether buffer i is no alias (see viewInfo.plain).
+func (v *viewInfo) isPlain(i int) bool { return v.plain[i>>6]>>(i&63)&1 != 0 }
+
+// of returns buffer i's root (-1 when its chain is broken) and view
+// offset.
+func (v *viewInfo) of(i int32) (root int32, view int64) {
+	if v.isPlain(int(i)) {
+		return i, 0
+	}
+	k, _ := slices.BinarySearch(v.aliased, i)
+	return v.aroot[k], v.aview[k]
+}
+
+// States of aroot while deriveViews runs.
 const (
 	rootUnseen = -2
 	rootOnPath = -3
 )
 
 // deriveViews walks every alias chain once (memoized, so the cost is
-// linear in the number of buffers however long the chains are).
+// linear in the number of buffers, times log of the aliases, however
+// long the chains are).
 func deriveViews(g *ir.Graph) *viewInfo {
 	n := len(g.Buffers)
-	v := &viewInfo{root: make([]int32, n), view: make([]int64, n)}
-	for i := range v.root {
-		v.root[i] = rootUnseen
-	}
-	var path []int32
+	v := &viewInfo{plain: make([]uint64, (n+63)/64)}
 	for i := range g.Buffers {
-		if v.root[i] >= -1 {
-			continue // done
-		}
 		if b := &g.Buffers[i]; b.Alias == -1 && b.AliasOffset == 0 {
-			v.root[i] = int32(i) // a root: the common case, in short
-			continue
+			v.plain[i>>6] |= 1 << (i & 63)
+		} else {
+			v.aliased = append(v.aliased, int32(i))
+		}
+	}
+	v.aroot = make([]int32, len(v.aliased))
+	v.aview = make([]int64, len(v.aliased))
+	for k := range v.aroot {
+		v.aroot[k] = rootUnseen
+	}
+	var path []int32 // positions in aliased
+	for k0 := range v.aliased {
+		if v.aroot[k0] >= -1 {
+			continue // done
 		}
 		// Follow the chain until a root, a name already resolved, or a
 		// problem.
 		path = path[:0]
-		j := i
+		k := k0
 		root, base := int32(-1), int64(0)
 		for {
-			if r := v.root[j]; r >= -1 {
-				root, base = r, v.view[j]
+			j := v.aliased[k]
+			if r := v.aroot[k]; r >= -1 {
+				root, base = r, v.aview[k]
 				break
 			}
-			if v.root[j] == rootOnPath {
+			if v.aroot[k] == rootOnPath {
 				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", g.Buffers[j].Name))
 				break
 			}
-			v.root[j] = rootOnPath
-			path = append(path, int32(j))
+			v.aroot[k] = rootOnPath
+			path = append(path, int32(k))
 			a := int(g.Buffers[j].Alias)
 			if a == -1 {
 				if g.Buffers[j].AliasOffset != 0 {
 					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
 				}
-				root = int32(j)
+				root = j
 				break
 			}
 			if a < 0 || a >= n {
 				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", g.Buffers[j].Name, a))
 				break
 			}
-			j = a
+			if v.isPlain(a) {
+				root = int32(a)
+				break
+			}
+			k, _ = slices.BinarySearch(v.aliased, int32(a))
 		}
 		// Unwind: each name's offset is its own plus its base's.
-		for k := len(path) - 1; k >= 0; k-- {
-			b := path[k]
-			v.root[b] = root
+		for i := len(path) - 1; i >= 0; i-- {
+			pk := path[i]
+			b := v.aliased[pk]
+			v.aroot[pk] = root
 			if root < 0 {
 				continue
 			}
 			if b == root {
-				v.view[b], base = 0, 0
+				v.aview[pk], base = 0, 0
 				continue
 			}
 			off := g.Buffers[b].AliasOffset
 			if off < 0 || off > math.MaxInt64-base {
 				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", g.Buffers[b].Name, off, base))
-				v.root[b], root = -1, -1
+				v.aroot[pk], root = -1, -1
 				continue
 			}
 			base += off
-			v.view[b] = base
+			v.aview[pk] = base
 		}
 	}
 	return v
@@ -108,9 +141,9 @@ func (c *checker) checkViews(v *viewInfo) {
 	}
 	for i := range g.Buffers {
 		b := &g.Buffers[i]
-		if r := v.root[i]; r >= 0 {
-			if b.ViewOffset != v.view[i] {
-				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, g.Buffers[r].Name, v.view[i])
+		if r, view := v.of(int32(i)); r >= 0 {
+			if b.ViewOffset != view {
+				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, g.Buffers[r].Name, view)
 			}
 			if g.Buffers[r].Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
@@ -134,16 +167,17 @@ func (c *checker) checkViews(v *viewInfo) {
 					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, b.Name)
 				}
 			}
-			if v.root[m] < 0 {
+			r, view := v.of(m)
+			if r < 0 {
 				sized = false
 				continue
 			}
-			if b.Size > math.MaxInt64-v.view[m] {
-				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), b.Name, v.view[m], b.Size)
+			if b.Size > math.MaxInt64-view {
+				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), b.Name, view, b.Size)
 				sized = false
 				continue
 			}
-			size = max(size, v.view[m]+b.Size)
+			size = max(size, view+b.Size)
 		}
 		if roots != 1 {
 			c.fail("group %q: %d members are no alias's left side, want exactly one root", c.groupName(gi), roots)
@@ -279,11 +313,14 @@ func (c *checker) checkBounds(bi int) {
 				}
 				gi := buf.Group
 				pg := &p.Groups[gi]
-				if pg.Offset < 0 || int(pg.Bundle) != bi || buf.Size == 0 || v.root[a.Buffer] < 0 {
+				if pg.Offset < 0 || int(pg.Bundle) != bi || buf.Size == 0 {
+					continue
+				}
+				r, lo := v.of(a.Buffer)
+				if r < 0 {
 					continue
 				}
 				size := g.Groups[gi].Size
-				lo := v.view[a.Buffer]
 				if far > math.MaxInt64-lo || lo+far >= size {
 					c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
 						b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)

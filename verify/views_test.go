@@ -3,6 +3,7 @@ package verify_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -106,6 +107,17 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
 		{"alias cycle", func(g *ir.Graph) { g.Buffers[1].Alias = 3 }, `alias chain is a cycle`},
 		{"alias into another group", func(g *ir.Graph) { g.Buffers[4].Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
+		{"alias out of range", func(g *ir.Graph) { g.Buffers[3].Alias = 9 }, `buffer "w": alias index 9 out of range`},
+		{"alias offset without an alias", func(g *ir.Graph) { g.Buffers[5].AliasOffset = 128 }, `buffer "y": no alias but alias offset 128`},
+		// w's chain reaches hi at 2048, so MaxInt64 more overflows.
+		{"alias offset overflows", func(g *ir.Graph) { g.Buffers[3].AliasOffset = math.MaxInt64 },
+			`buffer "w": alias offset 9223372036854775807 on a chain at 2048 is negative or overflows`},
+		// Ops are the tree's leaves depth-first (ir.Bundle): a tree that
+		// lists c first has c where step 0 belongs.
+		{"tree out of step order", func(g *ir.Graph) {
+			b := &g.Bundles[0]
+			b.Body[0], b.Body[2] = b.Body[2], b.Body[0]
+		}, `bundle "k": the tree lists op "c" (step 2) where step 0 belongs`},
 		{"split leaves the buffer", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
 		{"step leaves the view", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
 		{"split of the wrong length", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},

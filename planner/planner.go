@@ -148,7 +148,10 @@ type Options struct {
 	// AllocatorName is recorded in the plan; Allocator does the placing
 	// (alloc.FirstFit when nil). With Workers > 1 it is called from
 	// several goroutines at once, one bundle each: every allocator of
-	// alloc.Table is safe for that.
+	// alloc.Table is safe for that. An allocator with an ordered form
+	// (alloc.OrderedOf: FirstFit) reads the candidates from the plan
+	// itself, with no []alloc.Interval copy of them; any other is handed
+	// one per bundle.
 	AllocatorName string
 	Allocator     alloc.Func
 	// Workers is how many goroutines plan bundles; 0 or 1 plans them on
@@ -249,7 +252,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	if place == nil {
 		place = alloc.FirstFit
 	}
-	// bundleOf is Group.Bundle, compact: planBundle looks it up for every
+	// bundleOf is Group.Bundle, compact: liveRanges looks it up for every
 	// access, and a 4-byte array stays in cache where Groups does not.
 	bundleOf := make([]int32, len(g.Groups))
 	ts := collectTouches(g)

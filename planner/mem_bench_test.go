@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,8 +20,12 @@ import (
 //
 //   - peak-MiB: the most live bytes above the checked graph seen while
 //     Plan runs (its scratch and the Result being built), sampled by a
-//     goroutine that collects and reads the heap back to back, so a short
-//     peak between two samples can be missed: read it as a lower bound;
+//     goroutine that collects back to back. A sample counts what was
+//     allocated while its collection ran, garbage by then included, so
+//     on a busy machine (long collections) it overstates; and a short
+//     peak between two samples can be missed;
+//   - alloc-MiB: all that one Plan allocates (run with the collector
+//     off): an upper bound of the peak, the same on every run;
 //   - result-MiB: the Result kept after Plan returns;
 //   - scratch-MiB: peak-MiB less result-MiB.
 //
@@ -46,7 +51,16 @@ func BenchmarkPlanPeakLive(b *testing.B) {
 				peak = max(peak, max(hi.Load(), after)-base)
 				result = max(result, after-base)
 			}
+			// Once more with the collector off: all Plan allocates.
+			runtime.GC()
+			old := debug.SetGCPercent(-1)
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			runtime.KeepAlive(planner.Plan(g, opt))
+			runtime.ReadMemStats(&m1)
+			debug.SetGCPercent(old)
 			const mib = 1 << 20
+			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/mib, "alloc-MiB")
 			b.ReportMetric(float64(peak)/mib, "peak-MiB")
 			b.ReportMetric(float64(result)/mib, "result-MiB")
 			b.ReportMetric(float64(peak-result)/mib, "scratch-MiB")
@@ -68,12 +82,14 @@ func synthGraph(b *testing.B, ops, bundles int) *ir.Graph {
 	return g
 }
 
-// liveBytes is the heap in use after a full collection.
+// liveBytes is the heap a full collection found live
+// (/gc/heap/live:bytes: what it marked, which includes what was
+// allocated while it marked).
 func liveBytes() uint64 {
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // sampleLive records in hi the largest liveBytes seen until the returned

@@ -11,9 +11,10 @@ import (
 
 // planBundles plans every bundle, on opt.Workers goroutines. Each bundle
 // writes only its own Bundles entry and the Groups entries of its own
-// candidates, and reads the graph, bundleOf and the allocator, so the
-// result does not depend on how the bundles are shared out.
-func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf []int32) {
+// candidates, and reads the graph, the other Groups entries' Bundle and
+// the allocator, so the result does not depend on how the bundles are
+// shared out.
+func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func) {
 	// Every bundle's candidates go into one array, which the bundles'
 	// Candidates share: bundle bi's begin where the candidates of the
 	// bundles before it end. Each bundle's are listed in group order,
@@ -21,8 +22,8 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	// in processing order.
 	nb := len(g.Bundles)
 	at := make([]int, nb+1)
-	for _, b := range bundleOf {
-		if b >= 0 {
+	for gi := range p.Groups {
+		if b := p.Groups[gi].Bundle; b >= 0 {
 			at[b+1]++
 		}
 	}
@@ -31,8 +32,8 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	}
 	cands := make([]int, at[nb])
 	next := slices.Clone(at[:nb])
-	for gi, b := range bundleOf {
-		if b >= 0 {
+	for gi := range p.Groups {
+		if b := p.Groups[gi].Bundle; b >= 0 {
 			cands[next[b]] = gi
 			next[b]++
 		}
@@ -48,7 +49,7 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf
 	forChunks(opt.Workers, nb, 1, func(w, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			sc := &scratches[w]
-			sc.liveRanges(g, p, bi, bundleOf, pending, cands[at[bi]:at[bi+1]:at[bi+1]], ordered == nil)
+			sc.liveRanges(g, p, bi, pending, cands[at[bi]:at[bi+1]:at[bi+1]], ordered == nil)
 			sc.place(g, p, bi, opt.Budget, place, ordered, cands[at[bi]:at[bi+1]:at[bi+1]])
 		}
 	})
@@ -131,7 +132,7 @@ func grow[T any](s []T, n int) []T {
 //     the outermost loop's start if the group is written at or before
 //     that loop's end: the first write after s (or at s) decides, which is
 //     what pending waits for.
-func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, bundleOf []int32, pending []bool, cands []int, collect bool) {
+func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, cands []int, collect bool) {
 	if len(cands) == 0 {
 		return
 	}
@@ -146,10 +147,10 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, bundleOf []int32, 
 		o := int32(oi)
 		for i := range op.Reads {
 			gi := op.Reads[i].Group
-			if bundleOf[gi] != b32 {
+			pg := &p.Groups[gi]
+			if pg.Bundle != b32 {
 				continue
 			}
-			pg := &p.Groups[gi]
 			e := pg.End
 			if e < 0 {
 				pg.Start = o
@@ -169,10 +170,10 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, bundleOf []int32, 
 		}
 		for i := range op.Writes {
 			gi := op.Writes[i].Group
-			if bundleOf[gi] != b32 {
+			pg := &p.Groups[gi]
+			if pg.Bundle != b32 {
 				continue
 			}
-			pg := &p.Groups[gi]
 			if pg.End < 0 {
 				pg.Start = o
 				if collect {

@@ -252,9 +252,6 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	if place == nil {
 		place = alloc.FirstFit
 	}
-	// bundleOf is Group.Bundle, compact: liveRanges looks it up for every
-	// access, and a 4-byte array stays in cache where Groups does not.
-	bundleOf := make([]int32, len(g.Groups))
 	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
 	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
@@ -269,10 +266,9 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			if pg.Reason == Pooled {
 				pg.Bundle = t.writer
 			}
-			bundleOf[gi] = pg.Bundle
 		}
 	})
-	planBundles(g, p, opt, place, bundleOf)
+	planBundles(g, p, opt, place)
 	return p
 }
 

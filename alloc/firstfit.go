@@ -17,22 +17,41 @@ import "sync"
 // same policy written plainly; tests hold the two equal.
 func FirstFit(items []Interval, budget int64) Result {
 	res := Result{Offsets: make([]int64, len(items))}
-	st := firstFitPool.Get().(*firstFitState)
-	if len(items) <= maxPooled {
-		// A state grown for a huge bundle is left to the collector
-		// rather than kept alive for small ones.
-		defer firstFitPool.Put(st)
-	}
+	st := getFirstFitState()
 	st.order, st.pos = appendStartOrder(st.order[:0], st.pos, items)
+	order := st.order
+	res.PoolEnd = st.run(len(items), budget,
+		func(k int) (int64, int, int) { it := &items[order[k]]; return it.Size, it.Start, it.End },
+		func(k int, off int64) { res.Offsets[order[k]] = off })
+	putFirstFitState(st, len(items))
+	return res
+}
+
+// FirstFitOrdered is FirstFit for a caller that keeps its intervals
+// itself and hands them over one at a time, already in processing order
+// (SortStartOrder's): item(k) returns the k-th one's size and steps, and
+// place(k, off) is told where it went (-1: it fell back over budget). It
+// returns the pool end. It builds no copy of the intervals and no
+// offsets array: its memory is the free list and the live blocks.
+// Over StartOrder(items), it places exactly as FirstFit(items) does.
+func FirstFitOrdered(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) int64 {
+	st := getFirstFitState()
+	end := st.run(n, budget, item, place)
+	putFirstFitState(st, n)
+	return end
+}
+
+// run is first-fit over n intervals given in processing order.
+func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd int64) {
 	free := &st.free
-	free.reset(len(items))
+	free.reset(n)
 	live := st.live[:0]
 	expired := st.expired[:0]
 	seq := 0
-	for _, i := range st.order {
-		it := items[i]
+	for k := range n {
+		size, start, end := item(k)
 		expired = expired[:0]
-		for live.Len() > 0 && live[0].end < it.Start {
+		for live.Len() > 0 && live[0].end < start {
 			expired = append(expired, live.pop())
 		}
 		if len(expired) > 1 {
@@ -41,29 +60,29 @@ func FirstFit(items []Interval, budget int64) Result {
 		for _, b := range expired {
 			free.push(b.off, b.size)
 		}
-		slot := free.firstAtLeast(it.Size)
+		slot := free.firstAtLeast(size)
 		var off int64
 		if slot >= 0 {
-			off = free.off[slot]
-			rest := free.size(slot) - it.Size
+			off = free.off(slot)
+			rest := free.size(slot) - size
 			free.take(slot)
 			if rest > 0 {
-				free.push(off+it.Size, rest)
+				free.push(off+size, rest)
 			}
 		} else {
-			if it.Size > budget-res.PoolEnd {
-				res.Offsets[i] = -1
+			if size > budget-poolEnd {
+				place(k, -1)
 				continue
 			}
-			off = res.PoolEnd
-			res.PoolEnd += it.Size
+			off = poolEnd
+			poolEnd += size
 		}
-		res.Offsets[i] = off
-		live.push(liveBlock{end: it.End, seq: seq, off: off, size: it.Size})
+		place(k, off)
+		live.push(liveBlock{end: end, seq: seq, off: off, size: size})
 		seq++
 	}
 	st.live, st.expired = live, expired
-	return res
+	return poolEnd
 }
 
 // firstFitState is FirstFit's working memory, kept between calls (and
@@ -77,6 +96,17 @@ type firstFitState struct {
 }
 
 var firstFitPool = sync.Pool{New: func() any { return new(firstFitState) }}
+
+func getFirstFitState() *firstFitState { return firstFitPool.Get().(*firstFitState) }
+
+// putFirstFitState keeps st for the next call, unless it was grown for a
+// huge bundle (n intervals): that is left to the collector rather than
+// kept alive for small ones.
+func putFirstFitState(st *firstFitState, n int) {
+	if n <= maxPooled {
+		firstFitPool.Put(st)
+	}
+}
 
 // maxPooled is the most intervals a call may have for its state to be
 // kept for the next (about 6 MiB of state).
@@ -150,33 +180,66 @@ func sortBySeq(bs []liveBlock) {
 	}
 }
 
-// slotTree is the free list: slots in list order under a max segment
-// tree of sizes. A taken block leaves a hole, of size -1 so that no
-// request (not even one of 0 bytes) matches it; when the slots run out
-// and at least half are holes, the holes are squeezed out (which keeps
-// the order of the rest) instead of the tree growing, so the tree stays
-// about as large as the free list, not as the number of frees.
+// slotTree is the free list: slots in list order, each a block's offset
+// and size, under a max segment tree whose leaves are buckets of
+// bucketSlots consecutive slots. A taken block leaves a hole, of size -1
+// so that no request (not even one of 0 bytes) matches it; once a
+// quarter of the slots are holes, the holes are squeezed out (which keeps
+// the order of the rest), so the list stays within a third more than the
+// free blocks it holds.
+//
+// The slots live in fixed chunks, so a growing list never copies itself
+// (nor holds an old and a new array at once), and the tree holds one
+// entry per bucket, not per slot: 16 bytes a slot in all. Every slot at
+// or past n in the chunks is a hole.
 type slotTree struct {
-	off   []int64
-	n     int     // slots in use
-	holes int     // of them, holes
-	cap   int     // leaves in the tree, a power of two
-	tree  []int64 // tree[1] is the root; leaves at [cap, 2*cap)
+	chunks []*slotChunk
+	n      int     // slots in use
+	holes  int     // of them, holes
+	cap    int     // leaves (buckets) in the tree, a power of two
+	tree   []int64 // tree[1] is the root; bucket b's leaf is tree[cap+b]
 }
 
-const hole = -1
+const (
+	hole        = -1
+	bucketBits  = 4
+	bucketSlots = 1 << bucketBits
+	chunkBits   = 10
+	chunkSlots  = 1 << chunkBits
+	chunkMask   = chunkSlots - 1
+	// minSqueeze is the fewest holes worth a squeeze.
+	minSqueeze = 256
+)
 
-func (t *slotTree) size(slot int) int64 { return t.tree[t.cap+slot] }
+type slotChunk struct {
+	off, size [chunkSlots]int64
+}
+
+func newSlotChunk() *slotChunk {
+	c := new(slotChunk)
+	fill(c.size[:])
+	return c
+}
+
+func (t *slotTree) size(slot int) int64 { return t.chunks[slot>>chunkBits].size[slot&chunkMask] }
+
+func (t *slotTree) off(slot int) int64 { return t.chunks[slot>>chunkBits].off[slot&chunkMask] }
 
 // reset empties the list for n intervals, keeping the arrays. It never
 // holds more than 2n slots (each interval frees one block and splits at
-// most one), so a tree kept from a larger call is cut down to that, and
-// only the part in use is cleared.
+// most one), so what was kept from a larger call is cut down to that,
+// and only the part in use is cleared.
 func (t *slotTree) reset(n int) {
+	for slot := 0; slot < t.n; slot += chunkSlots {
+		c := t.chunks[slot>>chunkBits]
+		fill(c.size[:min(chunkSlots, t.n-slot)])
+	}
 	t.n, t.holes = 0, 0
-	t.off = t.off[:0]
-	limit := 64
-	for limit < 2*n {
+	keep := min(len(t.chunks), (2*n+chunkSlots-1)>>chunkBits)
+	clear(t.chunks[keep:])
+	t.chunks = t.chunks[:keep]
+	limit := 4
+	for limit*bucketSlots < 2*n {
 		limit *= 2
 	}
 	t.cap = min(t.cap, limit)
@@ -190,16 +253,19 @@ func fill(s []int64) {
 }
 
 func (t *slotTree) push(off, size int64) {
-	if t.n == t.cap {
-		if t.n > 0 && 2*t.holes >= t.n {
-			t.squeeze()
-		} else {
-			t.grow()
-		}
+	if t.holes >= minSqueeze && 4*t.holes >= t.n {
+		t.squeeze()
 	}
-	t.off = append(t.off, off)
-	t.set(t.n, size)
+	slot := t.n
+	if slot>>chunkBits == len(t.chunks) {
+		t.chunks = append(t.chunks, newSlotChunk())
+	}
+	if slot>>bucketBits >= t.cap {
+		t.grow()
+	}
+	t.chunks[slot>>chunkBits].off[slot&chunkMask] = off
 	t.n++
+	t.set(slot, size)
 }
 
 // take makes slot a hole.
@@ -210,27 +276,46 @@ func (t *slotTree) take(slot int) {
 
 // squeeze drops the holes, keeping the other slots in order.
 func (t *slotTree) squeeze() {
-	leaves := t.tree[t.cap : 2*t.cap]
 	j := 0
 	for i := 0; i < t.n; i++ {
-		if leaves[i] != hole {
-			leaves[j], t.off[j] = leaves[i], t.off[i]
+		c := t.chunks[i>>chunkBits]
+		if size := c.size[i&chunkMask]; size != hole {
+			d := t.chunks[j>>chunkBits]
+			d.off[j&chunkMask], d.size[j&chunkMask] = c.off[i&chunkMask], size
 			j++
 		}
 	}
-	fill(leaves[j:t.n])
-	t.n, t.holes, t.off = j, 0, t.off[:j]
+	for i := j; i < t.n; i++ {
+		t.chunks[i>>chunkBits].size[i&chunkMask] = hole
+	}
+	buckets := (t.n + bucketSlots - 1) >> bucketBits
+	t.n, t.holes = j, 0
+	for b := range buckets {
+		t.tree[t.cap+b] = t.bucketMax(b)
+	}
 	for i := t.cap - 1; i >= 1; i-- {
 		t.tree[i] = max(t.tree[2*i], t.tree[2*i+1])
 	}
 }
 
+// bucketMax is the largest size in bucket b.
+func (t *slotTree) bucketMax(b int) int64 {
+	slot := b << bucketBits
+	sizes := t.chunks[slot>>chunkBits].size[slot&chunkMask:][:bucketSlots]
+	m := sizes[0]
+	for _, s := range sizes[1:] {
+		m = max(m, s)
+	}
+	return m
+}
+
+// grow doubles the tree's leaves.
 func (t *slotTree) grow() {
 	nc := 2 * t.cap
 	if nc == 0 {
-		nc = 64
+		nc = 4
 	}
-	// The new leaves [nc, nc+n) lie past the old tree [0, 2*cap), so a
+	// The new leaves [nc, 2*nc) lie past the old tree [0, 2*cap), so a
 	// large enough array is reused in place: leaves first, then every
 	// inner node bottom-up, which overwrites the old tree.
 	nt := t.tree
@@ -238,8 +323,8 @@ func (t *slotTree) grow() {
 		nt = make([]int64, 2*nc)
 	}
 	nt = nt[:2*nc]
-	copy(nt[nc:], t.tree[t.cap:t.cap+t.n])
-	fill(nt[nc+t.n:])
+	copy(nt[nc:], t.tree[t.cap:2*t.cap])
+	fill(nt[nc+t.cap:])
 	for i := nc - 1; i >= 1; i-- {
 		nt[i] = max(nt[2*i], nt[2*i+1])
 	}
@@ -247,10 +332,17 @@ func (t *slotTree) grow() {
 }
 
 func (t *slotTree) set(slot int, size int64) {
-	i := t.cap + slot
-	t.tree[i] = size
-	for i >>= 1; i >= 1; i >>= 1 {
-		m := max(t.tree[2*i], t.tree[2*i+1])
+	t.chunks[slot>>chunkBits].size[slot&chunkMask] = size
+	b := slot >> bucketBits
+	i := t.cap + b
+	m := size
+	if m < t.tree[i] {
+		m = t.bucketMax(b)
+	}
+	for ; i >= 1; i >>= 1 {
+		if i < t.cap {
+			m = max(t.tree[2*i], t.tree[2*i+1])
+		}
 		if t.tree[i] == m {
 			break
 		}
@@ -273,7 +365,14 @@ func (t *slotTree) firstAtLeast(n int64) int {
 			i++
 		}
 	}
-	return i - t.cap
+	slot := (i - t.cap) << bucketBits
+	sizes := t.chunks[slot>>chunkBits].size[slot&chunkMask:][:bucketSlots]
+	for j, s := range sizes {
+		if s >= n {
+			return slot + j
+		}
+	}
+	panic("alloc: slotTree bucket below its leaf")
 }
 
 // NaiveFirstFit is FirstFit written as the spec words it, with linear

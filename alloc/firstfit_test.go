@@ -69,3 +69,61 @@ func TestFirstFitConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// The free list against a plain slice of it: random pushes, takes of the
+// first fitting block and resets, long enough to fill several chunks, grow
+// the tree and squeeze (each checked to have happened). After every step
+// the list in order, with its holes dropped, and the answer of
+// firstAtLeast must be the model's.
+func TestSlotTreeMatchesList(t *testing.T) {
+	type block struct{ off, size int64 }
+	rng := rand.New(rand.NewSource(3))
+	var tr slotTree
+	squeezes, maxSlots := 0, 0
+	for round := 0; round < 6; round++ {
+		n := []int{10, 3000, 40, 5000, 1, 2500}[round]
+		tr.reset(n)
+		var model []block
+		for step := 0; step < 2*n; step++ {
+			want := int64(rng.Intn(1 << uint(1+rng.Intn(12))))
+			if rng.Intn(4) > 0 && len(model) < 2*n {
+				b := block{int64(rng.Intn(1 << 20)), int64(rng.Intn(1 << 12))}
+				before := tr.n
+				tr.push(b.off, b.size)
+				if tr.n < before+1 {
+					squeezes++
+				}
+				model = append(model, b)
+			}
+			k := slices.IndexFunc(model, func(b block) bool { return b.size >= want })
+			slot := tr.firstAtLeast(want)
+			if (k < 0) != (slot < 0) {
+				t.Fatalf("round %d step %d: want >= %d: model index %d, tree slot %d", round, step, want, k, slot)
+			}
+			if k >= 0 {
+				if got := (block{tr.off(slot), tr.size(slot)}); got != model[k] {
+					t.Fatalf("round %d step %d: tree slot %d holds %v, model's first fit is %v", round, step, slot, got, model[k])
+				}
+				if rng.Intn(2) > 0 {
+					tr.take(slot)
+					model = slices.Delete(model, k, k+1)
+				}
+			}
+			maxSlots = max(maxSlots, tr.n)
+			if step%97 == 0 {
+				var list []block
+				for s := 0; s < tr.n; s++ {
+					if tr.size(s) != hole {
+						list = append(list, block{tr.off(s), tr.size(s)})
+					}
+				}
+				if !slices.Equal(list, model) {
+					t.Fatalf("round %d step %d: list %v, model %v", round, step, list, model)
+				}
+			}
+		}
+	}
+	if squeezes == 0 || maxSlots <= 2*chunkSlots {
+		t.Fatalf("%d squeezes, at most %d slots: squeeze or several chunks not exercised", squeezes, maxSlots)
+	}
+}

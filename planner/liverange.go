@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -8,54 +9,48 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-// access is one touch of a candidate group inside its bundle: the op's
-// index times 2, plus 1 for a read (4 bytes: a bundle of a million ops
-// touches its candidates millions of times).
-type access uint32
-
-func touch(op int, read bool) access {
-	a := access(op) << 1
-	if read {
-		a |= 1
-	}
-	return a
-}
-
-func (a access) op() int32  { return int32(a >> 1) }
-func (a access) read() bool { return a&1 != 0 }
-
-// rawTouch is an access and the group it touches.
-type rawTouch struct {
-	group int32
-	access
-}
-
 // planBundles plans every bundle, on opt.Workers goroutines. Each bundle
 // writes only its own Bundles entry and the Groups entries of its own
-// candidates, and reads the graph, bundleOf and the allocator, so the
-// result does not depend on how the bundles are shared out.
-func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, bundleOf []int32) {
-	// Every bundle's candidates go into one array: where bundle bi's
-	// begin is the number of candidates of the bundles before it.
-	at := make([]int, len(g.Bundles)+1)
-	for _, b := range bundleOf {
-		if b >= 0 {
+// candidates, and reads the graph, the other Groups entries' Bundle and
+// the allocator, so the result does not depend on how the bundles are
+// shared out.
+func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func) {
+	// Every bundle's candidates go into one array, which the bundles'
+	// Candidates share: bundle bi's begin where the candidates of the
+	// bundles before it end. Each bundle's are listed in group order,
+	// which is name order (ir.Graph.Groups), until place puts them
+	// in processing order.
+	nb := len(g.Bundles)
+	at := make([]int, nb+1)
+	for gi := range p.Groups {
+		if b := p.Groups[gi].Bundle; b >= 0 {
 			at[b+1]++
 		}
 	}
-	for bi := range g.Bundles {
+	for bi := range nb {
 		at[bi+1] += at[bi]
 	}
-	cands := make([]int, at[len(g.Bundles)])
-	// count is scratch indexed by group, all zero between bundles. It is
-	// shared by the workers: a bundle touches only its own candidates'
-	// entries.
-	count := make([]int32, len(g.Groups))
+	cands := make([]int, at[nb])
+	next := slices.Clone(at[:nb])
+	for gi := range p.Groups {
+		if b := p.Groups[gi].Bundle; b >= 0 {
+			cands[next[b]] = gi
+			next[b]++
+		}
+	}
+	next = nil
+	// pending is scratch indexed by group, all false between bundles.
+	// It is shared by the workers: a bundle touches only its own
+	// candidates' entries.
+	pending := make([]bool, len(g.Groups))
+	ordered := alloc.OrderedOf(place)
 	// One scratch per worker, dropped with the call.
 	scratches := make([]scratch, max(opt.Workers, 1))
-	forChunks(opt.Workers, len(g.Bundles), 1, func(w, lo, hi int) {
+	forChunks(opt.Workers, nb, 1, func(w, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
-			scratches[w].planBundle(g, p, bi, opt.Budget, place, bundleOf, count, cands[at[bi]:at[bi]:at[bi+1]])
+			sc := &scratches[w]
+			sc.liveRanges(g, p, bi, pending, cands[at[bi]:at[bi+1]:at[bi+1]], ordered == nil)
+			sc.place(g, p, bi, opt.Budget, place, ordered, cands[at[bi]:at[bi+1]:at[bi+1]])
 		}
 	})
 }
@@ -90,16 +85,15 @@ func forChunks(workers, n, chunk int, f func(w, lo, hi int)) {
 	wg.Wait()
 }
 
-// scratch is one worker's reusable memory for planBundle.
+// scratch is one worker's reusable memory for planning a bundle: all of
+// it small (per live block or per candidate of the bundle in hand, only
+// on the path that hands an allocator a copy of its intervals).
 type scratch struct {
-	raw                          []rawTouch
-	loopAt, loops                []int32
-	cands                        []int
-	first                        []int32
-	touches                      []access
-	stamp, firstRead, firstWrite []int
-	touched                      []int32
-	items                        []alloc.Interval
+	// firstTouch lists the candidates in the order of their first
+	// touch, when the allocator takes []alloc.Interval (see place).
+	firstTouch []int32
+	items      []alloc.Interval
+	live       []liveEnd
 }
 
 // grow returns s resized to n, reusing its array when large enough.
@@ -110,158 +104,138 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// planBundle computes live ranges (bundle-ir.md §3.2) for the candidates of bundle
-// bi, places them, and fills in the bundle's pool entry; out (empty, with
-// room for exactly the bundle's candidates) becomes its Candidates.
+// liveRanges sets Start and End (bundle-ir.md §2.2) of the candidates of
+// bundle bi, which cands lists, in one pass over the bundle's accesses in
+// step order (within an op, reads before writes), with no per-candidate
+// or per-loop scratch: the pass keeps each candidate's range so far in
+// its Groups entry, and pending (indexed by group, false on entry and on
+// return) for one bit more. With collect, it also lists the candidates
+// in the order of their first touch in sc.firstTouch.
 //
-// bundleOf holds every group's Bundle. count is scratch indexed by group,
-// all zero on entry and on return (for this bundle's candidates, the only
-// entries it touches). The
-// touches of every candidate are gathered into one flat array, grouped by
-// candidate and in step order within a candidate (reads before writes
-// within an op, which is what "first read at or before first write"
-// compares): two passes over the bundle's accesses, no per-group slices.
-func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, bundleOf, count []int32, out []int) {
-	b := &g.Bundles[bi]
-	if cap(out) == 0 {
+// The rule reads, for each counted loop L that the group is touched in,
+// whether its first touch inside L reads it (a read and a write in one op
+// count as the read first), and if so takes L's end, and L's start if the
+// group is written inside L. Since loops nest (an op's Loops run from the
+// outermost, each inside the one before), the pass decides this touch by
+// touch:
+//
+//   - End: a touch at op o, with E the end so far (-1 before the first
+//     touch), is the group's first touch in exactly the loops of o that
+//     begin after E. (A loop of o beginning at or before E, but after the
+//     group's previous touch, lies inside the loop whose end made E: its
+//     end is at most E.) If o reads the group, the outermost of those
+//     loops has the largest end, and the end becomes the larger of it and
+//     o.
+//   - Start: only a loop containing the group's first touch, at op s, can
+//     begin before s, and the first touch inside any such loop is s. So
+//     when op s reads the group and lies in a loop, the group's start is
+//     the outermost loop's start if the group is written at or before
+//     that loop's end: the first write after s (or at s) decides, which is
+//     what pending waits for.
+func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, cands []int, collect bool) {
+	if len(cands) == 0 {
 		return
 	}
-	// One pass over the bundle's accesses lists the candidates' touches
-	// in step order (raw) and counts them per candidate; the touches are
-	// then regrouped by candidate from raw, not from the graph again.
-	// With loops, each op's loop list is copied too (loops[loopAt[oi]:
-	// loopAt[oi+1]]), so that the range pass below reads it from this
-	// small array instead of from each op again, touch by touch.
+	b := &g.Bundles[bi]
+	for _, gi := range cands {
+		p.Groups[gi].Start, p.Groups[gi].End = -1, -1
+	}
 	b32 := int32(bi)
-	cands := sc.cands[:0]
-	nl := len(b.Loops)
-	nacc, nloops := 0, 0
+	sc.firstTouch = sc.firstTouch[:0]
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
-		nacc += len(g.Reads(op)) + len(g.Writes(op))
-		nloops += len(g.OpLoops(op))
-	}
-	raw := grow(sc.raw, nacc)[:0]
-	loopAt, loops := sc.loopAt[:0], sc.loops[:0]
-	if nl > 0 {
-		loopAt, loops = grow(loopAt, len(b.Ops)+1)[:0], grow(loops, nloops)[:0]
-	}
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		if nl > 0 {
-			loopAt = append(loopAt, int32(len(loops)))
-			for _, li := range g.OpLoops(op) {
-				loops = append(loops, int32(li))
+		o := int32(oi)
+		reads, writes, loops := g.Reads(op), g.Writes(op), g.OpLoops(op)
+		for i := range reads {
+			gi := reads[i].Group
+			pg := &p.Groups[gi]
+			if pg.Bundle != b32 {
+				continue
 			}
-		}
-		for i := range g.Reads(op) {
-			if gi := g.Reads(op)[i].Group; bundleOf[gi] == b32 {
-				raw = append(raw, rawTouch{int32(gi), touch(oi, true)})
+			e := pg.End
+			if e < 0 {
+				pg.Start = o
+				pending[gi] = len(loops) > 0
+				if collect {
+					sc.firstTouch = append(sc.firstTouch, int32(gi))
+				}
 			}
-		}
-		for i := range g.Writes(op) {
-			if gi := g.Writes(op)[i].Group; bundleOf[gi] == b32 {
-				raw = append(raw, rawTouch{int32(gi), touch(oi, false)})
+			end := max(e, o)
+			for _, li := range loops {
+				if l := &b.Loops[li]; int32(l.First) > e {
+					end = max(end, int32(l.Last))
+					break
+				}
 			}
+			pg.End = end
+		}
+		for i := range writes {
+			gi := writes[i].Group
+			pg := &p.Groups[gi]
+			if pg.Bundle != b32 {
+				continue
+			}
+			if pg.End < 0 {
+				pg.Start = o
+				if collect {
+					sc.firstTouch = append(sc.firstTouch, int32(gi))
+				}
+			} else if pending[gi] {
+				pending[gi] = false
+				if l := &b.Loops[g.OpLoops(&b.Ops[pg.Start])[0]]; o <= l.Last {
+					pg.Start = l.First
+				}
+			}
+			pg.End = max(pg.End, o)
 		}
 	}
-	sc.raw = raw
-	if nl > 0 {
-		loopAt = append(loopAt, int32(len(loops)))
+	for _, gi := range cands {
+		pending[gi] = false
 	}
-	sc.loopAt, sc.loops = loopAt, loops
-	for _, t := range raw {
-		if count[t.group] == 0 {
-			cands = append(cands, int(t.group))
-		}
-		count[t.group]++
-	}
-	sc.cands = cands
-	// count becomes each candidate's next slot in touches; first[k] is
-	// where candidate k's touches begin.
-	first := grow(sc.first, len(cands)+1)
-	sc.first = first
-	first[0] = 0
-	for k, gi := range cands {
-		n := count[gi]
-		count[gi] = first[k]
-		first[k+1] = first[k] + n
-	}
-	touches := grow(sc.touches, len(raw))
-	sc.touches = touches
-	for _, t := range raw {
-		touches[count[t.group]] = t.access
-		count[t.group]++
-	}
+}
 
-	// Per-loop scratch, stamped with the group being processed so it
-	// needs no clearing between groups.
-	stamp := grow(sc.stamp, nl)
-	sc.stamp = stamp
-	for i := range stamp {
-		stamp[i] = -1
+// place places the candidates of bundle bi (cands, in group order) with
+// place, records their offsets or over-budget, fills in the bundle's pool
+// entry, and leaves cands in processing order as its Candidates.
+//
+// An allocator with an ordered form (alloc.OrderedOf) reads the
+// candidates straight from the plan; any other is handed them as
+// []alloc.Interval, in the order of their first touch, as it always was.
+func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, ordered alloc.Ordered, cands []int) {
+	if len(cands) == 0 {
+		return
 	}
-	firstRead := grow(sc.firstRead, nl)
-	firstWrite := grow(sc.firstWrite, nl)
-	sc.firstRead, sc.firstWrite = firstRead, firstWrite
-	touched := sc.touched[:0]
-	items := grow(sc.items, len(cands))
-	sc.items = items
-	for k, gi := range cands {
-		count[gi] = 0
-		ts := touches[first[k]:first[k+1]]
-		start, end := int(ts[0].op()), int(ts[len(ts)-1].op())
-		if nl > 0 {
-			touched = touched[:0]
-			for _, t := range ts {
-				op := t.op()
-				for _, li := range loops[loopAt[op]:loopAt[op+1]] {
-					if stamp[li] != gi {
-						stamp[li] = gi
-						firstRead[li], firstWrite[li] = -1, -1
-						touched = append(touched, li)
-					}
-					if t.read() {
-						if firstRead[li] < 0 {
-							firstRead[li] = int(op)
-						}
-					} else if firstWrite[li] < 0 {
-						firstWrite[li] = int(op)
-					}
-				}
-			}
-			// The order of loops does not matter: each loop's test reads
-			// only its own touches, and the updates are min/max.
-			for _, li := range touched {
-				fr, fw := firstRead[li], firstWrite[li]
-				if fr < 0 || (fw >= 0 && fr > fw) {
-					continue
-				}
-				l := &b.Loops[li]
-				if fw >= 0 {
-					start = min(start, int(l.First))
-				}
-				end = max(end, int(l.Last))
-			}
-		}
-		pg := &p.Groups[gi]
-		pg.Start, pg.End = int32(start), int32(end)
-		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: start, End: end}
-	}
-	sc.touched = touched
-	if len(raw) > 1<<20 {
-		// A huge bundle: let the collector have the touches while the
-		// allocator runs, rather than keep them for the next bundle.
-		sc.raw, sc.touches, sc.loopAt, sc.loops = nil, nil, nil, nil
-	}
-
-	res := place(items, budget)
 	pb := &p.Bundles[bi]
+	pb.Candidates = cands
+	steps := func(gi int) (int, int) { pg := &p.Groups[gi]; return int(pg.Start), int(pg.End) }
+	if ordered != nil {
+		alloc.SortStartOrder(cands, steps)
+		item := func(k int) (int64, int, int) {
+			gi := cands[k]
+			pg := &p.Groups[gi]
+			return g.Groups[gi].Size, int(pg.Start), int(pg.End)
+		}
+		pb.PoolSize = ordered(len(cands), budget, item, func(k int, off int64) {
+			if pg := &p.Groups[cands[k]]; off >= 0 {
+				pg.Offset = off
+			} else {
+				pg.Reason = OverBudget
+			}
+		})
+		pb.LowerBound = sc.lowerBoundOrdered(len(cands), item)
+		return
+	}
+	items := grow(sc.items, len(cands))
+	for k, gi := range sc.firstTouch {
+		pg := &p.Groups[gi]
+		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: int(pg.Start), End: int(pg.End)}
+	}
+	res := place(items, budget)
 	pb.PoolSize = res.PoolEnd
 	pb.LowerBound = LowerBound(items)
-	out = alloc.AppendStartOrder(out, items)
+	out := alloc.AppendStartOrder(cands[:0], items)
 	for j, k := range out {
-		gi := cands[k]
+		gi := int(sc.firstTouch[k])
 		out[j] = gi
 		if off := res.Offsets[k]; off >= 0 {
 			p.Groups[gi].Offset = off
@@ -269,6 +243,7 @@ func (sc *scratch) planBundle(g *ir.Graph, p *Result, bi int, budget int64, plac
 			p.Groups[gi].Reason = OverBudget
 		}
 	}
-	pb.Candidates = out
 	clear(items) // drop the names until the next bundle
+	sc.items = items
+	sc.firstTouch = sc.firstTouch[:0]
 }

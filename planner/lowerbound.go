@@ -74,3 +74,65 @@ func peakSaturated(items []alloc.Interval) int64 {
 	}
 	return int64(best)
 }
+
+// liveEnd is a candidate live at the step lowerBoundOrdered has reached.
+type liveEnd struct {
+	end  int
+	size int64
+}
+
+// lowerBoundOrdered is LowerBound of n intervals given in start order by
+// item (as alloc.Ordered reads them), without a copy of them: a sweep in
+// start order keeping the live ones in a min-heap by end. An interval
+// ending before the next start has left by then (frees happen first), so
+// after each interval is added the live sum is the bytes live at its
+// start with the intervals that start with it that came before; the last
+// of them gives the full sum at that step, and every step's peak is
+// reached at some start. The sum never goes below zero, and it saturates
+// as LowerBound does: once it would pass MaxInt64, the answer is MaxInt64.
+func (sc *scratch) lowerBoundOrdered(n int, item func(k int) (size int64, start, end int)) int64 {
+	h := sc.live[:0]
+	less := func(i, j int) bool { return h[i].end < h[j].end }
+	var cur, best int64
+	for k := range n {
+		size, start, end := item(k)
+		for len(h) > 0 && h[0].end < start {
+			cur -= h[0].size
+			// Pop: the last leaf replaces the root and sifts down.
+			last := len(h) - 1
+			h[0] = h[last]
+			h = h[:last]
+			for i := 0; ; {
+				l, r, m := 2*i+1, 2*i+2, i
+				if l < len(h) && less(l, m) {
+					m = l
+				}
+				if r < len(h) && less(r, m) {
+					m = r
+				}
+				if m == i {
+					break
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+		if size > math.MaxInt64-cur {
+			sc.live = h[:0]
+			return math.MaxInt64
+		}
+		cur += size
+		best = max(best, cur)
+		h = append(h, liveEnd{end, size})
+		for i := len(h) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !less(i, parent) {
+				break
+			}
+			h[i], h[parent] = h[parent], h[i]
+			i = parent
+		}
+	}
+	sc.live = h[:0]
+	return best
+}

@@ -148,7 +148,10 @@ type Options struct {
 	// AllocatorName is recorded in the plan; Allocator does the placing
 	// (alloc.FirstFit when nil). With Workers > 1 it is called from
 	// several goroutines at once, one bundle each: every allocator of
-	// alloc.Table is safe for that.
+	// alloc.Table is safe for that. An allocator with an ordered form
+	// (alloc.OrderedOf: FirstFit) reads the candidates from the plan
+	// itself, with no []alloc.Interval copy of them; any other is handed
+	// one per bundle.
 	AllocatorName string
 	Allocator     alloc.Func
 	// Workers is how many goroutines plan bundles; 0 or 1 plans them on
@@ -249,31 +252,30 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	if place == nil {
 		place = alloc.FirstFit
 	}
-	// bundleOf is Group.Bundle, compact: planBundle looks it up for every
-	// access, and a 4-byte array stays in cache where Groups does not.
-	bundleOf := make([]int32, len(g.Groups))
-	ts := collectTouches(g)
+	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
 	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
+		// One t a run: the rules are called through func values, so
+		// what they are handed escapes to the heap.
+		var t touches
 		for gi := lo; gi < hi; gi++ {
 			pg := &p.Groups[gi]
-			pg.Bundle, pg.Offset = -1, -1
-			pg.Reason = reasonFor(&g.Groups[gi], &ts[gi], opt.Disabled)
+			t = touchesOf(pg)
+			*pg = Group{Offset: -1, Bundle: -1}
+			pg.Reason = reasonFor(&g.Groups[gi], &t, opt.Disabled)
 			if pg.Reason == Pooled {
-				pg.Bundle = ts[gi].writer
+				pg.Bundle = t.writer
 			}
-			bundleOf[gi] = pg.Bundle
 		}
 	})
-	ts = nil
-	planBundles(g, p, opt, place, bundleOf)
+	planBundles(g, p, opt, place)
 	return p
 }
 
 // touches summarises who touches a group, as much as the rules of
 // ReasonTable read: the first bundle to read and to write it, how many
 // distinct bundles do (counted up to 2), and whether CPU nodes do. It is
-// Usage in 12 bytes (TestTouchesMatchUsage holds the two equal).
+// Usage condensed (TestTouchesMatchUsage holds the two equal).
 type touches struct {
 	reader, writer   int32 // the first, -1 when none
 	readers, writers uint8 // distinct bundles, saturated at 2
@@ -281,48 +283,70 @@ type touches struct {
 	cpuWritten       bool
 }
 
-func (t *touches) note(bi int32, read bool) {
-	first, n := &t.writer, &t.writers
+// While Plan gathers them, a group's touches are kept in its own Result
+// entry, which its decision then overwrites (no one sees the Result
+// before Plan returns), rather than in an array of their own (14 MB at
+// a million groups): Start and End hold the first reader and writer,
+// Reason the two counts and the CPU flags, in these bits.
+const (
+	readersShift  = 0 // 2 bits
+	writersShift  = 2 // 2 bits
+	cpuReadBit    = 1 << 4
+	cpuWrittenBit = 1 << 5
+)
+
+// touchesOf reads the touches kept in pg.
+func touchesOf(pg *Group) touches {
+	r := pg.Reason
+	return touches{reader: pg.Start, writer: pg.End,
+		readers: uint8(r >> readersShift & 3), writers: uint8(r >> writersShift & 3),
+		cpuRead: r&cpuReadBit != 0, cpuWritten: r&cpuWrittenBit != 0}
+}
+
+// noteTouch records in pg that bundle bi reads (or writes) the group.
+func noteTouch(pg *Group, bi int32, read bool) {
+	first, shift := &pg.End, writersShift
 	if read {
-		first, n = &t.reader, &t.readers
+		first, shift = &pg.Start, readersShift
 	}
-	switch {
-	case *n == 0:
-		*first, *n = bi, 1
-	case *n == 1 && *first != bi:
+	switch n := pg.Reason >> shift & 3; {
+	case n == 0:
+		*first = bi
+		pg.Reason += 1 << shift
+	case n == 1 && *first != bi:
 		// Bundles are visited in ascending order: a second distinct
 		// one differs from the first.
-		*n = 2
+		pg.Reason += 1 << shift
 	}
 }
 
-// collectTouches summarises every group's accesses in one pass.
-func collectTouches(g *ir.Graph) []touches {
-	ts := make([]touches, len(g.Groups))
-	for i := range ts {
-		ts[i].reader, ts[i].writer = -1, -1
+// collectTouches summarises every group's accesses in one pass, into gs
+// (one entry per group, as Result.Groups), for touchesOf to read.
+func collectTouches(g *ir.Graph, gs []Group) {
+	for i := range gs {
+		gs[i] = Group{Start: -1, End: -1}
 	}
 	for bi := range g.Bundles {
 		b := int32(bi)
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
-			for i := range g.Reads(op) {
-				ts[g.Reads(op)[i].Group].note(b, true)
+			reads, writes := g.Reads(op), g.Writes(op)
+			for i := range reads {
+				noteTouch(&gs[reads[i].Group], b, true)
 			}
-			for i := range g.Writes(op) {
-				ts[g.Writes(op)[i].Group].note(b, false)
+			for i := range writes {
+				noteTouch(&gs[writes[i].Group], b, false)
 			}
 		}
 	}
 	for ci := range g.CPU {
 		for _, a := range g.CPU[ci].Reads {
-			ts[a.Group].cpuRead = true
+			gs[a.Group].Reason |= cpuReadBit
 		}
 		for _, a := range g.CPU[ci].Writes {
-			ts[a.Group].cpuWritten = true
+			gs[a.Group].Reason |= cpuWrittenBit
 		}
 	}
-	return ts
 }
 
 // usageIndex holds every group's Usage lists in one shared array: list l

@@ -1,0 +1,117 @@
+package alloc
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// namedInOrder gives items names whose byte order is their index order,
+// as the ordered forms' callers number them.
+func namedInOrder(items []Interval) {
+	for i := range items {
+		items[i].Name = fmt.Sprintf("g%06d", i)
+	}
+}
+
+// SortStartOrder, given the indices in any order (a shuffle of all, or of
+// a subset), must give StartOrder's order of the same intervals, on dense
+// and sparse instances alike, with ties on start and end broken by index.
+func TestSortStartOrderMatchesStartOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for iter := 0; iter < 3000; iter++ {
+		n := rng.Intn(70)
+		if iter%100 == 0 {
+			n = 2000 + rng.Intn(2000)
+		}
+		spread := []int{3, 40, 5000, 1 << 30}[rng.Intn(4)]
+		items := make([]Interval, n)
+		for i := range items {
+			s := rng.Intn(spread) - spread/3
+			items[i] = Interval{Size: 128, Start: s, End: s + rng.Intn(min(spread, 9))}
+		}
+		namedInOrder(items)
+		// A random subset, shuffled.
+		var idx, want []int
+		sub := make([]Interval, 0, n)
+		for i := range items {
+			if iter%2 == 0 || rng.Intn(3) > 0 {
+				idx = append(idx, i)
+				sub = append(sub, items[i])
+			}
+		}
+		for _, k := range StartOrder(sub) {
+			want = append(want, idx[k])
+		}
+		rng.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+		steps := func(i int) (int, int) { return items[i].Start, items[i].End }
+		SortStartOrder(idx, steps)
+		if !slices.Equal(idx, want) {
+			t.Fatalf("iter %d (n=%d spread=%d): got %v, want %v", iter, n, spread, idx, want)
+		}
+	}
+}
+
+// FirstFitOrdered over StartOrder places exactly as FirstFit, and so as
+// the spec's NaiveFirstFit: every offset, every fallback, the pool end.
+func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for iter := 0; iter < 3000; iter++ {
+		n := rng.Intn(80)
+		if iter%50 == 0 {
+			n = 300 + rng.Intn(300)
+		}
+		items := randomItems(rng, n, 1+rng.Intn(60))
+		if iter%7 == 0 {
+			for i := range items {
+				if rng.Intn(3) == 0 {
+					items[i].Size = 0
+				}
+			}
+		}
+		budget := randomBudget(rng, items)
+		want := NaiveFirstFit(items, budget)
+		order := StartOrder(items)
+		got := Result{Offsets: slices.Repeat([]int64{-7}, n)}
+		calls := 0
+		got.PoolEnd = FirstFitOrdered(n, budget,
+			func(k int) (int64, int, int) { it := items[order[k]]; return it.Size, it.Start, it.End },
+			func(k int, off int64) {
+				if got.Offsets[order[k]] != -7 {
+					t.Fatalf("iter %d: item %d placed twice", iter, k)
+				}
+				calls++
+				got.Offsets[order[k]] = off
+			})
+		if calls != n || got.PoolEnd != want.PoolEnd || !slices.Equal(got.Offsets, want.Offsets) {
+			t.Fatalf("iter %d (n=%d budget=%d): %d calls, ordered %v pool %d, naive %v pool %d", iter, n, budget,
+				calls, got.Offsets, got.PoolEnd, want.Offsets, want.PoolEnd)
+		}
+	}
+}
+
+// Only FirstFit, however obtained, has an ordered form: the other
+// allocators and any wrapper (which may do something else) have none.
+func TestOrderedOf(t *testing.T) {
+	ff, err := Lookup("first-fit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]Func{"FirstFit": FirstFit, "Lookup(first-fit)": ff} {
+		if OrderedOf(f) == nil {
+			t.Errorf("%s: no ordered form", name)
+		}
+	}
+	wrapped := func(items []Interval, budget int64) Result { return FirstFit(items, budget) }
+	none := map[string]Func{"nil": nil, "BestFit": BestFit, "SizeBestFit": SizeBestFit, "NaiveFirstFit": NaiveFirstFit,
+		"best": BestWith(Options{}), "a wrapper of FirstFit": wrapped}
+	for _, a := range Table[1:] {
+		none["Table "+a.Name] = a.New(Options{})
+	}
+	for name, f := range none {
+		if OrderedOf(f) != nil {
+			t.Errorf("%s: has an ordered form", name)
+		}
+	}
+}

@@ -212,6 +212,7 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
 	// default prints them); the plan is the same for any number.
 	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place,
+		Ordered: alloc.LookupOrdered(opt.allocator()),
 		Workers: runtime.GOMAXPROCS(0)}
 	plan := planner.Plan(g, popt)
 	if opt.Compare {

@@ -49,15 +49,19 @@ type Allocator struct {
 	New func(opt Options) Func
 	// Doc is a one-line description.
 	Doc string
+	// Ordered is the allocator's ordered form (see Ordered), or nil: a
+	// caller that keeps its intervals itself may call it instead of the
+	// Func, with the same placements and pool size.
+	Ordered Ordered
 }
 
 // Table lists every allocator, default first. Its order is the order of
 // --help, of --compare and of the plan's "compare" entries.
 var Table = []Allocator{
-	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (bundle-ir.md §3.3): start order, lowest free offset"},
-	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees"},
-	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)"},
-	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found"},
+	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (bundle-ir.md §3.3): start order, lowest free offset", FirstFitOrdered},
+	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees", nil},
+	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)", nil},
+	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found", nil},
 }
 
 // Names lists the allocators' names in table order, default first.
@@ -71,6 +75,17 @@ var Names = func() []string {
 
 // Lookup returns the allocator called name with default options.
 func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
+
+// LookupOrdered returns the ordered form of the allocator called name
+// (Allocator.Ordered): nil when it has none or there is no such allocator.
+func LookupOrdered(name string) Ordered {
+	for _, a := range Table {
+		if a.Name == name {
+			return a.Ordered
+		}
+	}
+	return nil
+}
 
 // LookupWith builds the allocator called name with opt. Each call returns
 // an independent Func, so different callers can use different options

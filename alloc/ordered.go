@@ -2,7 +2,6 @@ package alloc
 
 import (
 	"cmp"
-	"reflect"
 	"slices"
 	"sync"
 )
@@ -15,21 +14,6 @@ import (
 
 // Ordered is an allocator's ordered form: FirstFitOrdered's signature.
 type Ordered func(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) int64
-
-// firstFitPC identifies FirstFit among Func values (see OrderedOf).
-var firstFitPC = reflect.ValueOf(FirstFit).Pointer()
-
-// OrderedOf returns f's ordered form when it has one, else nil. Today
-// that is FirstFit (as Lookup and Table return it), whose ordered form is
-// FirstFitOrdered. A Func value is recognised by its code address, which
-// identifies a top-level function exactly (it is closures that share one);
-// anything else, a wrapper around FirstFit included, has no ordered form.
-func OrderedOf(f Func) Ordered {
-	if f != nil && reflect.ValueOf(f).Pointer() == firstFitPC {
-		return FirstFitOrdered
-	}
-	return nil
-}
 
 // SortStartOrder sorts idx, distinct indices of intervals numbered in
 // name order, into StartOrder's order: by start, then end, then index

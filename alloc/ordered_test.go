@@ -3,6 +3,7 @@ package alloc
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -91,27 +92,20 @@ func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 	}
 }
 
-// Only FirstFit, however obtained, has an ordered form: the other
-// allocators and any wrapper (which may do something else) have none.
-func TestOrderedOf(t *testing.T) {
-	ff, err := Lookup("first-fit")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, f := range map[string]Func{"FirstFit": FirstFit, "Lookup(first-fit)": ff} {
-		if OrderedOf(f) == nil {
-			t.Errorf("%s: no ordered form", name)
+// The table gives first-fit, and only first-fit, an ordered form:
+// FirstFitOrdered (whose placements TestFirstFitOrderedMatchesFirstFit
+// holds equal to FirstFit's).
+func TestLookupOrdered(t *testing.T) {
+	for _, a := range Table {
+		got := LookupOrdered(a.Name) != nil
+		if want := a.Name == "first-fit"; got != want {
+			t.Errorf("%s: ordered form %v, want %v", a.Name, got, want)
 		}
 	}
-	wrapped := func(items []Interval, budget int64) Result { return FirstFit(items, budget) }
-	none := map[string]Func{"nil": nil, "BestFit": BestFit, "SizeBestFit": SizeBestFit, "NaiveFirstFit": NaiveFirstFit,
-		"best": BestWith(Options{}), "a wrapper of FirstFit": wrapped}
-	for _, a := range Table[1:] {
-		none["Table "+a.Name] = a.New(Options{})
+	if LookupOrdered("no-such") != nil {
+		t.Error("an unknown allocator has an ordered form")
 	}
-	for name, f := range none {
-		if OrderedOf(f) != nil {
-			t.Errorf("%s: has an ordered form", name)
-		}
+	if reflect.ValueOf(LookupOrdered("first-fit")).Pointer() != reflect.ValueOf(Ordered(FirstFitOrdered)).Pointer() {
+		t.Error("first-fit's ordered form is not FirstFitOrdered")
 	}
 }

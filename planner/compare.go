@@ -27,7 +27,8 @@ func Compare(g *ir.Graph, opt Options, allocs []NamedAllocator) []Alternative {
 	out := make([]Alternative, 0, len(allocs))
 	for _, a := range allocs {
 		o := opt
-		o.AllocatorName, o.Allocator = a.Name, a.Func
+		// a.Func alone: opt's ordered form, if any, is another allocator's.
+		o.AllocatorName, o.Allocator, o.Ordered = a.Name, a.Func, nil
 		r := Plan(g, o)
 		sizes := make([]int64, len(r.Bundles))
 		for bi, b := range r.Bundles {

@@ -14,7 +14,7 @@ import (
 // candidates, and reads the graph, the other Groups entries' Bundle and
 // the allocator, so the result does not depend on how the bundles are
 // shared out.
-func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func) {
+func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered alloc.Ordered) {
 	// Every bundle's candidates go into one array, which the bundles'
 	// Candidates share: bundle bi's begin where the candidates of the
 	// bundles before it end. Each bundle's are listed in group order,
@@ -43,7 +43,6 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func) {
 	// It is shared by the workers: a bundle touches only its own
 	// candidates' entries.
 	pending := make([]bool, len(g.Groups))
-	ordered := alloc.OrderedOf(place)
 	// One scratch per worker, dropped with the call.
 	scratches := make([]scratch, max(opt.Workers, 1))
 	forChunks(opt.Workers, nb, 1, func(w, lo, hi int) {
@@ -198,7 +197,7 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 // place, records their offsets or over-budget, fills in the bundle's pool
 // entry, and leaves cands in processing order as its Candidates.
 //
-// An allocator with an ordered form (alloc.OrderedOf) reads the
+// An allocator with an ordered form (Options.Ordered) reads the
 // candidates straight from the plan; any other is handed them as
 // []alloc.Interval, in the order of their first touch, as it always was.
 func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, ordered alloc.Ordered, cands []int) {

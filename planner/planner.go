@@ -148,12 +148,14 @@ type Options struct {
 	// AllocatorName is recorded in the plan; Allocator does the placing
 	// (alloc.FirstFit when nil). With Workers > 1 it is called from
 	// several goroutines at once, one bundle each: every allocator of
-	// alloc.Table is safe for that. An allocator with an ordered form
-	// (alloc.OrderedOf: FirstFit) reads the candidates from the plan
-	// itself, with no []alloc.Interval copy of them; any other is handed
-	// one per bundle.
+	// alloc.Table is safe for that. Ordered, when set, is Allocator's
+	// ordered form (alloc.Table's entry; FirstFitOrdered when Allocator
+	// is nil): Plan then calls it instead, and it reads the candidates
+	// from the plan itself, with no []alloc.Interval copy of them;
+	// without one, Allocator is handed such a copy per bundle.
 	AllocatorName string
 	Allocator     alloc.Func
+	Ordered       alloc.Ordered
 	// Workers is how many goroutines plan bundles; 0 or 1 plans them on
 	// the caller's goroutine. The result is the same for every value:
 	// bundles are planned independently, each into its own entries.
@@ -248,9 +250,9 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	if p.Allocator == "" {
 		p.Allocator = "first-fit"
 	}
-	place := opt.Allocator
+	place, ordered := opt.Allocator, opt.Ordered
 	if place == nil {
-		place = alloc.FirstFit
+		place, ordered = alloc.FirstFit, alloc.FirstFitOrdered
 	}
 	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
@@ -268,7 +270,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			}
 		}
 	})
-	planBundles(g, p, opt, place)
+	planBundles(g, p, opt, place, ordered)
 	return p
 }
 

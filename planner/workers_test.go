@@ -92,3 +92,33 @@ func TestPlanWorkers(t *testing.T) {
 		check("synth-tight", g, 1<<16, false)
 	}
 }
+
+// TestCompareColumns: each --compare column is the pool sizes of a plan
+// made with that allocator alone, also when the options Compare starts
+// from carry first-fit's ordered form (as sdscgen.Compile's do): a column
+// must never be first-fit's placement under another allocator's name.
+// The synthetic graph has bundles where best-fit and first-fit differ,
+// which the test checks, so a wrong column cannot pass unnoticed.
+func TestCompareColumns(t *testing.T) {
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 4000, Bundles: 40, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	g := mustGraph(t, src.String())
+	base := planner.Options{Budget: 1 << 20, AllocatorName: "first-fit", Allocator: alloc.FirstFit, Ordered: alloc.FirstFitOrdered}
+	all := allocators(t)
+	cols := planner.Compare(g, base, all)
+	differs := false
+	for i, a := range all {
+		alone := planner.Plan(g, planner.Options{Budget: base.Budget, AllocatorName: a.Name, Allocator: a.Func})
+		for bi, b := range alone.Bundles {
+			if cols[i].PoolSizes[bi] != b.PoolSize {
+				t.Fatalf("%s, bundle %d: compare column %d, a plan with it alone %d", a.Name, bi, cols[i].PoolSizes[bi], b.PoolSize)
+			}
+			differs = differs || b.PoolSize != cols[0].PoolSizes[bi]
+		}
+	}
+	if !differs {
+		t.Fatal("every allocator gave first-fit's pool sizes: the graph cannot tell the columns apart")
+	}
+}

@@ -191,16 +191,13 @@ func benchEmit(b *testing.B, opt mlirgen.Options) {
 	})
 }
 
-// BenchmarkPipeline is the CLI's work without the file system: parse,
-// check, plan and emit (generic) from the source bytes.
+// BenchmarkPipeline is the CLI's work without the file system and the
+// verifier: parse and check (frontend.ParseCheck, no AST), plan and emit
+// (generic) from the source bytes.
 func BenchmarkPipeline(b *testing.B) {
 	each(b, 0, func(b *testing.B, in *input) {
 		for b.Loop() {
-			f, errs := frontend.Parse("synth.bir", in.src)
-			if errs != nil {
-				b.Fatal(errs)
-			}
-			g, errs := frontend.Check(f)
+			g, errs := frontend.ParseCheck("synth.bir", in.src)
 			if errs != nil {
 				b.Fatal(errs)
 			}

@@ -24,31 +24,38 @@ func TestTuneGC(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 
 	// 100 MiB of input, a large run: Go's default GOGC, a limit of
-	// 12 x 100 MiB.
-	tuneGC(getenv, 100<<20)
+	// 4.5 x 100 MiB with fusion on, 12 x 100 MiB with it off.
+	tuneGC(getenv, 100<<20, false)
+	if p, l := read(); p != 100 || l != 450<<20 {
+		t.Errorf("100 MiB input: GOGC %d, limit %d; want 100, 450 MiB", p, l)
+	}
+	tuneGC(getenv, 100<<20, true)
 	if p, l := read(); p != 100 || l != 1200<<20 {
-		t.Errorf("100 MiB input: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
+		t.Errorf("100 MiB input, fusion off: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
 	}
 	// A 1000-byte input: a small run (GOGC 300), the 256 MiB floor.
-	tuneGC(getenv, 1000)
+	tuneGC(getenv, 1000, false)
 	if p, l := read(); p != 300 || l != 256<<20 {
 		t.Errorf("1000-byte input: GOGC %d, limit %d; want 300, 256 MiB", p, l)
 	}
 	// Just under and at 16 MiB: the small-run boundary.
-	tuneGC(getenv, 16<<20-1)
+	tuneGC(getenv, 16<<20-1, false)
 	if p, _ := read(); p != 300 {
 		t.Errorf("16 MiB - 1 byte: GOGC %d, want 300", p)
 	}
-	tuneGC(getenv, 16<<20)
-	// 12 x 16 MiB is 192 MiB, under the floor.
-	if p, l := read(); p != 100 || l != 256<<20 {
-		t.Errorf("16 MiB: GOGC %d, limit %d; want 100, 256 MiB", p, l)
+	// 4.5 x 16 MiB is 72 MiB and 12 x 16 MiB 192 MiB: both under the
+	// floor.
+	for _, unfused := range []bool{false, true} {
+		tuneGC(getenv, 16<<20, unfused)
+		if p, l := read(); p != 100 || l != 256<<20 {
+			t.Errorf("16 MiB, unfused %v: GOGC %d, limit %d; want 100, 256 MiB", unfused, p, l)
+		}
 	}
 
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(math.MaxInt64)
 	env["GOGC"], env["GOMEMLIMIT"] = "50", "1GiB"
-	tuneGC(getenv, 100<<20)
+	tuneGC(getenv, 100<<20, false)
 	if p, l := read(); p != 100 || l != math.MaxInt64 {
 		t.Errorf("user's GOGC and GOMEMLIMIT: the command changed them to %d, %d", p, l)
 	}

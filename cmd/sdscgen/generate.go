@@ -27,7 +27,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	if setGC != nil {
-		setGC(in.size)
+		setGC(in.size, cfg.opt.Unfused)
 	}
 	// The verifier runs while the outputs are printed; the Result's
 	// writers hold every byte back until it has accepted the plan.
@@ -136,7 +136,7 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 // setGC, when set (by main: the in-process tests leave their own
 // collector alone), tunes the garbage collector for an input of the
 // given size (tuneGC).
-var setGC func(inputBytes int)
+var setGC func(inputBytes int, unfused bool)
 
 // compile is sdscgen.Compile; a test replaces it to see how the command
 // reports a verifier failure.

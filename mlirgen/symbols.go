@@ -759,9 +759,16 @@ func (s *declSet) addOther(others *seq[value], v value) bool {
 	n := others.len() + 1
 	s.otab[i] = int32(n)
 	if 4*n > 3*len(s.otab) {
-		s.otab = make([]int32, 2*len(s.otab))
+		// others may hold many more entries than the table (the odd pool
+		// addresses, never indexed): grow until they all fit.
+		size := 2 * len(s.otab)
 		s.oshift--
-		mask = uint64(len(s.otab) - 1)
+		for 4*n > 3*size {
+			size *= 2
+			s.oshift--
+		}
+		s.otab = make([]int32, size)
+		mask = uint64(size - 1)
 		for k := range n - 1 {
 			s.reindex(others.at(k), int32(k+1), mask)
 		}

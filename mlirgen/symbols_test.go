@@ -1,6 +1,9 @@
 package mlirgen
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The expected modules below are written from bundle-ir.md §4 by hand; each case
 // says why every line is what it is.
@@ -569,4 +572,39 @@ func TestSymbolsPooledOddAddress(t *testing.T) {
 		"\t\treturn",
 		"\t}",
 		"}"))
+}
+
+// TestDeclSetOthersAfterOddAddresses: the slice/core value table stays
+// usable when layout.others already holds more pool addresses that are
+// not multiples of 128 (which it lists but never indexes) than the table
+// has slots, as a bundle with many views at unaligned offsets does
+// (found by FuzzPlanVerify: addOther grew the table once, to fewer slots
+// than the entries it then re-inserted, and probed forever). The test
+// runs the set in a goroutine so that a regression fails instead of
+// hanging the package.
+func TestDeclSetOthersAfterOddAddresses(t *testing.T) {
+	var s declSet
+	s.reset(1) // the smallest table: 64 slots
+	var others seq[value]
+	for k := range 200 {
+		others.add(poolAddr(int64(128*k + 13)))
+	}
+	done := make(chan [2]bool, 1)
+	go func() {
+		first := s.addOther(&others, slice(7, 3))
+		others.add(slice(7, 3))
+		again := s.addOther(&others, slice(7, 3))
+		done <- [2]bool{first, again}
+	}()
+	select {
+	case r := <-done:
+		if !r[0] || r[1] {
+			t.Fatalf("addOther: new %v, then again %v; want true, false", r[0], r[1])
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("addOther did not return: its table is full")
+	}
+	if 4*others.len() > 3*len(s.otab) {
+		t.Fatalf("%d entries in a table of %d slots: over three quarters full", others.len(), len(s.otab))
+	}
 }

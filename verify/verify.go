@@ -307,10 +307,93 @@ func (c *checker) groupName(gi int) string {
 	return name
 }
 
+// checkLists verifies that every list reference of the compact graph
+// lies inside its graph-wide array (ir.Span in Accesses, MemberLists and
+// Items; Op.Loops in LoopLists; ir.IntsRef in Ints, with a length word
+// that fits), before anything reads a list through the ir.Graph methods,
+// which trust them (and, slicing up to an array's capacity, could even
+// read past its length without a panic). It returns false when one does
+// not: nothing else can be checked safely then.
+func (c *checker) checkLists() bool {
+	g := c.g
+	ok := true
+	span := func(s ir.Span, n int) bool { return s.Off >= 0 && s.Len >= 0 && int64(s.Off)+int64(s.Len) <= int64(n) }
+	// counted: a list at r whose length is the word before it.
+	counted := func(r int64, n int, length func(i int64) int64) bool {
+		if r <= 0 {
+			return r == 0
+		}
+		if r > int64(n) {
+			return false
+		}
+		l := length(r - 1)
+		return l >= 0 && r+l <= int64(n)
+	}
+	intLen := func(i int64) int64 { return g.Ints[i] }
+	loopLen := func(i int64) int64 { return int64(g.LoopLists[i]) }
+	ints := func(name, list string, r ir.IntsRef) {
+		if !counted(int64(r), len(g.Ints), intLen) {
+			c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
+			ok = false
+		}
+	}
+	accesses := func(name string, accs []ir.Access) {
+		for ai := range accs {
+			ints(name, "strides", accs[ai].Strides)
+			ints(name, "split", accs[ai].Split)
+		}
+	}
+	for gi := range g.Groups {
+		if m := g.Groups[gi].Members; !span(m, len(g.MemberLists)) {
+			c.fail("group %d: members [%d, +%d) outside the graph's %d member entries", gi, m.Off, m.Len, len(g.MemberLists))
+			ok = false
+		}
+	}
+	for bi := range g.Bundles {
+		b := &g.Bundles[bi]
+		for li := range b.Loops {
+			if s := b.Loops[li].Body; !span(s, len(g.Items)) {
+				c.fail("bundle %q: loop %q: body [%d, +%d) outside the graph's %d items", b.Name, b.Loops[li].Name, s.Off, s.Len, len(g.Items))
+				ok = false
+			}
+		}
+		for oi := range b.Ops {
+			op := &b.Ops[oi]
+			name := fmt.Sprintf("bundle %q: op %q", b.Name, op.Name)
+			if !counted(int64(op.Loops), len(g.LoopLists), loopLen) {
+				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", name, op.Loops, len(g.LoopLists))
+				ok = false
+			}
+			ints(name, "cores", op.Cores)
+			if s := op.Accesses; !span(s, len(g.Accesses)) {
+				c.fail("%s: accesses [%d, +%d) outside the graph's %d", name, s.Off, s.Len, len(g.Accesses))
+				ok = false
+				continue
+			}
+			if op.NReads < 0 || op.NReads > op.Accesses.Len {
+				c.fail("%s: %d reads among %d accesses", name, op.NReads, op.Accesses.Len)
+				ok = false
+				continue
+			}
+			accesses(name, g.OpAccesses(op))
+		}
+	}
+	for ni := range g.CPU {
+		n := &g.CPU[ni]
+		name := fmt.Sprintf("cpu %q", n.Name)
+		accesses(name, n.Reads)
+		accesses(name, n.Writes)
+	}
+	return ok
+}
+
 // checkGraph verifies the model invariants the rules rely on. It returns
 // false when indices are inconsistent enough that going on could panic.
 func (c *checker) checkGraph() bool {
 	g := c.g
+	if !c.checkLists() {
+		return false
+	}
 	ok := true
 	// The groups first, each member looked up once, into gc (their
 	// violations come after the buffers'): listed[bi] is whether buffer

@@ -305,3 +305,54 @@ func TestOverlapAtScale(t *testing.T) {
 func sortInts(a []int, less func(x, y int) bool) {
 	sort.Slice(a, func(i, j int) bool { return less(a[i], a[j]) })
 }
+
+// TestCatchesListCorruptions: a list reference of the compact graph
+// (ir.Span, ir.IntsRef, Op.Loops) that leaves its graph-wide array is a
+// violation naming it, never a panic: the graph may be built by hand
+// (ir.Graph.NewOp) and the verifier is what checks it.
+func TestCatchesListCorruptions(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(g *ir.Graph)
+		want string
+	}{
+		// viewGraph's accesses: a 2 (0-1), b 2 (2-3), c 3 (4-6).
+		{"accesses past the array", func(g *ir.Graph) { g.Bundles[0].Ops[1].Accesses.Off = 6 },
+			`bundle "k": op "b": accesses [6, +2) outside the graph's 7`},
+		{"more reads than accesses", func(g *ir.Graph) { g.Bundles[0].Ops[0].NReads = 9 }, `bundle "k": op "a": 9 reads among 2 accesses`},
+		{"negative access span", func(g *ir.Graph) { g.Bundles[0].Ops[0].Accesses.Len = -1 }, `bundle "k": op "a": accesses [0, +-1) outside the graph's 7`},
+		{"loop list past the array", func(g *ir.Graph) { g.Bundles[0].Ops[0].Loops = int32(len(g.LoopLists) + 5) },
+			`bundle "k": op "a": loop list at 7 outside the graph's 2 loop-list entries`},
+		{"cores past the ints", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = ir.IntsRef(len(g.Ints) + 3) }, `bundle "k": op "c": cores list at`},
+		{"strides past the ints", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = ir.IntsRef(len(g.Ints)) }, `bundle "k": op "b": strides list at`},
+		{"split with a negative length", func(g *ir.Graph) {
+			ref := g.AddInts([]int64{128, 128})
+			g.Ints[ref-1] = -4
+			g.Reads(&g.Bundles[0].Ops[2])[0].Split = ref
+		}, `bundle "k": op "c": split list at`},
+		{"members past the array", func(g *ir.Graph) { g.Groups[1].Members.Off = int32(len(g.MemberLists)) }, `group 1: members [6, +1) outside the graph's 6 member entries`},
+		{"loop body past the items", func(g *ir.Graph) { g.Bundles[0].Loops[0].Body.Len = 4 }, `bundle "k": loop "L": body [0, +4) outside the graph's 1 items`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := viewGraph()
+			p := planViews(t, g) // planned before the corruption
+			tc.edit(g)
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("verify.Plan panicked: %v", r)
+					}
+				}()
+				err = verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget})
+			}()
+			if err == nil {
+				t.Fatal("corruption not detected")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("violation %q not reported; got:\n%v", tc.want, err)
+			}
+		})
+	}
+}

@@ -184,7 +184,10 @@ func (b *builder) buffer(d *BufferDecl) {
 	} else if i := b.nbufs - b.bufFirst; i >= 0 && i&(bufChunk-1) == 0 {
 		b.bufs = append(b.bufs, make([]ir.Buffer, bufChunk))
 	}
-	*b.buf(b.nbufs) = ir.Buffer{Name: b.names.name(id), Pos: b.pos(d.Name.Pos), Size: size, Alias: -1}
+	// Field by field: the chunk is zeroed, and a composite literal
+	// would be built aside and copied.
+	nb := b.buf(b.nbufs)
+	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), b.pos(d.Name.Pos), size, -1
 	b.nbufs++
 }
 

@@ -217,11 +217,17 @@ func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
 		return keys
 	}
 	tmp := make([]prefixKey, n)
-	for shift := 0; shift < 64; shift += 8 {
-		var count [256]int
-		for _, k := range keys {
-			count[k.prefix>>shift&0xff]++
+	// The counts of every digit position in one pass over the keys: a
+	// pass's counts do not depend on the order the passes before left.
+	var counts [8][256]int
+	for _, k := range keys {
+		p := k.prefix
+		for d := range counts {
+			counts[d][p>>(8*d)&0xff]++
 		}
+	}
+	for shift := 0; shift < 64; shift += 8 {
+		count := &counts[shift/8]
 		if count[keys[0].prefix>>shift&0xff] == n {
 			continue // one digit: the pass would not move anything
 		}
@@ -255,11 +261,8 @@ func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
 // with equal prefixes need a full comparison.
 func prefix8(s string) uint64 {
 	var p uint64
-	for i := 0; i < 8; i++ {
-		p <<= 8
-		if i < len(s) {
-			p |= uint64(s[i])
-		}
+	for i := 0; i < min(len(s), 8); i++ {
+		p |= uint64(s[i]) << (56 - 8*i)
 	}
 	return p
 }

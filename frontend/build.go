@@ -117,14 +117,14 @@ type openBlock struct {
 // accesses per byte (one per 34 bytes at 10k ops): its Graph.Accesses is
 // sized for one per 33 bytes, its Graph.Ints for an int per 32 bytes (one
 // per 36 at 10k ops) and its first buffer chunk for a buffer per 64 bytes
-// (one per 80), so that none of them grows or is copied at finish. A
+// (one per 80), so that none of them grows or is copied at finish, and
+// its name table for a name per 40 bytes (see below). A
 // large source keeps the sizes above (Ints grows), which bound its
 // memory.
 func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
 		g:        &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
-		names:    newNameTable(size / 96),
 		ops:      slab[ir.Op]{first: size / 80, max: 1 << 14},
 		loops:    slab[ir.Loop]{first: size / 400, max: 1 << 14},
 		items:    slab[ir.Item]{max: 1 << 16},
@@ -134,6 +134,12 @@ func newBuilder(file string, size int) *builder {
 		b.g.Accesses = make([]ir.Access, 0, size/33)
 		b.g.Ints = make([]int64, 0, size/32)
 		b.bufFirst = max(size/64, bufChunk)
+		// A name per 80 bytes (at 10k ops) filled the table sized for
+		// one per 96 to near its 3/4 limit, where linear probing makes
+		// long runs: twice the slots keep it under half full.
+		b.names = newNameTable(size / 40)
+	} else {
+		b.names = newNameTable(size / 96)
 	}
 	return b
 }

@@ -217,17 +217,11 @@ func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
 		return keys
 	}
 	tmp := make([]prefixKey, n)
-	// The counts of every digit position in one pass over the keys: a
-	// pass's counts do not depend on the order the passes before left.
-	var counts [8][256]int
-	for _, k := range keys {
-		p := k.prefix
-		for d := range counts {
-			counts[d][p>>(8*d)&0xff]++
-		}
-	}
 	for shift := 0; shift < 64; shift += 8 {
-		count := &counts[shift/8]
+		var count [256]int
+		for _, k := range keys {
+			count[k.prefix>>shift&0xff]++
+		}
 		if count[keys[0].prefix>>shift&0xff] == n {
 			continue // one digit: the pass would not move anything
 		}

@@ -36,11 +36,13 @@ type builder struct {
 	errs  ErrorList
 	names *nameTable
 
-	// bufs holds the buffers in declaration order, in chunks of
-	// bufChunk that never move; finish copies them to Graph.Buffers.
-	bufs    [][]ir.Buffer
-	nbufs   int
-	renames []renameRec // the effective renames, in source order
+	// bufs holds the buffers in declaration order, in chunks that never
+	// move: bufFirst of them in the first, bufChunk in every other;
+	// finish copies them to Graph.Buffers, unless they fit in the first.
+	bufs     [][]ir.Buffer
+	bufFirst int
+	nbufs    int
+	renames  []renameRec // the effective renames, in source order
 	// renameTo holds, per effective rename, the buffer its chain ends at,
 	// or -1 when the chain is broken (already reported).
 	renameTo []int
@@ -110,16 +112,41 @@ type openBlock struct {
 // whole graph, is sized for an access per 36 bytes (generated graphs
 // have one per 34-38), so that it rarely grows; finish trims it when
 // that was too generous.
+//
+// A small source (under smallSource bytes) has shorter names, so more
+// accesses per byte (one per 34 bytes at 10k ops): its Graph.Accesses is
+// sized for one per 33 bytes, its Graph.Ints for an int per 32 bytes (one
+// per 36 at 10k ops) and its first buffer chunk for a buffer per 64 bytes
+// (one per 80), so that none of them grows or is copied at finish, and
+// its name table for a name per 40 bytes (see below). A
+// large source keeps the sizes above (Ints grows), which bound its
+// memory.
 func newBuilder(file string, size int) *builder {
-	return &builder{
-		file:  file,
-		g:     &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
-		names: newNameTable(size / 96),
-		ops:   slab[ir.Op]{first: size / 80, max: 1 << 14},
-		loops: slab[ir.Loop]{first: size / 400, max: 1 << 14},
-		items: slab[ir.Item]{max: 1 << 16},
+	b := &builder{
+		file:     file,
+		g:        &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
+		ops:      slab[ir.Op]{first: size / 80, max: 1 << 14},
+		loops:    slab[ir.Loop]{first: size / 400, max: 1 << 14},
+		items:    slab[ir.Item]{max: 1 << 16},
+		bufFirst: bufChunk,
 	}
+	if size > 0 && size < smallSource {
+		b.g.Accesses = make([]ir.Access, 0, size/33)
+		b.g.Ints = make([]int64, 0, size/32)
+		b.bufFirst = max(size/64, bufChunk)
+		// A name per 80 bytes (at 10k ops) filled the table sized for
+		// one per 96 to near its 3/4 limit, where linear probing makes
+		// long runs: twice the slots keep it under half full.
+		b.names = newNameTable(size / 40)
+	} else {
+		b.names = newNameTable(size / 96)
+	}
+	return b
 }
+
+// smallSource is the size under which newBuilder sizes the graph's
+// arrays for the whole source at once (at most some 40k ops).
+const smallSource = 4 << 20
 
 // stack returns the enclosing loops of the current body (see loopStack).
 func (b *builder) stack() []int32 {
@@ -158,10 +185,15 @@ func (b *builder) buffer(d *BufferDecl) {
 		return
 	}
 	e.buf = int32(b.nbufs)
-	if b.nbufs&(bufChunk-1) == 0 {
+	if len(b.bufs) == 0 {
+		b.bufs = append(b.bufs, make([]ir.Buffer, b.bufFirst))
+	} else if i := b.nbufs - b.bufFirst; i >= 0 && i&(bufChunk-1) == 0 {
 		b.bufs = append(b.bufs, make([]ir.Buffer, bufChunk))
 	}
-	*b.buf(b.nbufs) = ir.Buffer{Name: b.names.name(id), Pos: b.pos(d.Name.Pos), Size: size, Alias: -1}
+	// Field by field: the chunk is zeroed, and a composite literal
+	// would be built aside and copied.
+	nb := b.buf(b.nbufs)
+	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), b.pos(d.Name.Pos), size, -1
 	b.nbufs++
 }
 
@@ -169,7 +201,13 @@ const bufShift = 12
 const bufChunk = 1 << bufShift
 
 // buf returns buffer i while the graph is being built.
-func (b *builder) buf(i int) *ir.Buffer { return &b.bufs[i>>bufShift][i&(bufChunk-1)] }
+func (b *builder) buf(i int) *ir.Buffer {
+	if i < b.bufFirst {
+		return &b.bufs[0][i]
+	}
+	i -= b.bufFirst
+	return &b.bufs[1+i>>bufShift][i&(bufChunk-1)]
+}
 
 // size computes a buffer's byte size rounded up to whole sticks; it
 // reports and returns 0 when there is none.
@@ -765,12 +803,20 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	b.names.slots, b.names.entries = nil, nil
 	b.nodeDuplicates()
 	b.names = nil
-	g.Buffers = make([]ir.Buffer, b.nbufs)
-	for k, c := range b.bufs {
-		copy(g.Buffers[k<<bufShift:], c)
+	if len(b.bufs) == 1 {
+		g.Buffers = b.bufs[0][:b.nbufs:b.nbufs]
+	} else {
+		g.Buffers = make([]ir.Buffer, b.nbufs)
+		off := 0
+		for _, c := range b.bufs {
+			off += copy(g.Buffers[off:], c)
+		}
 	}
 	measure()
 	b.bufs = nil
+	if len(g.Ints) == 0 {
+		g.Ints = nil // as without the sizing of a small source
+	}
 	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
 		g.Accesses = slices.Clip(slices.Clone(g.Accesses))
 	}

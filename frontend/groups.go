@@ -255,11 +255,8 @@ func sortByPrefix(keys []prefixKey, cmp func(a, b prefixKey) int) []prefixKey {
 // with equal prefixes need a full comparison.
 func prefix8(s string) uint64 {
 	var p uint64
-	for i := 0; i < 8; i++ {
-		p <<= 8
-		if i < len(s) {
-			p |= uint64(s[i])
-		}
+	for i := 0; i < min(len(s), 8); i++ {
+		p |= uint64(s[i]) << (56 - 8*i)
 	}
 	return p
 }

@@ -107,14 +107,6 @@ func (p *printer) spill() {
 	p.lastLen = 0
 }
 
-// raw writes text printed elsewhere, after what is buffered.
-func (p *printer) raw(b []byte) {
-	p.spill()
-	if p.err == nil && len(b) > 0 {
-		_, p.err = p.w.Write(b)
-	}
-}
-
 func (p *printer) flush() error {
 	p.spill()
 	if p.err == nil && p.bw != nil {

@@ -23,11 +23,12 @@ func TestTuneGC(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
 
-	// 100 MiB of input, a large run: Go's default GOGC, a limit of
-	// 4.5 x 100 MiB with fusion on, 12 x 100 MiB with it off.
+	// 100 MiB of input, a large run: with fusion on GOGC 200 under a
+	// limit of 4.5 x 100 MiB; with it off Go's default GOGC under
+	// 12 x 100 MiB.
 	tuneGC(getenv, 100<<20, false)
-	if p, l := read(); p != 100 || l != 450<<20 {
-		t.Errorf("100 MiB input: GOGC %d, limit %d; want 100, 450 MiB", p, l)
+	if p, l := read(); p != 200 || l != 450<<20 {
+		t.Errorf("100 MiB input: GOGC %d, limit %d; want 200, 450 MiB", p, l)
 	}
 	tuneGC(getenv, 100<<20, true)
 	if p, l := read(); p != 100 || l != 1200<<20 {
@@ -45,10 +46,10 @@ func TestTuneGC(t *testing.T) {
 	}
 	// 4.5 x 16 MiB is 72 MiB and 12 x 16 MiB 192 MiB: both under the
 	// floor.
-	for _, unfused := range []bool{false, true} {
+	for unfused, percent := range map[bool]int{false: 200, true: 100} {
 		tuneGC(getenv, 16<<20, unfused)
-		if p, l := read(); p != 100 || l != 256<<20 {
-			t.Errorf("16 MiB, unfused %v: GOGC %d, limit %d; want 100, 256 MiB", unfused, p, l)
+		if p, l := read(); p != percent || l != 256<<20 {
+			t.Errorf("16 MiB, unfused %v: GOGC %d, limit %d; want %d, 256 MiB", unfused, p, l, percent)
 		}
 	}
 

@@ -331,16 +331,31 @@ func (c *checker) checkLists() bool {
 	}
 	intLen := func(i int64) int64 { return g.Ints[i] }
 	loopLen := func(i int64) int64 { return int64(g.LoopLists[i]) }
-	ints := func(name, list string, r ir.IntsRef) {
-		if !counted(int64(r), len(g.Ints), intLen) {
-			c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
-			ok = false
-		}
+	// The names of messages are spelled only when one is reported.
+	opName := func(b *ir.Bundle, op *ir.Op) string { return fmt.Sprintf("bundle %q: op %q", b.Name, op.Name) }
+	cpuName := func(n *ir.CPUNode) string { return fmt.Sprintf("cpu %q", n.Name) }
+	intsBad := func(name, list string, r ir.IntsRef) {
+		c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
+		ok = false
 	}
-	accesses := func(name string, accs []ir.Access) {
+	// accessesOK reports whether every access's lists are inside Ints;
+	// when one is not, the caller reports each (accessesBad).
+	accessesOK := func(accs []ir.Access) bool {
 		for ai := range accs {
-			ints(name, "strides", accs[ai].Strides)
-			ints(name, "split", accs[ai].Split)
+			if !counted(int64(accs[ai].Strides), len(g.Ints), intLen) || !counted(int64(accs[ai].Split), len(g.Ints), intLen) {
+				return false
+			}
+		}
+		return true
+	}
+	accessesBad := func(name string, accs []ir.Access) {
+		for ai := range accs {
+			if r := accs[ai].Strides; !counted(int64(r), len(g.Ints), intLen) {
+				intsBad(name, "strides", r)
+			}
+			if r := accs[ai].Split; !counted(int64(r), len(g.Ints), intLen) {
+				intsBad(name, "split", r)
+			}
 		}
 	}
 	for gi := range g.Groups {
@@ -359,30 +374,34 @@ func (c *checker) checkLists() bool {
 		}
 		for oi := range b.Ops {
 			op := &b.Ops[oi]
-			name := fmt.Sprintf("bundle %q: op %q", b.Name, op.Name)
 			if !counted(int64(op.Loops), len(g.LoopLists), loopLen) {
-				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", name, op.Loops, len(g.LoopLists))
+				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", opName(b, op), op.Loops, len(g.LoopLists))
 				ok = false
 			}
-			ints(name, "cores", op.Cores)
+			if !counted(int64(op.Cores), len(g.Ints), intLen) {
+				intsBad(opName(b, op), "cores", op.Cores)
+			}
 			if s := op.Accesses; !span(s, len(g.Accesses)) {
-				c.fail("%s: accesses [%d, +%d) outside the graph's %d", name, s.Off, s.Len, len(g.Accesses))
+				c.fail("%s: accesses [%d, +%d) outside the graph's %d", opName(b, op), s.Off, s.Len, len(g.Accesses))
 				ok = false
 				continue
 			}
 			if op.NReads < 0 || op.NReads > op.Accesses.Len {
-				c.fail("%s: %d reads among %d accesses", name, op.NReads, op.Accesses.Len)
+				c.fail("%s: %d reads among %d accesses", opName(b, op), op.NReads, op.Accesses.Len)
 				ok = false
 				continue
 			}
-			accesses(name, g.OpAccesses(op))
+			if accs := g.OpAccesses(op); !accessesOK(accs) {
+				accessesBad(opName(b, op), accs)
+			}
 		}
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		name := fmt.Sprintf("cpu %q", n.Name)
-		accesses(name, n.Reads)
-		accesses(name, n.Writes)
+		if !accessesOK(n.Reads) || !accessesOK(n.Writes) {
+			accessesBad(cpuName(n), n.Reads)
+			accessesBad(cpuName(n), n.Writes)
+		}
 	}
 	return ok
 }

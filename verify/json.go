@@ -207,6 +207,10 @@ func JSONReader(g *ir.Graph, p *planner.Result, src io.Reader) error {
 	return checkJSON(g, p, newStreamReader(src), nil)
 }
 
+// slowJSON turns the buffers' fast path off (for the tests that hold the
+// two paths equal).
+var slowJSON bool
+
 // checkJSON is JSON reading from r, with the views views (nil: derive
 // them).
 func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error {
@@ -227,7 +231,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 	ps := &poolSizes{g: g, p: p}
 	var want []byte
 	expect := func(i int) []byte {
-		if !matches || i >= len(g.Buffers) {
+		if !matches || i >= len(g.Buffers) || slowJSON {
 			return nil
 		}
 		w := bc.appendBuffer(want[:0], i)

@@ -281,7 +281,7 @@ func (x *items) placed(k int32) bool  { return x.offset(k) >= 0 && x.size(k) > 0
 // liveRanges).
 const (
 	iAt    = 0 // per step: a counting sort's bucket starts
-	iOrder = 1 // per item: its group (items.order)
+	iOrder = 1 // sortCandidates: the candidates in order
 	iByEnd = 2 // per item: the items by end step
 	iPos   = 0 // checkOverlap: per item, its position by offset; replayFirstFit: the batch freed
 )
@@ -296,13 +296,12 @@ const (
 	iFreeOff  = 2
 )
 
-func (c *checker) checkBundle(s *scratch, bi int) {
-	g, p := c.g, c.p
-	b := &g.Bundles[bi]
-	pb := &p.Bundles[bi]
-	// Sort the candidates by (start, end, name): by start with a counting
-	// sort over the bundle's steps, then each run of one start by the
-	// rest. (Group names are unique; the index only makes ties total.)
+// sortCandidates sorts bundle bi's candidates (candOf, after
+// liveRanges) into (start, end, name) order, in place: by start with a
+// counting sort over the bundle's steps, then each run of one start by
+// the rest. (Group names are unique; the index only makes ties total.)
+func (c *checker) sortCandidates(s *scratch, bi int) {
+	b := &c.g.Bundles[bi]
 	cands := c.candOf(bi)
 	ws := c.ws
 	at := grow(s.i32[iAt], len(b.Ops)+1)
@@ -331,6 +330,17 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 		}
 		lo = hi
 	}
+	copy(cands, order)
+}
+
+// checkBundle checks bundle bi's pool; its candidates are in order
+// (sortCandidates).
+func (c *checker) checkBundle(s *scratch, bi int) {
+	g, p := c.g, c.p
+	b := &g.Bundles[bi]
+	pb := &p.Bundles[bi]
+	order := c.candOf(bi)
+	ws := c.ws
 	x := &items{order: order, ws: ws, gs: g.Groups, pg: p.Groups, c: c}
 	m := int32(len(order))
 
@@ -393,7 +403,7 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	}
 	// Items by end step (ties in item order), for the sweeps below: a
 	// counting sort over the bundle's steps.
-	at = grow(s.i32[iAt], len(b.Ops)+1)
+	at := grow(s.i32[iAt], len(b.Ops)+1)
 	for k := range m {
 		at[x.end(k)+1]++
 	}

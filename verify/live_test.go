@@ -52,20 +52,16 @@ func BenchmarkVerifyLive(b *testing.B) {
 				b.StopTimer()
 				base, total := liveBytes()
 				b.StartTimer()
-				c := &checker{g: p.Graph, p: p, opt: opt}
-				if !c.begin() {
-					b.Fatal(c.result())
+				// Measured where the most is live: after the
+				// per-bundle checks, before their scratch is released.
+				var now, all uint64
+				pre := Prepare(p.Graph, opt)
+				pre.atPeak = func() {
+					b.StopTimer()
+					now, all = liveBytes()
+					b.StartTimer()
 				}
-				c.views = deriveViews(p.Graph)
-				// finish, measured where the most is live: after
-				// the per-bundle checks, before release.
-				walked := c.checkBundles()
-				b.StopTimer()
-				now, all := liveBytes()
-				b.StartTimer()
-				c.release(walked)
-				c.checkRest(walked)
-				if err := c.result(); err != nil {
+				if err := pre.Plan(p); err != nil {
 					b.Fatal(err)
 				}
 				const mb = 1 << 20

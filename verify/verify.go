@@ -110,6 +110,8 @@ type checker struct {
 	views *viewInfo
 	// scratch holds one per worker (see forChunks).
 	scratch []*scratch
+	// boundsNeedPlan is checkBounds' without a plan (see Prepared).
+	boundsNeedPlan bool
 }
 
 func (c *checker) fail(format string, args ...any) {
@@ -175,13 +177,8 @@ func (w want) reason() planner.Reason { return reasons[-w.bundle-1] }
 // Plan checks p against the rules of bundle-ir.md §3 re-derived from g. It returns
 // nil or an *Error naming every violation found.
 func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
-	c := &checker{g: g, p: p, opt: opt}
-	if !c.begin() {
-		return c.result()
-	}
-	c.views = deriveViews(g)
-	c.finish()
-	return c.result()
+	planErr, _ := Prepare(g, opt).check(p, nil)
+	return planErr
 }
 
 // PlanAndJSON is Plan and JSONReader on the document read from r, run
@@ -190,27 +187,168 @@ func Plan(g *ir.Graph, p *planner.Result, opt Options) error {
 // JSONReader's, or nil without reading r when the plan does not even
 // index the graph consistently (planErr says so).
 func PlanAndJSON(g *ir.Graph, p *planner.Result, opt Options, r io.Reader) (planErr, jsonErr error) {
-	c := &checker{g: g, p: p, opt: opt}
-	if !c.begin() {
-		return c.result(), nil
+	return Prepare(g, opt).PlanAndJSON(p, r)
+}
+
+// Prepared is what the verifier derives from the graph and the options
+// alone, before there is a plan: the graph's own checks, the alias
+// chains' views, every group's expected reason, bundle and live range,
+// each bundle's candidates in (start, end, name) order, the checks of
+// cores, splits and bounds, with their violations held back. Its
+// PlanAndJSON (or Plan) then makes the checks that read the plan and
+// reports every violation in the order Plan reports them: the result is
+// Plan's and PlanAndJSON's exactly, for every graph and plan.
+type Prepared struct {
+	// c holds the graph checks' violations and what they derive (c.p
+	// is nil).
+	c  *checker
+	ok bool // checkGraph's verdict: the rest ran
+	// views is checkViews' list; walked the per-bundle lists (cores,
+	// live ranges, bounds); cpu checkCoresCPU's.
+	views, cpu Error
+	walked     []chunk
+	// boundsNeedPlan: an access's start may lie outside its group's
+	// bytes, which is a violation only when the plan pools the group,
+	// so checkBounds runs again with the plan.
+	boundsNeedPlan bool
+	used           bool
+	// atPeak, when not nil, is called where the most is live (for
+	// BenchmarkVerifyLive).
+	atPeak func()
+}
+
+// Prepare makes the checks and derivations that need only the graph (see
+// Prepared). It only reads g, so it may run while planner.Plan plans g
+// on another goroutine; opt must be the options the plan is requested
+// with. A Prepared serves one PlanAndJSON or Plan call.
+func Prepare(g *ir.Graph, opt Options) *Prepared {
+	c := &checker{g: g, opt: opt}
+	pre := &Prepared{c: c}
+	if pre.ok = c.checkGraph(); !pre.ok {
+		return pre
 	}
 	c.views = deriveViews(g)
-	done := make(chan error, 1)
+	vc := &checker{g: g, opt: opt}
+	vc.checkViews(c.views)
+	pre.views = vc.err
+	c.reasons()
+	// Per bundle, while its ops are at hand: its cores and splits, its
+	// loops and the live ranges of its candidates (then their order) and
+	// the bounds of its accesses.
+	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
+	pre.walked = c.forChunks(len(g.Bundles), bundleWork, 3, func(s *scratch, out []checker, lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			out[0].checkCores(bi)
+			out[1].liveRanges(s, bi)
+			out[1].sortCandidates(s, bi)
+			out[2].checkBounds(bi)
+		}
+	})
+	for k := range pre.walked {
+		pre.boundsNeedPlan = pre.boundsNeedPlan || pre.walked[k].out[2].boundsNeedPlan
+	}
+	cc := &checker{g: g, opt: opt}
+	cc.checkCoresCPU()
+	pre.cpu = cc.err
+	return pre
+}
+
+// Plan is the package's Plan with the graph's share done.
+func (pre *Prepared) Plan(p *planner.Result) error {
+	planErr, _ := pre.check(p, nil)
+	return planErr
+}
+
+// PlanAndJSON is the package's PlanAndJSON with the graph's share done.
+func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonErr error) {
+	return pre.check(p, func(views *viewInfo) error {
+		return checkJSON(pre.c.g, p, newStreamReader(r), views)
+	})
+}
+
+// check makes the checks that read p and merges every list in the order
+// of the package comment; json, when not nil, runs beside them once the
+// plan is known to index the graph.
+func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planErr, jsonErr error) {
+	if pre.used {
+		pre = Prepare(pre.c.g, pre.c.opt)
+	}
+	pre.used = true
+	g := pre.c.g
+	c := &checker{g: g, p: p, opt: pre.c.opt}
+	if !c.header() {
+		return c.result(), nil
+	}
+	c.merge(pre.c)
+	if !pre.ok {
+		return c.result(), nil
+	}
+	c.ws, c.candStart, c.candList, c.views, c.scratch = pre.c.ws, pre.c.candStart, pre.c.candList, pre.c.views, pre.c.scratch
+	var done chan error
 	var failed panicked
-	go func() {
-		defer close(done)
-		defer failed.catch()
-		done <- checkJSON(g, p, newStreamReader(r), c.views)
-	}()
-	c.finish()
-	jsonErr = <-done
-	failed.rethrow()
+	if json != nil {
+		done = make(chan error, 1)
+		go func() {
+			defer close(done)
+			defer failed.catch()
+			done <- json(c.views)
+		}()
+	}
+	c.err.Total += pre.views.Total
+	for _, v := range pre.views.Violations {
+		if len(c.err.Violations) < maxReported {
+			c.err.Violations = append(c.err.Violations, v)
+		}
+	}
+	// Per bundle: its pool (which reads only its own candidates' live
+	// ranges), and when the bounds need it, the bounds again.
+	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
+	planned := c.forChunks(len(g.Bundles), bundleWork, 2, func(s *scratch, out []checker, lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			out[0].checkBundle(s, bi)
+			if pre.boundsNeedPlan {
+				out[1].checkBounds(bi)
+			}
+		}
+	})
+	if pre.atPeak != nil {
+		pre.atPeak()
+	}
+	// What only the per-bundle checks use (the workers' scratch and the
+	// candidates by bundle) goes, so that the collector can take it while
+	// the rest runs.
+	c.scratch, c.candStart, c.candList = nil, nil, nil
+	pre.c = &checker{g: g, opt: pre.c.opt}
+	for _, chunks := range [][]chunk{pre.walked, planned} {
+		for k := range chunks {
+			for l := range chunks[k].out {
+				chunks[k].out[l] = checker{err: chunks[k].out[l].err}
+			}
+		}
+	}
+	c.mergeList(pre.walked, 0)
+	c.merge(&checker{err: pre.cpu})
+	c.mergeList(pre.walked, 1)
+	groups := c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
+		out[0].checkGroups(lo, hi)
+	})
+	c.mergeList(groups, 0)
+	c.mergeList(planned, 0)
+	if pre.boundsNeedPlan {
+		c.mergeList(planned, 1)
+	} else {
+		c.mergeList(pre.walked, 2)
+	}
+	if done != nil {
+		jsonErr = <-done
+		failed.rethrow()
+	}
 	return c.result(), jsonErr
 }
 
-// begin makes the checks that everything else relies on. It returns
-// false when the rest cannot run.
-func (c *checker) begin() bool {
+// header makes the checks of the plan as a whole. It returns false when
+// the plan does not even index the graph consistently.
+func (c *checker) header() bool {
 	g, p, opt := c.g, c.p, c.opt
 	if p == nil {
 		c.fail("no plan")
@@ -233,64 +371,13 @@ func (c *checker) begin() bool {
 	if p.Allocator == "" {
 		c.fail("the plan names no allocator")
 	}
-	return c.checkGraph()
+	return true
 }
 
-// finish makes every other check, in the order of the package comment;
-// c.views is set.
-func (c *checker) finish() {
-	walked := c.checkBundles()
-	c.release(walked)
-	c.checkRest(walked)
-}
-
-// checkBundles makes the checks up to the per-bundle ones and returns
-// the per-bundle ones' lists (see checkRest).
-func (c *checker) checkBundles() []chunk {
-	g := c.g
-	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
-	c.checkViews(c.views)
-	c.reasons()
-	// Per bundle, while its ops are at hand: its cores and splits, its
-	// loops and the live ranges of its candidates, its pool (which reads
-	// only its own candidates' live ranges) and the bounds of its
-	// accesses. The lists are merged in the order of the package comment,
-	// with checkGroups' (which reads every live range) before the pools'.
-	return c.forChunks(len(g.Bundles), bundleWork, 4, func(s *scratch, out []checker, lo, hi int) {
-		for bi := lo; bi < hi; bi++ {
-			out[0].checkCores(bi)
-			out[1].liveRanges(s, bi)
-			out[2].checkBundle(s, bi)
-			out[3].checkBounds(bi)
-		}
-	})
-}
-
-// release drops what only the per-bundle checks use (the workers'
-// scratch and the candidates by bundle), so that the collector can take
-// it while the rest runs; walked keeps only its violations.
-func (c *checker) release(walked []chunk) {
-	c.scratch, c.candStart, c.candList = nil, nil, nil
-	for k := range walked {
-		for l := range walked[k].out {
-			walked[k].out[l] = checker{err: walked[k].out[l].err}
-		}
-	}
-}
-
-// checkRest makes the checks after the per-bundle ones (walked: their
-// lists) and merges every list in order.
-func (c *checker) checkRest(walked []chunk) {
-	g := c.g
-	c.mergeList(walked, 0)
-	c.checkCoresCPU()
-	c.mergeList(walked, 1)
-	groups := c.forChunks(len(g.Groups), nil, 1, func(_ *scratch, out []checker, lo, hi int) {
-		out[0].checkGroups(lo, hi)
-	})
-	c.mergeList(groups, 0)
-	c.mergeList(walked, 2)
-	c.mergeList(walked, 3)
+// begin makes the checks that everything else relies on (the plan's
+// header, then the graph's). It returns false when the rest cannot run.
+func (c *checker) begin() bool {
+	return c.header() && c.checkGraph()
 }
 
 // groupName is group gi's name for messages: the smallest name among
@@ -331,16 +418,31 @@ func (c *checker) checkLists() bool {
 	}
 	intLen := func(i int64) int64 { return g.Ints[i] }
 	loopLen := func(i int64) int64 { return int64(g.LoopLists[i]) }
-	ints := func(name, list string, r ir.IntsRef) {
-		if !counted(int64(r), len(g.Ints), intLen) {
-			c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
-			ok = false
-		}
+	// The names of messages are spelled only when one is reported.
+	opName := func(b *ir.Bundle, op *ir.Op) string { return fmt.Sprintf("bundle %q: op %q", b.Name, op.Name) }
+	cpuName := func(n *ir.CPUNode) string { return fmt.Sprintf("cpu %q", n.Name) }
+	intsBad := func(name, list string, r ir.IntsRef) {
+		c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
+		ok = false
 	}
-	accesses := func(name string, accs []ir.Access) {
+	// accessesOK reports whether every access's lists are inside Ints;
+	// when one is not, the caller reports each (accessesBad).
+	accessesOK := func(accs []ir.Access) bool {
 		for ai := range accs {
-			ints(name, "strides", accs[ai].Strides)
-			ints(name, "split", accs[ai].Split)
+			if !counted(int64(accs[ai].Strides), len(g.Ints), intLen) || !counted(int64(accs[ai].Split), len(g.Ints), intLen) {
+				return false
+			}
+		}
+		return true
+	}
+	accessesBad := func(name string, accs []ir.Access) {
+		for ai := range accs {
+			if r := accs[ai].Strides; !counted(int64(r), len(g.Ints), intLen) {
+				intsBad(name, "strides", r)
+			}
+			if r := accs[ai].Split; !counted(int64(r), len(g.Ints), intLen) {
+				intsBad(name, "split", r)
+			}
 		}
 	}
 	for gi := range g.Groups {
@@ -359,30 +461,34 @@ func (c *checker) checkLists() bool {
 		}
 		for oi := range b.Ops {
 			op := &b.Ops[oi]
-			name := fmt.Sprintf("bundle %q: op %q", b.Name, op.Name)
 			if !counted(int64(op.Loops), len(g.LoopLists), loopLen) {
-				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", name, op.Loops, len(g.LoopLists))
+				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", opName(b, op), op.Loops, len(g.LoopLists))
 				ok = false
 			}
-			ints(name, "cores", op.Cores)
+			if !counted(int64(op.Cores), len(g.Ints), intLen) {
+				intsBad(opName(b, op), "cores", op.Cores)
+			}
 			if s := op.Accesses; !span(s, len(g.Accesses)) {
-				c.fail("%s: accesses [%d, +%d) outside the graph's %d", name, s.Off, s.Len, len(g.Accesses))
+				c.fail("%s: accesses [%d, +%d) outside the graph's %d", opName(b, op), s.Off, s.Len, len(g.Accesses))
 				ok = false
 				continue
 			}
 			if op.NReads < 0 || op.NReads > op.Accesses.Len {
-				c.fail("%s: %d reads among %d accesses", name, op.NReads, op.Accesses.Len)
+				c.fail("%s: %d reads among %d accesses", opName(b, op), op.NReads, op.Accesses.Len)
 				ok = false
 				continue
 			}
-			accesses(name, g.OpAccesses(op))
+			if accs := g.OpAccesses(op); !accessesOK(accs) {
+				accessesBad(opName(b, op), accs)
+			}
 		}
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		name := fmt.Sprintf("cpu %q", n.Name)
-		accesses(name, n.Reads)
-		accesses(name, n.Writes)
+		if !accessesOK(n.Reads) || !accessesOK(n.Writes) {
+			accessesBad(cpuName(n), n.Reads)
+			accessesBad(cpuName(n), n.Writes)
+		}
 	}
 	return ok
 }

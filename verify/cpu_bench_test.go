@@ -1,0 +1,58 @@
+package verify
+
+import (
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/planner"
+)
+
+// BenchmarkVerifyCPU times the verifier as the CLI runs it on the graphs
+// of issue 12 (synth seed 1, one bundle, as /tmp/perf-final's 10k.bir
+// and 1M.bir), planned with the default first-fit and budget, on every
+// core: PlanAndJSON with the JSON streamed from planner.WriteJSON (whose
+// CPU time is included in cpu-ms/op, as is the collector's). B/op counts
+// the verifier's allocations and the writer's.
+//
+// /Prepared splits it as the CLI can: Prepare (the graph-only checks)
+// then Prepared.PlanAndJSON, one after the other, so that its cpu-ms/op
+// compares with the plain run's.
+func BenchmarkVerifyCPU(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		ops  int
+	}{
+		{"10k", 10_000},
+		{"1M", 1_000_000},
+	} {
+		var p *planner.Result
+		plan := func(b *testing.B) {
+			if p == nil {
+				p = livePlan(b, bc.ops, 1)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+		}
+		opt := Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}
+		run := func(b *testing.B, check func(r io.Reader) (error, error)) {
+			cpuclock.Measure(b, func() {
+				for b.Loop() {
+					pr, pw := io.Pipe()
+					go func() { pw.CloseWithError(planner.WriteJSON(pw, p)) }()
+					perr, jerr := check(pr)
+					pr.Close()
+					if perr != nil || jerr != nil {
+						b.Fatal(perr, jerr)
+					}
+				}
+			})
+		}
+		b.Run(bc.name+"/PlanAndJSON", func(b *testing.B) {
+			plan(b)
+			run(b, func(r io.Reader) (error, error) { return PlanAndJSON(p.Graph, p, opt, r) })
+		})
+	}
+}

@@ -209,6 +209,14 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if err != nil {
 		return nil, err
 	}
+	// The verifier's share that reads only the graph runs beside the
+	// planner (both only read g).
+	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget(), Workers: runtime.GOMAXPROCS(0)}
+	var prepared chan *verify.Prepared
+	if !opt.NoVerify {
+		prepared = make(chan *verify.Prepared, 1)
+		go func() { prepared <- verify.Prepare(g, vopt) }()
+	}
 	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
 	// default prints them); the plan is the same for any number.
 	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place,
@@ -233,18 +241,17 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.NoVerify {
 		return res, nil
 	}
-	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget()}
 	if opt.VerifyAsync {
 		res.verdict, res.hold = make(chan struct{}), HoldBytes
 		go func() {
-			if err := verifyPlan(plan, vopt); err != nil {
+			if err := verifyPlan(<-prepared, plan); err != nil {
 				res.verr = &VerifyError{err}
 			}
 			close(res.verdict)
 		}()
 		return res, nil
 	}
-	if err := verifyPlan(plan, vopt); err != nil {
+	if err := verifyPlan(<-prepared, plan); err != nil {
 		return nil, &VerifyError{err}
 	}
 	return res, nil
@@ -275,13 +282,14 @@ func inputSize(r io.Reader) int {
 	return 0
 }
 
-// verifyPlan runs the independent verifier on the plan and on its JSON
+// verifyPlan finishes the independent verifier's work begun by
+// verify.Prepare (the graph's share) on the plan and on its JSON
 // rendering, streamed from planner.WriteJSON in chunks (chunkPipe) so
 // that the text is never held whole and writing overlaps checking. The
 // checks only read the plan and run side by side (the plan's per-bundle
-// checks on GOMAXPROCS workers); their errors are reported in a fixed
-// order (plan, then writing, then JSON) whatever finishes first.
-func verifyPlan(plan *planner.Result, opt verify.Options) error {
+// checks on the workers Prepare was given); their errors are reported in
+// a fixed order (plan, then writing, then JSON) whatever finishes first.
+func verifyPlan(pre *verify.Prepared, plan *planner.Result) error {
 	// About 150 bytes per buffer, 100 per bundle.
 	pipe := newChunkPipe(150*len(plan.Graph.Buffers) + 100*len(plan.Graph.Bundles))
 	wrote := make(chan error, 1)
@@ -290,10 +298,9 @@ func verifyPlan(plan *planner.Result, opt verify.Options) error {
 		pipe.closeWrite(err)
 		wrote <- err
 	}()
-	opt.Workers = runtime.GOMAXPROCS(0)
 	planErr, jsonErr := func() (error, error) {
 		defer pipe.stop() // the writer stops if the check did not read to the end
-		return verify.PlanAndJSON(plan.Graph, plan, opt, pipe)
+		return pre.PlanAndJSON(plan, pipe)
 	}()
 	writeErr := <-wrote
 	if planErr != nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
 	"github.com/sdscgen/sdscgen/planner"
@@ -53,6 +54,36 @@ func BenchmarkVerifyCPU(b *testing.B) {
 		b.Run(bc.name+"/PlanAndJSON", func(b *testing.B) {
 			plan(b)
 			run(b, func(r io.Reader) (error, error) { return PlanAndJSON(p.Graph, p, opt, r) })
+		})
+		b.Run(bc.name+"/Prepare", func(b *testing.B) {
+			// The share that can run beside planner.Plan.
+			plan(b)
+			cpuclock.Measure(b, func() {
+				for b.Loop() {
+					Prepare(p.Graph, opt)
+				}
+			})
+		})
+		b.Run(bc.name+"/Prepared", func(b *testing.B) {
+			// The share that waits for the plan: Prepared.PlanAndJSON
+			// (and the writer), Prepare's CPU time left out.
+			plan(b)
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				pre := Prepare(p.Graph, opt)
+				b.StartTimer()
+				c0 := cpuclock.Now()
+				pr, pw := io.Pipe()
+				go func() { pw.CloseWithError(planner.WriteJSON(pw, p)) }()
+				perr, jerr := pre.PlanAndJSON(p, pr)
+				pr.Close()
+				cpu += cpuclock.Now() - c0
+				if perr != nil || jerr != nil {
+					b.Fatal(perr, jerr)
+				}
+			}
+			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -238,10 +238,13 @@ func Prepare(g *ir.Graph, opt Options) *Prepared {
 	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
 	pre.walked = c.forChunks(len(g.Bundles), bundleWork, 3, func(s *scratch, out []checker, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
-			out[0].checkCores(bi)
+			b := &g.Bundles[bi]
+			for oi := range b.Ops { // (one pass over the ops for both)
+				out[0].checkOpCores(&b.Ops[oi])
+				out[2].checkOpBounds(bi, b, &b.Ops[oi])
+			}
 			out[1].liveRanges(s, bi)
 			out[1].sortCandidates(s, bi)
-			out[2].checkBounds(bi)
 		}
 	})
 	for k := range pre.walked {

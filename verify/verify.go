@@ -37,7 +37,16 @@
 // JSON checks the serialized plan (bundle-ir.md §5) against the plan: key values,
 // buffer order, alias members sharing their group's decision. It reads the
 // document as a stream (JSONReader), so the text is never held whole;
-// PlanAndJSON runs both checks side by side.
+// PlanAndJSON runs both checks side by side. A buffers element laid out
+// as planner.WriteJSON lays out a correct one is recognised by comparing
+// it, as it streams by, with the text the verifier expects (matchBuffer);
+// any other is decoded and checked field by field.
+//
+// Everything that needs only the graph and the options (the graph's own
+// invariants, views, reasons, live ranges, the candidates' order, cores,
+// splits and bounds) can run before the plan exists: Prepare, beside
+// planner.Plan, then Prepared.PlanAndJSON. Plan and PlanAndJSON are the
+// two in a row; the violations reported are the same either way.
 //
 // Cost: every check is linear or O(n log n) in the graph and runs at every
 // size. The per-bundle checks run on Options.Workers goroutines; the
@@ -264,8 +273,9 @@ func (pre *Prepared) Plan(p *planner.Result) error {
 
 // PlanAndJSON is the package's PlanAndJSON with the graph's share done.
 func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonErr error) {
+	g := pre.c.g // (check replaces pre.c while the JSON is read)
 	return pre.check(p, func(views *viewInfo) error {
-		return checkJSON(pre.c.g, p, newStreamReader(r), views)
+		return checkJSON(g, p, newStreamReader(r), views)
 	})
 }
 

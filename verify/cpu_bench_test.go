@@ -17,9 +17,10 @@ import (
 // CPU time is included in cpu-ms/op, as is the collector's). B/op counts
 // the verifier's allocations and the writer's.
 //
-// /Prepared splits it as the CLI can: Prepare (the graph-only checks)
-// then Prepared.PlanAndJSON, one after the other, so that its cpu-ms/op
-// compares with the plain run's.
+// /Prepare and /Prepared split it as the CLI can: Prepare (the
+// graph-only checks, which can run beside planner.Plan), then
+// Prepared.PlanAndJSON (the share that waits for the plan, measured
+// without Prepare's time). /WriteJSON is the writer and the pipe alone.
 func BenchmarkVerifyCPU(b *testing.B) {
 	for _, bc := range []struct {
 		name string
@@ -54,6 +55,15 @@ func BenchmarkVerifyCPU(b *testing.B) {
 		b.Run(bc.name+"/PlanAndJSON", func(b *testing.B) {
 			plan(b)
 			run(b, func(r io.Reader) (error, error) { return PlanAndJSON(p.Graph, p, opt, r) })
+		})
+		b.Run(bc.name+"/WriteJSON", func(b *testing.B) {
+			// The writer and the pipe alone, read to io.Discard: what
+			// the figures above include besides the verifier.
+			plan(b)
+			run(b, func(r io.Reader) (error, error) {
+				_, err := io.Copy(io.Discard, r)
+				return nil, err
+			})
 		})
 		b.Run(bc.name+"/Prepare", func(b *testing.B) {
 			// The share that can run beside planner.Plan.

@@ -838,13 +838,26 @@ func (f *freeList) set(i int, v int64) {
 	}
 }
 
+// raise sets slot i's size to v, not below its size before (a hole's),
+// and the maxima above it: they only grow.
+func (f *freeList) raise(i int, v int64) {
+	f.lv[0][i] = v
+	for l := 1; l < len(f.lv); l++ {
+		i /= 8
+		if f.lv[l][i] >= v {
+			return // and so are the maxima above
+		}
+		f.lv[l][i] = v
+	}
+}
+
 // push appends a free block at the end of the list.
 func (f *freeList) push(off, size int64) {
 	if f.used == len(f.off) {
 		f.squeeze()
 	}
 	f.off[f.used] = off
-	f.set(f.used, size)
+	f.raise(f.used, size)
 	f.used++
 	f.blocks++
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
 	"github.com/sdscgen/sdscgen/planner"
@@ -16,9 +17,10 @@ import (
 // CPU time is included in cpu-ms/op, as is the collector's). B/op counts
 // the verifier's allocations and the writer's.
 //
-// /Prepared splits it as the CLI can: Prepare (the graph-only checks)
-// then Prepared.PlanAndJSON, one after the other, so that its cpu-ms/op
-// compares with the plain run's.
+// /Prepare and /Prepared split it as the CLI can: Prepare (the
+// graph-only checks, which can run beside planner.Plan), then
+// Prepared.PlanAndJSON (the share that waits for the plan, measured
+// without Prepare's time). /WriteJSON is the writer and the pipe alone.
 func BenchmarkVerifyCPU(b *testing.B) {
 	for _, bc := range []struct {
 		name string
@@ -53,6 +55,45 @@ func BenchmarkVerifyCPU(b *testing.B) {
 		b.Run(bc.name+"/PlanAndJSON", func(b *testing.B) {
 			plan(b)
 			run(b, func(r io.Reader) (error, error) { return PlanAndJSON(p.Graph, p, opt, r) })
+		})
+		b.Run(bc.name+"/WriteJSON", func(b *testing.B) {
+			// The writer and the pipe alone, read to io.Discard: what
+			// the figures above include besides the verifier.
+			plan(b)
+			run(b, func(r io.Reader) (error, error) {
+				_, err := io.Copy(io.Discard, r)
+				return nil, err
+			})
+		})
+		b.Run(bc.name+"/Prepare", func(b *testing.B) {
+			// The share that can run beside planner.Plan.
+			plan(b)
+			cpuclock.Measure(b, func() {
+				for b.Loop() {
+					Prepare(p.Graph, opt)
+				}
+			})
+		})
+		b.Run(bc.name+"/Prepared", func(b *testing.B) {
+			// The share that waits for the plan: Prepared.PlanAndJSON
+			// (and the writer), Prepare's CPU time left out.
+			plan(b)
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				pre := Prepare(p.Graph, opt)
+				b.StartTimer()
+				c0 := cpuclock.Now()
+				pr, pw := io.Pipe()
+				go func() { pw.CloseWithError(planner.WriteJSON(pw, p)) }()
+				perr, jerr := pre.PlanAndJSON(p, pr)
+				pr.Close()
+				cpu += cpuclock.Now() - c0
+				if perr != nil || jerr != nil {
+					b.Fatal(perr, jerr)
+				}
+			}
+			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

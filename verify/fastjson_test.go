@@ -17,7 +17,7 @@ import (
 // with views, non-candidates, over-budget fallbacks and planning off,
 // every element of the buffers array is the text appendBuffer renders.
 func TestBufferFastPath(t *testing.T) {
-	elems := 0
+	elems, matched, missed := 0, 0, 0
 	for seed := int64(0); seed < 150; seed++ {
 		src := randgraph.Generate(rand.New(rand.NewSource(seed)), randgraph.Default)
 		g, errs := frontend.ParseCheck("r.bir", []byte(src))
@@ -43,15 +43,45 @@ func TestBufferFastPath(t *testing.T) {
 			for i := range g.Buffers {
 				line := strings.TrimSpace(lines[i])
 				line = strings.TrimSuffix(line, ",")
-				if got := string(c.appendBuffer(nil, i)); got != line {
-					t.Fatalf("seed %d %+v: buffer %d:\n got %s\nwant %s", seed, opt, i, got, line)
+				want := c.appendBuffer(nil, i)
+				if string(want) != line {
+					t.Fatalf("seed %d %+v: buffer %d:\n got %s\nwant %s", seed, opt, i, want, line)
+				}
+				if n := c.matchBuffer(i, []byte(line+",\n")); n != len(line) {
+					t.Fatalf("seed %d: buffer %d: matchBuffer %d, want %d: %s", seed, i, n, len(line), line)
+				}
+				// matchBuffer matches exactly the texts that begin
+				// with appendBuffer's.
+				r := rand.New(rand.NewSource(seed<<20 + int64(i)))
+				for range 20 {
+					mut := []byte(line + "]")
+					for range 1 + r.Intn(2) {
+						k := r.Intn(len(mut))
+						switch r.Intn(3) {
+						case 0:
+							mut[k] = "0123456789-+.e ,:\"nul{}"[r.Intn(23)]
+						case 1:
+							mut = append(mut[:k:k], mut[k+1:]...)
+						case 2:
+							mut = append(mut[:k:k], append([]byte{"0123456789- "[r.Intn(12)]}, mut[k:]...)...)
+						}
+					}
+					n := c.matchBuffer(i, mut)
+					if bytes.HasPrefix(mut, want) != (n == len(want)) || (n != 0 && n != len(want)) {
+						t.Fatalf("seed %d: buffer %d: matchBuffer(%s) = %d, want %s", seed, i, mut, n, want)
+					}
+					if n > 0 {
+						matched++
+					} else {
+						missed++
+					}
 				}
 				elems++
 			}
 		}
 	}
-	if elems < 1000 {
-		t.Fatalf("only %d elements compared", elems)
+	if elems < 1000 || matched < 1000 || missed < 1000 {
+		t.Fatalf("only %d elements compared, %d edits matched, %d missed", elems, matched, missed)
 	}
 }
 
@@ -67,6 +97,10 @@ func TestBufferFastPathEscapes(t *testing.T) {
 	c := &checker{g: g, p: p, views: deriveViews(g)}
 	if got := c.appendBuffer(nil, 0); got != nil {
 		t.Fatalf("rendered %s for a name that needs escapes", got)
+	}
+	esc := []byte(`{"name": "a\"\\é", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input"}`)
+	if n := c.matchBuffer(0, esc); n != 0 {
+		t.Fatalf("matched %d bytes of %s", n, esc)
 	}
 	if got := c.appendBuffer(nil, 1); string(got) != `{"name": "b", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-output"}` {
 		t.Fatalf("buffer b: %s", got)

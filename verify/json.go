@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/sdscgen/sdscgen/ir"
@@ -43,11 +44,13 @@ type bufferJSON struct {
 // the rest of the document and the two arrays' lengths.
 //
 // expect, when not nil, is a fast path for the buffers: it returns the
-// text that element i is expected to be, in full (nil: none). When the
-// element is exactly that text, it is taken as read and buffer gets a
-// nil element: the caller's expected text is valid JSON whose reading
-// would pass the caller's checks.
-func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expect func(i int) []byte, buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
+// length of the text that element i is expected to be when data begins
+// with that text, else 0; data holds at least the next expectMin(i)
+// bytes of the document where it has them. When the element is exactly
+// that text, it is taken as read and buffer gets a nil element: the
+// caller's expected text is valid JSON whose reading would pass the
+// caller's checks.
+func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i int) int, expect func(i int, data []byte) int, buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
 	r.object(func(key []byte) {
 		switch string(key) {
 		case "graph":
@@ -103,14 +106,12 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 			nBuffers = 0
 			r.array(func(i int) {
 				if expect != nil && r.ws() == '{' {
-					if want := expect(i); want != nil {
-						r.need(len(want))
-						if len(r.data)-r.i >= len(want) && string(r.data[r.i:r.i+len(want)]) == string(want) {
-							r.i += len(want)
-							buffer(i, nil)
-							nBuffers = i + 1
-							return
-						}
+					r.need(expectMin(i))
+					if n := expect(i, r.data[r.i:]); n > 0 {
+						r.i += n
+						buffer(i, nil)
+						nBuffers = i + 1
+						return
 					}
 				}
 				var b bufferJSON
@@ -229,16 +230,9 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 		bc.views = views
 	}
 	ps := &poolSizes{g: g, p: p}
-	var want []byte
-	expect := func(i int) []byte {
-		if !matches || i >= len(g.Buffers) || slowJSON {
-			return nil
-		}
-		w := bc.appendBuffer(want[:0], i)
-		if w != nil {
-			want = w
-		}
-		return w
+	expectMin, expect := bc.bufferMin, bc.matchBuffer
+	if !matches || slowJSON {
+		expectMin, expect = nil, nil
 	}
 	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, ps, func(i int, jb *bundleJSON) {
 		if i == 0 {
@@ -247,7 +241,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 		if matches && i < len(g.Bundles) {
 			kc.checkBundleJSON(i, jb)
 		}
-	}, expect, func(i int, jb *bufferJSON) {
+	}, expectMin, expect, func(i int, jb *bufferJSON) {
 		if i == 0 {
 			bc.err = Error{} // a repeated "buffers" key: the last one counts
 		}
@@ -431,6 +425,135 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		return nil
 	}
 	return append(dst, '}')
+}
+
+// bufferMin bounds the length of appendBuffer's text for element i.
+func (c *checker) bufferMin(i int) int {
+	if i >= len(c.g.Buffers) {
+		return 0
+	}
+	n := 256 + 5*20 + len(c.g.Buffers[i].Name) // the keys and reason, the integers
+	if pg := &c.p.Groups[c.g.Buffers[i].Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
+		n += len(c.g.Bundles[pg.Bundle].Name)
+	}
+	return n
+}
+
+// matchBuffer returns len(t) when data begins with t, the text
+// appendBuffer(nil, i) renders (not nil), else 0. It compares as it goes,
+// without rendering t.
+func (c *checker) matchBuffer(i int, data []byte) int {
+	if i >= len(c.g.Buffers) {
+		return 0
+	}
+	g, p := c.g, c.p
+	buf := &g.Buffers[i]
+	pg := &p.Groups[buf.Group]
+	m := matcher{data: data, ok: true}
+	m.lit(`{"name": `)
+	m.str(buf.Name)
+	m.lit(`, "size": `)
+	m.int(buf.Size)
+	m.lit(`, "bundle": `)
+	if pg.Bundle >= 0 {
+		m.str(g.Bundles[pg.Bundle].Name)
+		m.lit(`, "start": `)
+		m.int(int64(pg.Start))
+		m.lit(`, "end": `)
+		m.int(int64(pg.End))
+	} else {
+		m.lit(`null, "start": null, "end": null`)
+	}
+	m.lit(`, "offset": `)
+	if pg.Offset >= 0 {
+		m.int(pg.Offset)
+	} else {
+		m.lit(`null`)
+	}
+	m.lit(`, "view_offset": `)
+	want := buf.ViewOffset
+	if c.views != nil {
+		if r, view := c.views.of(int32(i)); r >= 0 {
+			want = view
+		}
+	}
+	m.int(want)
+	m.lit(`, "reason": `)
+	if pg.Reason == planner.Pooled {
+		m.lit(`null`)
+	} else {
+		m.str(pg.Reason.String())
+	}
+	m.lit(`}`)
+	if !m.ok {
+		return 0
+	}
+	return m.i
+}
+
+// matcher compares data, from i on, with a text given piece by piece;
+// ok turns false at the first difference (and stays false).
+type matcher struct {
+	data []byte
+	i    int
+	ok   bool
+}
+
+// lit matches s as it is.
+func (m *matcher) lit(s string) {
+	if m.ok && len(m.data)-m.i >= len(s) && string(m.data[m.i:m.i+len(s)]) == s {
+		m.i += len(s)
+		return
+	}
+	m.ok = false
+}
+
+// str matches s quoted, as a JSON string without escapes (a string
+// that would need one matches nothing).
+func (m *matcher) str(s string) {
+	if !m.ok || len(m.data)-m.i < len(s)+2 || m.data[m.i] != '"' || string(m.data[m.i+1:m.i+1+len(s)]) != s || m.data[m.i+1+len(s)] != '"' {
+		m.ok = false
+		return
+	}
+	for k := 0; k < len(s); k++ {
+		if !plain[s[k]] {
+			m.ok = false
+			return
+		}
+	}
+	m.i += len(s) + 2
+}
+
+// int matches v in decimal, as strconv.AppendInt writes it (no leading
+// zero, no plus sign).
+func (m *matcher) int(v int64) {
+	if !m.ok {
+		return
+	}
+	d, i := m.data, m.i
+	if v < 0 {
+		if v == math.MinInt64 || i >= len(d) || d[i] != '-' {
+			m.ok = false
+			return
+		}
+		v, i = -v, i+1
+	}
+	u := uint64(v)
+	if i < len(d) && d[i] == '0' {
+		m.ok, m.i = u == 0, i+1
+		return
+	}
+	var acc uint64
+	start, lim := i, u/10
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		if acc > lim {
+			m.ok = false
+			return
+		}
+		acc = acc*10 + uint64(d[i]-'0')
+		i++
+	}
+	m.ok, m.i = i > start && acc == u, i
 }
 
 // checkBuffer checks element i of the buffers array: it must carry its

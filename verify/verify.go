@@ -37,7 +37,16 @@
 // JSON checks the serialized plan (bundle-ir.md §5) against the plan: key values,
 // buffer order, alias members sharing their group's decision. It reads the
 // document as a stream (JSONReader), so the text is never held whole;
-// PlanAndJSON runs both checks side by side.
+// PlanAndJSON runs both checks side by side. A buffers element laid out
+// as planner.WriteJSON lays out a correct one is recognised by comparing
+// it, as it streams by, with the text the verifier expects (matchBuffer);
+// any other is decoded and checked field by field.
+//
+// Everything that needs only the graph and the options (the graph's own
+// invariants, views, reasons, live ranges, the candidates' order, cores,
+// splits and bounds) can run before the plan exists: Prepare, beside
+// planner.Plan, then Prepared.PlanAndJSON. Plan and PlanAndJSON are the
+// two in a row; the violations reported are the same either way.
 //
 // Cost: every check is linear or O(n log n) in the graph and runs at every
 // size. The per-bundle checks run on Options.Workers goroutines; the
@@ -238,10 +247,13 @@ func Prepare(g *ir.Graph, opt Options) *Prepared {
 	bundleWork := func(i int) int { return 1 + len(g.Bundles[i].Ops) }
 	pre.walked = c.forChunks(len(g.Bundles), bundleWork, 3, func(s *scratch, out []checker, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
-			out[0].checkCores(bi)
+			b := &g.Bundles[bi]
+			for oi := range b.Ops { // (one pass over the ops for both)
+				out[0].checkOpCores(&b.Ops[oi])
+				out[2].checkOpBounds(bi, b, &b.Ops[oi])
+			}
 			out[1].liveRanges(s, bi)
 			out[1].sortCandidates(s, bi)
-			out[2].checkBounds(bi)
 		}
 	})
 	for k := range pre.walked {
@@ -261,8 +273,9 @@ func (pre *Prepared) Plan(p *planner.Result) error {
 
 // PlanAndJSON is the package's PlanAndJSON with the graph's share done.
 func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonErr error) {
+	g := pre.c.g // (check replaces pre.c while the JSON is read)
 	return pre.check(p, func(views *viewInfo) error {
-		return checkJSON(pre.c.g, p, newStreamReader(r), views)
+		return checkJSON(g, p, newStreamReader(r), views)
 	})
 }
 

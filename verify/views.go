@@ -235,38 +235,42 @@ func addProduct(far, x, n int64) (int64, bool) {
 func (c *checker) checkCores(bi int) {
 	b := &c.g.Bundles[bi]
 	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		if c.g.Cores(op) != nil && len(c.g.Cores(op)) == 0 {
-			c.fail("op %q: an empty cores list", op.Name)
+		c.checkOpCores(&b.Ops[oi])
+	}
+}
+
+// checkOpCores is checkCores for one op.
+func (c *checker) checkOpCores(op *ir.Op) {
+	if c.g.Cores(op) != nil && len(c.g.Cores(op)) == 0 {
+		c.fail("op %q: an empty cores list", op.Name)
+	}
+	n := int64(1)
+	for _, s := range c.g.Cores(op) {
+		if s < 1 {
+			c.fail("op %q: cores entry %d is below 1", op.Name, s)
+			continue
 		}
-		n := int64(1)
-		for _, s := range c.g.Cores(op) {
-			if s < 1 {
-				c.fail("op %q: cores entry %d is below 1", op.Name, s)
-				continue
-			}
-			if n > math.MaxInt64/s {
-				c.fail("op %q: cores %v multiply past the largest int64", op.Name, c.g.Cores(op))
-				break
-			}
-			n *= s
+		if n > math.MaxInt64/s {
+			c.fail("op %q: cores %v multiply past the largest int64", op.Name, c.g.Cores(op))
+			break
 		}
-		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
-			for ai := range accs {
-				a := &accs[ai]
-				split := c.g.Split(a)
-				if split != nil && len(split) != len(c.g.Cores(op)) {
-					c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, c.g.Cores(op))
+		n *= s
+	}
+	for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
+		for ai := range accs {
+			a := &accs[ai]
+			split := c.g.Split(a)
+			if split != nil && len(split) != len(c.g.Cores(op)) {
+				c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, c.g.Cores(op))
+			}
+			for _, s := range split {
+				if s < 0 {
+					c.fail("op %q: negative split %d", op.Name, s)
 				}
-				for _, s := range split {
-					if s < 0 {
-						c.fail("op %q: negative split %d", op.Name, s)
-					}
-				}
-				for _, s := range c.g.Strides(a) {
-					if s < 0 {
-						c.fail("op %q: negative step %d", op.Name, s)
-					}
+			}
+			for _, s := range c.g.Strides(a) {
+				if s < 0 {
+					c.fail("op %q: negative step %d", op.Name, s)
 				}
 			}
 		}
@@ -297,46 +301,50 @@ func (c *checker) checkCoresCPU() {
 // Prepared), every access is taken as pooled and a start outside its
 // group's bytes sets c.boundsNeedPlan instead of being reported.
 func (c *checker) checkBounds(bi int) {
-	g, p, v := c.g, c.p, c.views
-	b := &g.Bundles[bi]
+	b := &c.g.Bundles[bi]
 	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for _, accs := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
-			for ai := range accs {
-				a := &accs[ai]
-				buf := &g.Buffers[a.Buffer]
-				far, ok := extent(g, b, op, a)
-				if !ok {
-					c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
+		c.checkOpBounds(bi, b, &b.Ops[oi])
+	}
+}
+
+// checkOpBounds is checkBounds for one op of bundle bi (b).
+func (c *checker) checkOpBounds(bi int, b *ir.Bundle, op *ir.Op) {
+	g, p, v := c.g, c.p, c.views
+	for _, accs := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
+		for ai := range accs {
+			a := &accs[ai]
+			buf := &g.Buffers[a.Buffer]
+			far, ok := extent(g, b, op, a)
+			if !ok {
+				c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
+				continue
+			}
+			if far != 0 && far >= buf.Size {
+				c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
+					b.Name, op.Name, buf.Name, far, buf.Size)
+			}
+			gi := buf.Group
+			if buf.Size == 0 {
+				continue
+			}
+			var pg *planner.Group
+			if p != nil {
+				if pg = &p.Groups[gi]; pg.Offset < 0 || int(pg.Bundle) != bi {
 					continue
 				}
-				if far != 0 && far >= buf.Size {
-					c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
-						b.Name, op.Name, buf.Name, far, buf.Size)
-				}
-				gi := buf.Group
-				if buf.Size == 0 {
+			}
+			r, lo := v.of(a.Buffer)
+			if r < 0 {
+				continue
+			}
+			size := g.Groups[gi].Size
+			if far > math.MaxInt64-lo || lo+far >= size {
+				if p == nil {
+					c.boundsNeedPlan = true // a violation if the plan pools it
 					continue
 				}
-				var pg *planner.Group
-				if p != nil {
-					if pg = &p.Groups[gi]; pg.Offset < 0 || int(pg.Bundle) != bi {
-						continue
-					}
-				}
-				r, lo := v.of(a.Buffer)
-				if r < 0 {
-					continue
-				}
-				size := g.Groups[gi].Size
-				if far > math.MaxInt64-lo || lo+far >= size {
-					if p == nil {
-						c.boundsNeedPlan = true // a violation if the plan pools it
-						continue
-					}
-					c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
-						b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
-				}
+				c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
+					b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,4 +117,64 @@ func TestBufferFastPathEscapes(t *testing.T) {
 	if err := JSON(g, p, bad); err == nil || !strings.Contains(err.Error(), `size 384, want 256`) {
 		t.Fatalf("an edited size behind an escaped name: %v", err)
 	}
+}
+
+// appendBuffer (the tests' reference for matchBuffer) appends to dst the text of element i of the buffers array
+// that checkBuffer passes, laid out as planner.WriteJSON lays it out (an
+// element in another layout is read and checked the long way). It
+// returns nil when a string in it would need an escape.
+func (c *checker) appendBuffer(dst []byte, i int) []byte {
+	g, p := c.g, c.p
+	buf := &g.Buffers[i]
+	pg := &p.Groups[buf.Group]
+	str := func(s string) bool {
+		for k := 0; k < len(s); k++ {
+			if !plain[s[k]] {
+				return false
+			}
+		}
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		dst = append(dst, '"')
+		return true
+	}
+	dst = append(dst, `{"name": `...)
+	if !str(buf.Name) {
+		return nil
+	}
+	dst = append(dst, `, "size": `...)
+	dst = strconv.AppendInt(dst, buf.Size, 10)
+	dst = append(dst, `, "bundle": `...)
+	if pg.Bundle >= 0 {
+		if !str(g.Bundles[pg.Bundle].Name) {
+			return nil
+		}
+		dst = append(dst, `, "start": `...)
+		dst = strconv.AppendInt(dst, int64(pg.Start), 10)
+		dst = append(dst, `, "end": `...)
+		dst = strconv.AppendInt(dst, int64(pg.End), 10)
+	} else {
+		dst = append(dst, `null, "start": null, "end": null`...)
+	}
+	dst = append(dst, `, "offset": `...)
+	if pg.Offset >= 0 {
+		dst = strconv.AppendInt(dst, pg.Offset, 10)
+	} else {
+		dst = append(dst, `null`...)
+	}
+	dst = append(dst, `, "view_offset": `...)
+	want := buf.ViewOffset
+	if c.views != nil {
+		if r, view := c.views.of(int32(i)); r >= 0 {
+			want = view
+		}
+	}
+	dst = strconv.AppendInt(dst, want, 10)
+	dst = append(dst, `, "reason": `...)
+	if pg.Reason == planner.Pooled {
+		dst = append(dst, `null`...)
+	} else if !str(pg.Reason.String()) {
+		return nil
+	}
+	return append(dst, '}')
 }

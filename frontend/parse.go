@@ -85,6 +85,10 @@ type parser struct {
 	names    chunks[Name]
 	nodes    chunks[Node]
 
+	// lits holds the integers of the clauses of the access or cores
+	// being read (ParseCheck; see leafB).
+	lits []intLit
+
 	// The nodes of the open bodies, innermost last; a body is copied
 	// out when it closes.
 	nodeStack []Node
@@ -389,15 +393,11 @@ func (p *parser) body(g *Graph) []Node {
 		var n Node
 		switch p.tok.kw {
 		case kwOp, kwCPU:
-			n.Leaf = p.leaf()
 			if p.b != nil {
-				p.b.leaf(n.Leaf)
-				p.leaves.reset()
-				p.intLists.reset()
-				p.accs.reset()
-				p.names.reset()
+				p.leafB()
 				continue
 			}
+			n.Leaf = p.leaf()
 		case kwFused:
 			if n.Fused = p.fused(); n.Fused == nil {
 				continue
@@ -504,6 +504,96 @@ func (p *parser) accesses() []Access {
 		p.next()
 	}
 	return p.accs.cut(start)
+}
+
+// leafB is leaf for ParseCheck: it hands the leaf to the builder piece
+// by piece as it is read (the name, the cores, each access), with the
+// clauses' integers parsed into lits, which holds no pointers: no AST,
+// and no scratch that the garbage collector has to see.
+func (p *parser) leafB() {
+	pos := p.tok.pos
+	leafKw := p.tok.kw
+	p.next()
+	name := p.declName(0, kws(kwCores, kwReads, kwWrites))
+	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
+	p.b.leafStart(leafKw == kwCPU, pos, name)
+	if p.isKw(kwCores) {
+		p.lits = p.lits[:0]
+		c := p.intsB()
+		p.after = afterCores
+		p.b.leafCores(c)
+	}
+	if p.isKw(kwReads) {
+		p.next()
+		p.afterRead = true
+		p.accessesB()
+	}
+	if p.isKw(kwWrites) {
+		p.next()
+		p.afterRead = false
+		p.b.writes()
+		p.accessesB()
+	}
+	p.b.leafEnd()
+}
+
+// accessesB is accesses for ParseCheck (see leafB).
+func (p *parser) accessesB() {
+	for {
+		name := p.refName()
+		p.after = afterAccess
+		p.lits = p.lits[:0]
+		var step, split ints
+		if p.isKw(kwStep) {
+			step = p.intsB()
+			p.after = afterStep
+		}
+		if p.isKw(kwSplit) {
+			split = p.intsB()
+			p.after = afterSplit
+		}
+		p.b.access(name, step, split)
+		if !p.is(',') {
+			break
+		}
+		p.next()
+	}
+}
+
+// intsB is ints for ParseCheck: the clause's integers are parsed and
+// appended to lits, which its result shares until lits is emptied.
+func (p *parser) intsB() ints {
+	l := ints{set: true, pos: p.tok.pos}
+	p.next()
+	start := len(p.lits)
+	switch {
+	case p.tok.kind == tokInt:
+		p.lits = append(p.lits, p.lit())
+	case p.is('['):
+		l.list = true
+		p.next()
+		p.lits = append(p.lits, p.lit())
+		for p.is(',') {
+			p.next()
+			p.lits = append(p.lits, p.lit())
+		}
+		p.punct(']')
+	default:
+		p.unexpected(`an integer or "["`)
+	}
+	l.ints = p.lits[start:len(p.lits):len(p.lits)]
+	return l
+}
+
+// lit consumes an integer literal, as integer does, and parses it.
+func (p *parser) lit() intLit {
+	if p.tok.kind != tokInt {
+		p.unexpected("an integer")
+	}
+	n, ok := parseInt(p.text())
+	t := intLit{n: n, ok: ok, pos: p.tok.pos}
+	p.next()
+	return t
 }
 
 // fused parses a fused block; nil when it went to p.b.

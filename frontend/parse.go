@@ -42,9 +42,18 @@ func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
 	}
 	// The scanner and parser only slice the text; every string that
 	// outlives the call is copied (the builder's name arena, messages).
+	return parseCheck(filename, src, defaultPipe)
+}
+
+// parseCheck is ParseCheck with the config of the scanning goroutine
+// (tests make its batches tiny).
+func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorList) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src))}
-	if _, err := p.parse(); err != nil {
+	p.startPipe(cfg)
+	_, err := p.parse()
+	p.stopPipe()
+	if err != nil {
 		return nil, ErrorList{err}
 	}
 	return p.b.finish()
@@ -61,6 +70,12 @@ type parser struct {
 	// only the keyword-as-name check does.
 	hasAhead bool
 	err      *Error
+
+	// pipe, when set, is the goroutine scanning ahead (pipe.go): the
+	// tokens come from its batches, the current one in toks from ti on.
+	pipe *pipe
+	toks []token
+	ti   int
 
 	// b, when set, receives every declaration and node as it is read
 	// (ParseCheck): no AST is kept, and the pieces below are scratch,
@@ -195,10 +210,28 @@ func (p *parser) next() {
 		p.tok, p.hasAhead = p.ahead, false
 		return
 	}
+	if p.ti < len(p.toks) {
+		p.tok = p.toks[p.ti]
+		p.ti++
+		return
+	}
+	if p.pipe != nil {
+		p.pull(&p.tok)
+		return
+	}
 	p.scan(&p.tok)
 }
 
 func (p *parser) peek() *token {
+	if !p.hasAhead && p.pipe != nil {
+		if p.ti < len(p.toks) {
+			p.ahead = p.toks[p.ti]
+			p.ti++
+		} else {
+			p.pull(&p.ahead)
+		}
+		p.hasAhead = true
+	}
 	if !p.hasAhead {
 		// The current token must survive a refill of the window while
 		// the next one is scanned.

@@ -1,0 +1,135 @@
+package frontend
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The scanner on a goroutine of its own.
+//
+// ParseCheck is the sequential head of the tool's run, and the second
+// core is idle during it: on a source held whole (ParseCheck's, or
+// ParseCheckReader's when the input fits its first window, which then
+// never moves), a goroutine scans the tokens a batch ahead of the parser,
+// which takes them from the batches instead of scanning. The token
+// stream is the scanner's either way, so every result and diagnostic is
+// the same (sameAsReference holds the two equal, with tiny batches).
+// A windowed source (one over a megabyte) is scanned in line as before:
+// its refills move the offsets of the tokens the parser holds.
+
+// pipeConfig says when and how the scanner runs ahead.
+type pipeConfig struct {
+	min     int // the smallest source scanned ahead (smaller: in line)
+	batch   int // tokens per batch
+	batches int // batches in flight
+}
+
+// defaultPipe scans ahead sources of 32 KiB or more (a few hundred ops:
+// below that the goroutine's start and hand-overs are not repaid), in
+// batches of 4096 tokens (128 KiB, L2-sized; some 40 per 10k ops).
+var defaultPipe = pipeConfig{min: 32 << 10, batch: 4096, batches: 3}
+
+// tokBatch is a run of tokens scanned ahead. The last batch ends with
+// the EOF token and carries the scanner's lexical error.
+type tokBatch struct {
+	toks []token
+	last bool
+	err  *lexError
+}
+
+// pipe is the parser's end of the scanning goroutine.
+type pipe struct {
+	full  chan *tokBatch // scanned, in order
+	free  chan *tokBatch // for the goroutine to fill
+	stop  chan struct{}  // closed when the parser is done
+	ended chan struct{}  // closed when the goroutine has returned
+	cur   *tokBatch      // the batch being read, nil before the first
+	eof   token          // the last batch's EOF, repeated past it
+	done  bool           // the last batch is read
+}
+
+// startPipe starts scanning p's source ahead, from the scanner's state
+// (start has run), when the config says so and the source is whole.
+func (p *parser) startPipe(cfg pipeConfig) {
+	if len(p.src) < cfg.min || p.more() {
+		return
+	}
+	q := &pipe{
+		full:  make(chan *tokBatch, cfg.batches),
+		free:  make(chan *tokBatch, cfg.batches),
+		stop:  make(chan struct{}),
+		ended: make(chan struct{}),
+	}
+	all := make([]token, cfg.batch*cfg.batches)
+	for i := 0; i < cfg.batches; i++ {
+		q.free <- &tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]}
+	}
+	s := p.scanner // the goroutine's own copy: p.scanner is not scanned again
+	go q.run(&s)
+	p.pipe = q
+}
+
+// run is the scanning goroutine: it fills free batches until the EOF,
+// or until the parser stops it.
+func (q *pipe) run(s *scanner) {
+	defer close(q.ended)
+	for {
+		var b *tokBatch
+		select {
+		case <-q.stop:
+			return
+		default:
+		}
+		select {
+		case b = <-q.free:
+		case <-q.stop:
+			return
+		}
+		toks := b.toks[:cap(b.toks)]
+		n := 0
+		for n < len(toks) {
+			t := &toks[n]
+			s.scan(t)
+			n++
+			if t.kind == lexer.EOF {
+				b.last, b.err = true, s.err
+				break
+			}
+		}
+		b.toks = toks[:n]
+		q.full <- b // never blocks: it has room for every batch
+		if b.last {
+			return
+		}
+	}
+}
+
+// pull stores the next token in t from the batches (p.pipe is set and
+// p.toks is used up).
+func (p *parser) pull(t *token) {
+	q := p.pipe
+	if q.done {
+		*t = q.eof
+		return
+	}
+	if q.cur != nil {
+		q.free <- q.cur // never blocks
+	}
+	b := <-q.full
+	q.cur = b
+	if b.last {
+		// The EOF is in this batch: the lexical error, if any, is
+		// the parser's to report from now on (see fail).
+		q.done, q.eof = true, b.toks[len(b.toks)-1]
+		p.scanner.err = b.err
+	}
+	p.toks, p.ti = b.toks, 1
+	*t = b.toks[0]
+}
+
+// stopPipe stops the scanning goroutine, if any, and waits for it to
+// return.
+func (p *parser) stopPipe() {
+	if q := p.pipe; q != nil {
+		close(q.stop)
+		<-q.ended
+		p.pipe, p.toks = nil, nil
+	}
+}

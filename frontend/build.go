@@ -54,6 +54,8 @@ type builder struct {
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
 	lf        leafState   // the leaf node being built
+	// small is set for a source under smallSource bytes (see newBuilder).
+	small bool
 
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
@@ -133,6 +135,7 @@ func newBuilder(file string, size int) *builder {
 		bufFirst: bufChunk,
 	}
 	if size > 0 && size < smallSource {
+		b.small = true
 		b.g.Accesses = make([]ir.Access, 0, size/33)
 		b.g.Ints = make([]int64, 0, size/32)
 		b.bufFirst = max(size/64, bufChunk)
@@ -324,27 +327,29 @@ type nodeDecl struct {
 	pos    Pos
 }
 
-// nodeDuplicates reports every node name declared before, at the later
-// declarations, naming the first.
-func (b *builder) nodeDuplicates() {
+// nodeDuplicates reports to errs every node name in decls declared
+// before, at the later declarations, naming the first; the names are in
+// arena. It touches nothing else of the builder, so that finish can run
+// it beside its other steps.
+func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorList) {
 	// starts[c] is the index of chunk c's first declaration.
-	starts := make([]int, len(b.nodeDecls))
+	starts := make([]int, len(decls))
 	n := 0
-	for c, chunk := range b.nodeDecls {
+	for c, chunk := range decls {
 		starts[c] = n
 		n += len(chunk)
 	}
 	decl := func(i int32) *nodeDecl {
 		c := sort.SearchInts(starts, int(i)+1) - 1
-		return &b.nodeDecls[c][int(i)-starts[c]]
+		return &decls[c][int(i)-starts[c]]
 	}
 	keys := make([]prefixKey, 0, n)
-	for c, chunk := range b.nodeDecls {
+	for c, chunk := range decls {
 		for j := range chunk {
 			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
 		}
 	}
-	name := func(i int32) string { return b.names.arena.str(decl(i).ref) }
+	name := func(i int32) string { return arena.str(decl(i).ref) }
 	// Sorted stably by name, the declarations of one name are adjacent,
 	// in source order.
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
@@ -355,12 +360,11 @@ func (b *builder) nodeDuplicates() {
 		j := i + 1
 		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
 			first := decl(keys[i].k).pos
-			b.errorf(decl(keys[j].k).pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			errs.add(irPos(file, decl(keys[j].k).pos), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
 			j++
 		}
 		i = j
 	}
-	b.nodeDecls = nil
 }
 
 // startBundle opens a top-level node's bundle.
@@ -816,6 +820,22 @@ func measure() {
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
 	measure()
+	// The node names' duplicates are found on a goroutine of their own,
+	// beside the steps below, when the graph is small (a large one's
+	// sort keys would add to its peak heap, see measure) and no memHook
+	// samples the heap; their diagnostics join the rest before the
+	// sort, which orders them all.
+	var dupErrs ErrorList
+	var dupDone chan struct{}
+	if b.small && memHook == nil {
+		dupDone = make(chan struct{})
+		decls, arena := b.nodeDecls, &b.names.arena
+		b.nodeDecls = nil
+		go func() {
+			defer close(dupDone)
+			nodeDuplicates(b.file, decls, arena, &dupErrs)
+		}()
+	}
 	b.resolveRenames()
 	// Renames shadow buffers of their name: an operand that resolved on
 	// sight to such a buffer goes through the rename instead.
@@ -884,7 +904,10 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	// built.
 	measure()
 	b.names.slots, b.names.entries = nil, nil
-	b.nodeDuplicates()
+	if dupDone == nil {
+		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs)
+		b.nodeDecls = nil
+	}
 	b.names = nil
 	if len(b.bufs) == 1 {
 		g.Buffers = b.bufs[0][:b.nbufs:b.nbufs]
@@ -911,6 +934,10 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	b.buildGroups(claims)
 	measure()
+	if dupDone != nil {
+		<-dupDone
+		b.errs = append(b.errs, dupErrs...)
+	}
 	if len(b.errs) > 0 {
 		b.errs.Sort()
 		return nil, b.errs

@@ -179,10 +179,12 @@ func (b *builder) graphName(t Name) {
 	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
 }
 
-func (b *builder) buffer(d *BufferDecl) {
+// buffer records a buffer declaration; h is the hash of its name (see
+// nameTable.internHash), or 0.
+func (b *builder) buffer(d *BufferDecl, h uint64) {
 	b.keyword(d.Name)
 	size := b.size(d)
-	id := b.names.intern(d.Name.Value)
+	id := b.names.internHash(d.Name.Value, h)
 	e := b.names.entry(id)
 	if e.buf >= 0 {
 		first := b.buf(int(e.buf)).Pos
@@ -395,12 +397,12 @@ func (b *builder) leaf(l *Leaf) {
 	}
 	for i := range l.Reads {
 		a := &l.Reads[i]
-		b.access(a.Name, astInts(a.Step), astInts(a.Split))
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
 	}
 	b.writes()
 	for i := range l.Writes {
 		a := &l.Writes[i]
-		b.access(a.Name, astInts(a.Step), astInts(a.Split))
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
 	}
 	b.leafEnd()
 }
@@ -531,14 +533,15 @@ func (b *builder) writes() {
 }
 
 // access adds an operand to the open leaf (see builder for what Buffer
-// and Group hold).
-func (b *builder) access(name Name, step, split ints) {
+// and Group hold); h is the hash of its name (see nameTable.internHash),
+// or 0.
+func (b *builder) access(name Name, h uint64, step, split ints) {
 	lf := &b.lf
 	dst := lf.dst
 	*dst = append(*dst, ir.Access{})
 	acc := &(*dst)[len(*dst)-1]
 	acc.Pos = b.pos(name.Pos)
-	acc.Buffer = int32(b.ref(name.Value))
+	acc.Buffer = int32(b.ref(name.Value, h))
 	ok := true
 	if step.set {
 		acc.Strides, ok = b.strides(step, lf.depth)
@@ -698,8 +701,8 @@ func parseInt(s string) (int64, bool) {
 // ref is a reference to a buffer as an Access holds it while the graph is
 // built: the buffer's index, or -(id+2) when no buffer of that name is
 // declared yet.
-func (b *builder) ref(name string) int {
-	id := b.names.intern(name)
+func (b *builder) ref(name string, h uint64) int {
+	id := b.names.internHash(name, h)
 	if e := b.names.entry(id); e.buf >= 0 {
 		return int(e.buf)
 	}

@@ -43,6 +43,9 @@ type pipe struct {
 	cur   *tokBatch      // the batch being read, nil before the first
 	eof   token          // the last batch's EOF, repeated past it
 	done  bool           // the last batch is read
+	// names, when set, is the builder's name table, whose seeds (only)
+	// the goroutine reads, to hash every name it scans.
+	names *nameTable
 }
 
 // startPipe starts scanning p's source ahead, from the scanner's state
@@ -60,6 +63,9 @@ func (p *parser) startPipe(cfg pipeConfig) {
 	all := make([]token, cfg.batch*cfg.batches)
 	for i := 0; i < cfg.batches; i++ {
 		q.free <- &tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]}
+	}
+	if p.b != nil {
+		q.names = p.b.names
 	}
 	s := p.scanner // the goroutine's own copy: p.scanner is not scanned again
 	go q.run(&s)
@@ -87,6 +93,11 @@ func (q *pipe) run(s *scanner) {
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
+			if t.kind == tokIdent && q.names != nil {
+				// Off the parser's path: the builder interns most
+				// names (buffers and operands) with this hash.
+				t.hash = q.names.hash(s.src[t.off:t.end])
+			}
 			n++
 			if t.kind == lexer.EOF {
 				b.last, b.err = true, s.err

@@ -56,6 +56,9 @@ type builder struct {
 	lf        leafState   // the leaf node being built
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
+	// byPre maps a token's pre to its name's id + 1 (0: not yet
+	// interned); see internPre.
+	byPre []int32
 
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
@@ -179,12 +182,12 @@ func (b *builder) graphName(t Name) {
 	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
 }
 
-// buffer records a buffer declaration; h is the hash of its name (see
-// nameTable.internHash), or 0.
-func (b *builder) buffer(d *BufferDecl, h uint64) {
+// buffer records a buffer declaration; pre is its name's token's (see
+// internPre).
+func (b *builder) buffer(d *BufferDecl, pre int32) {
 	b.keyword(d.Name)
 	size := b.size(d)
-	id := b.names.internHash(d.Name.Value, h)
+	id := b.internPre(d.Name.Value, pre)
 	e := b.names.entry(id)
 	if e.buf >= 0 {
 		first := b.buf(int(e.buf)).Pos
@@ -533,15 +536,14 @@ func (b *builder) writes() {
 }
 
 // access adds an operand to the open leaf (see builder for what Buffer
-// and Group hold); h is the hash of its name (see nameTable.internHash),
-// or 0.
-func (b *builder) access(name Name, h uint64, step, split ints) {
+// and Group hold); pre is its name's token's (see internPre).
+func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	dst := lf.dst
 	*dst = append(*dst, ir.Access{})
 	acc := &(*dst)[len(*dst)-1]
 	acc.Pos = b.pos(name.Pos)
-	acc.Buffer = int32(b.ref(name.Value, h))
+	acc.Buffer = int32(b.ref(name.Value, pre))
 	ok := true
 	if step.set {
 		acc.Strides, ok = b.strides(step, lf.depth)
@@ -701,12 +703,33 @@ func parseInt(s string) (int64, bool) {
 // ref is a reference to a buffer as an Access holds it while the graph is
 // built: the buffer's index, or -(id+2) when no buffer of that name is
 // declared yet.
-func (b *builder) ref(name string, h uint64) int {
-	id := b.names.internHash(name, h)
+func (b *builder) ref(name string, pre int32) int {
+	id := b.internPre(name, pre)
 	if e := b.names.entry(id); e.buf >= 0 {
 		return int(e.buf)
 	}
 	return -int(id) - 2
+}
+
+// internPre is names.intern(s) for a name whose token's pre is set
+// when the scanner ran ahead (pipe.go): pre-1 numbers the distinct
+// names of the source, so that after the first, a name's id is one
+// load from byPre, with no hash, probe or comparison on the parser's
+// path. The ids are those intern gives, in the same order.
+func (b *builder) internPre(s string, pre int32) int32 {
+	if pre == 0 {
+		return b.names.intern(s)
+	}
+	if int(pre) < len(b.byPre) {
+		if id := b.byPre[pre]; id != 0 {
+			return id - 1
+		}
+	} else {
+		b.byPre = append(b.byPre, make([]int32, int(pre)+1-len(b.byPre)+len(b.byPre)/2)...)
+	}
+	id := b.names.intern(s)
+	b.byPre[pre] = id + 1
+	return id
 }
 
 // far is the farthest start of an access with a step or a split: its

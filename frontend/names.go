@@ -91,14 +91,8 @@ func (t *nameTable) hash(s string) uint64 {
 // intern returns the id of s, giving it a new one (with no bindings) the
 // first time it is seen. s need not outlive the call: the table keeps a
 // copy.
-func (t *nameTable) intern(s string) int32 { return t.internHash(s, 0) }
-
-// internHash is intern given t.hash(s) in h, or 0 to compute it there
-// (a hash that is 0 is computed again, to the same value).
-func (t *nameTable) internHash(s string, h uint64) int32 {
-	if h == 0 {
-		h = t.hash(s)
-	}
+func (t *nameTable) intern(s string) int32 {
+	h := t.hash(s)
 	h32 := uint32(h)
 	r := &t.recent[(h>>32)&63]
 	if id := *r - 1; id >= 0 {

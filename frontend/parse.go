@@ -573,7 +573,7 @@ func (p *parser) leafB() {
 // accessesB is accesses for ParseCheck (see leafB).
 func (p *parser) accessesB() {
 	for {
-		h := p.tok.hash
+		pre := p.tok.pre
 		name := p.refName()
 		p.after = afterAccess
 		p.lits = p.lits[:0]
@@ -586,7 +586,7 @@ func (p *parser) accessesB() {
 			split = p.intsB()
 			p.after = afterSplit
 		}
-		p.b.access(name, h, step, split)
+		p.b.access(name, pre, step, split)
 		if !p.is(',') {
 			break
 		}
@@ -675,7 +675,7 @@ func (p *parser) decl(g *Graph) {
 	case kwBuffer:
 		p.next()
 		var b BufferDecl
-		h := p.tok.hash
+		pre := p.tok.pre
 		b.Name = p.declName(':', 0)
 		p.punct(':')
 		switch p.tok.kind {
@@ -699,7 +699,7 @@ func (p *parser) decl(g *Graph) {
 			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
 		}
 		if p.b != nil {
-			p.b.buffer(&b, h)
+			p.b.buffer(&b, pre)
 			p.names.reset()
 			return
 		}

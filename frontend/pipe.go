@@ -43,9 +43,8 @@ type pipe struct {
 	cur   *tokBatch      // the batch being read, nil before the first
 	eof   token          // the last batch's EOF, repeated past it
 	done  bool           // the last batch is read
-	// names, when set, is the builder's name table, whose seeds (only)
-	// the goroutine reads, to hash every name it scans.
-	names *nameTable
+	// pre, when set, numbers the names the goroutine scans (token.pre).
+	pre *preTable
 }
 
 // startPipe starts scanning p's source ahead, from the scanner's state
@@ -65,7 +64,7 @@ func (p *parser) startPipe(cfg pipeConfig) {
 		q.free <- &tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]}
 	}
 	if p.b != nil {
-		q.names = p.b.names
+		q.pre = newPreTable(p.src, p.b.names)
 	}
 	s := p.scanner // the goroutine's own copy: p.scanner is not scanned again
 	go q.run(&s)
@@ -93,10 +92,10 @@ func (q *pipe) run(s *scanner) {
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
-			if t.kind == tokIdent && q.names != nil {
-				// Off the parser's path: the builder interns most
-				// names (buffers and operands) with this hash.
-				t.hash = q.names.hash(s.src[t.off:t.end])
+			if t.kind == tokIdent && q.pre != nil {
+				// Off the parser's path: the builder looks most
+				// names (buffers and operands) up by this number.
+				t.pre = q.pre.number(t.off, t.end)
 			}
 			n++
 			if t.kind == lexer.EOF {
@@ -142,5 +141,64 @@ func (p *parser) stopPipe() {
 		close(q.stop)
 		<-q.ended
 		p.pipe, p.toks = nil, nil
+	}
+}
+
+// preTable numbers the distinct names of a source held whole, in order of
+// first appearance from 1, for the scanning goroutine, which alone uses
+// it: the builder maps the numbers to its own name ids (internPre). A
+// name is kept as its first occurrence's offset and length in the
+// source, with the low bits of its hash.
+type preTable struct {
+	src   string
+	names *nameTable // whose seeds (only) hash the names
+	slots []int32    // number; 0: empty
+	recs  []preRec   // by number - 1
+}
+
+type preRec struct{ off, n, hash uint32 }
+
+// newPreTable returns a table for src's names, sized for a name per 40
+// bytes (see newBuilder); names is the builder's table, for its hash.
+func newPreTable(src string, names *nameTable) *preTable {
+	n := 1 << 10
+	for 3*n < 4*(len(src)/40) && n < 1<<26 {
+		n *= 2
+	}
+	return &preTable{src: src, names: names, slots: make([]int32, n), recs: make([]preRec, 0, n/2)}
+}
+
+// number returns the number of the name src[off:end].
+func (t *preTable) number(off, end int) int32 {
+	s := t.src[off:end]
+	h := uint32(t.names.hash(s))
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		v := t.slots[i]
+		if v == 0 {
+			t.recs = append(t.recs, preRec{off: uint32(off), n: uint32(len(s)), hash: h})
+			v = int32(len(t.recs))
+			t.slots[i] = v
+			if 4*len(t.recs) >= 3*len(t.slots) {
+				t.grow()
+			}
+			return v
+		}
+		if r := &t.recs[v-1]; r.hash == h && t.src[r.off:r.off+r.n] == s {
+			return v
+		}
+	}
+}
+
+// grow doubles the slots.
+func (t *preTable) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	mask := uint32(len(t.slots) - 1)
+	for k, r := range t.recs {
+		i := r.hash & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = int32(k + 1)
 	}
 }

@@ -49,8 +49,9 @@ func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
 // (tests make its batches tiny).
 func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorList) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src))}
+	p := &parser{scanner: *newScanner(filename, text)}
 	p.startPipe(cfg)
+	p.b = newBuilder(filename, len(src))
 	_, err := p.parse()
 	p.stopPipe()
 	if err != nil {

@@ -19,12 +19,14 @@ type pipeConfig struct {
 	min     int // the smallest source scanned ahead (smaller: in line)
 	batch   int // tokens per batch
 	batches int // batches in flight
+	first   int // tokens in the first batch, if fewer (0: batch)
 }
 
 // defaultPipe scans ahead sources of 32 KiB or more (a few hundred ops:
 // below that the goroutine's start and hand-overs are not repaid), in
-// batches of 4096 tokens (128 KiB, L2-sized; some 40 per 10k ops).
-var defaultPipe = pipeConfig{min: 32 << 10, batch: 4096, batches: 3}
+// batches of 4096 tokens (160 KiB; some 40 per 10k ops), the first of
+// 256, for which the parser waits.
+var defaultPipe = pipeConfig{min: 32 << 10, batch: 4096, batches: 3, first: 256}
 
 // tokBatch is a run of tokens scanned ahead. The last batch ends with
 // the EOF token and carries the scanner's lexical error.
@@ -43,12 +45,16 @@ type pipe struct {
 	cur   *tokBatch      // the batch being read, nil before the first
 	eof   token          // the last batch's EOF, repeated past it
 	done  bool           // the last batch is read
-	// pre, when set, numbers the names the goroutine scans (token.pre).
+	// pre numbers the names the goroutine scans (token.pre); the
+	// goroutine's own.
 	pre *preTable
 }
 
 // startPipe starts scanning p's source ahead, from the scanner's state
-// (start has run), when the config says so and the source is whole.
+// (start has run), when the config says so and the source is whole;
+// the names get their token.pre. It runs before the builder is made,
+// whose first arrays, a few megabytes to zero, are then made while the
+// goroutine scans.
 func (p *parser) startPipe(cfg pipeConfig) {
 	if len(p.src) < cfg.min || p.more() {
 		return
@@ -63,18 +69,16 @@ func (p *parser) startPipe(cfg pipeConfig) {
 	for i := 0; i < cfg.batches; i++ {
 		q.free <- &tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]}
 	}
-	if p.b != nil {
-		q.pre = newPreTable(p.src, p.b.names)
-	}
 	s := p.scanner // the goroutine's own copy: p.scanner is not scanned again
-	go q.run(&s)
+	go q.run(&s, cfg.first)
 	p.pipe = q
 }
 
 // run is the scanning goroutine: it fills free batches until the EOF,
 // or until the parser stops it.
-func (q *pipe) run(s *scanner) {
+func (q *pipe) run(s *scanner, first int) {
 	defer close(q.ended)
+	q.pre = newPreTable(s.src)
 	for {
 		var b *tokBatch
 		select {
@@ -88,11 +92,16 @@ func (q *pipe) run(s *scanner) {
 			return
 		}
 		toks := b.toks[:cap(b.toks)]
+		if first > 0 {
+			// The parser waits for the first batch: a short one
+			// starts it sooner.
+			toks, first = toks[:min(first, len(toks))], 0
+		}
 		n := 0
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
-			if t.kind == tokIdent && q.pre != nil {
+			if t.kind == tokIdent {
 				// Off the parser's path: the builder looks most
 				// names (buffers and operands) up by this number.
 				t.pre = q.pre.number(t.off, t.end)
@@ -150,28 +159,28 @@ func (p *parser) stopPipe() {
 // name is kept as its first occurrence's offset and length in the
 // source, with the low bits of its hash.
 type preTable struct {
-	src   string
-	names *nameTable // whose seeds (only) hash the names
-	slots []int32    // number; 0: empty
-	recs  []preRec   // by number - 1
+	src string
+	hasher
+	slots []int32  // number; 0: empty
+	recs  []preRec // by number - 1
 }
 
 type preRec struct{ off, n, hash uint32 }
 
 // newPreTable returns a table for src's names, sized for a name per 40
-// bytes (see newBuilder); names is the builder's table, for its hash.
-func newPreTable(src string, names *nameTable) *preTable {
+// bytes (see newBuilder).
+func newPreTable(src string) *preTable {
 	n := 1 << 10
 	for 3*n < 4*(len(src)/40) && n < 1<<26 {
 		n *= 2
 	}
-	return &preTable{src: src, names: names, slots: make([]int32, n), recs: make([]preRec, 0, n/2)}
+	return &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, n/2)}
 }
 
 // number returns the number of the name src[off:end].
 func (t *preTable) number(off, end int) int32 {
 	s := t.src[off:end]
-	h := uint32(t.names.hash(s))
+	h := uint32(t.hash(s))
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := t.slots[i]

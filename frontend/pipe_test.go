@@ -37,7 +37,7 @@ func TestPreTable(t *testing.T) {
 		sb.WriteByte(' ')
 	}
 	src := sb.String()
-	tab := newPreTable(src, newNameTable(0))
+	tab := newPreTable(src)
 	tab.slots = make([]int32, 1<<10) // the smallest start: it grows 3 times
 	grew := 0
 	want := map[string]int32{}

@@ -133,10 +133,11 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 		first = size + 1
 	}
 	buf := w.fill(make([]byte, 0, max(first, 4)))
-	p := &parser{b: newBuilder(filename, size)}
+	p := &parser{}
 	p.scanner = scanner{src: unsafe.String(unsafe.SliceData(buf), len(buf)), file: filename, line: 1, in: w, pin: noPin}
 	p.start()
 	p.startPipe(pipe)
+	p.b = newBuilder(filename, size)
 	_, perr := p.parse()
 	p.stopPipe()
 	w.drain()

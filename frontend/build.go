@@ -146,6 +146,7 @@ func newBuilder(file string, size int) *builder {
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
 		b.names = newNameTable(size / 40)
+		b.byPre = make([]int32, size/40)
 	} else {
 		b.names = newNameTable(size / 96)
 	}

@@ -174,7 +174,7 @@ func newPreTable(src string) *preTable {
 	for 3*n < 4*(len(src)/40) && n < 1<<26 {
 		n *= 2
 	}
-	return &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, n/2)}
+	return &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, 3*n/4)}
 }
 
 // number returns the number of the name src[off:end].

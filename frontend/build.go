@@ -56,6 +56,9 @@ type builder struct {
 	lf        leafState   // the leaf node being built
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
+	// dupAside is the fewest node names finish looks for duplicates
+	// among on a goroutine of their own (0: never); see pipeConfig.
+	dupAside int
 	// byPre maps a token's pre to its name's id + 1 (0: not yet
 	// interned); see internPre.
 	byPre []int32
@@ -849,12 +852,17 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	measure()
 	// The node names' duplicates are found on a goroutine of their own,
 	// beside the steps below, when the graph is small (a large one's
-	// sort keys would add to its peak heap, see measure) and no memHook
-	// samples the heap; their diagnostics join the rest before the
-	// sort, which orders them all.
+	// sort keys would add to its peak heap, see measure) but has
+	// thousands of nodes (a few are sorted in less time than a goroutine
+	// takes to start), and no memHook samples the heap; their
+	// diagnostics join the rest before the sort, which orders them all.
 	var dupErrs ErrorList
 	var dupDone chan struct{}
-	if b.small && memHook == nil {
+	nodes := 0
+	for _, c := range b.nodeDecls {
+		nodes += len(c)
+	}
+	if b.small && b.dupAside > 0 && nodes >= b.dupAside && memHook == nil {
 		dupDone = make(chan struct{})
 		decls, arena := b.nodeDecls, &b.names.arena
 		b.nodeDecls = nil

@@ -52,6 +52,7 @@ func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorLi
 	p := &parser{scanner: *newScanner(filename, text)}
 	p.startPipe(cfg)
 	p.b = newBuilder(filename, len(src))
+	p.b.dupAside = cfg.dupAside
 	_, err := p.parse()
 	p.stopPipe()
 	if err != nil {

@@ -20,6 +20,9 @@ type pipeConfig struct {
 	batch   int // tokens per batch
 	batches int // batches in flight
 	first   int // tokens in the first batch, if fewer (0: batch)
+	// dupAside is the fewest node names whose duplicates finish looks
+	// for on a goroutine of its own (0: never; see builder.finish).
+	dupAside int
 }
 
 // defaultPipe scans ahead sources of 32 KiB or more (a few hundred ops:
@@ -27,8 +30,10 @@ type pipeConfig struct {
 // batches of 8192 tokens (320 KiB; some 20 per 10k ops: the parser wakes
 // the goroutine, parked on a full pipe, once per batch, which costs it a
 // futex call; 4096 measured about 1 ms more on its path at 10k), the
-// first of 256, for which the parser waits.
-var defaultPipe = pipeConfig{min: 32 << 10, batch: 8192, batches: 3, first: 256}
+// first of 256, for which the parser waits. Duplicate node names are
+// looked for aside among 2048 or more: a few are sorted in less time
+// than a goroutine takes to start.
+var defaultPipe = pipeConfig{min: 32 << 10, batch: 8192, batches: 3, first: 256, dupAside: 2048}
 
 // tokBatch is a run of tokens scanned ahead. The last batch ends with
 // the EOF token and carries the scanner's lexical error.

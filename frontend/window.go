@@ -138,6 +138,7 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	p.start()
 	p.startPipe(pipe)
 	p.b = newBuilder(filename, size)
+	p.b.dupAside = pipe.dupAside
 	_, perr := p.parse()
 	p.stopPipe()
 	w.drain()

@@ -52,6 +52,16 @@ type builder struct {
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
+	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
+	lf        leafState   // the leaf node being built
+	// small is set for a source under smallSource bytes (see newBuilder).
+	small bool
+	// dupAside is the fewest node names finish looks for duplicates
+	// among on a goroutine of their own (0: never); see pipeConfig.
+	dupAside int
+	// byPre maps a token's pre to its name's id + 1 (0: not yet
+	// interned); see internPre.
+	byPre []int32
 
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
@@ -131,6 +141,7 @@ func newBuilder(file string, size int) *builder {
 		bufFirst: bufChunk,
 	}
 	if size > 0 && size < smallSource {
+		b.small = true
 		b.g.Accesses = make([]ir.Access, 0, size/33)
 		b.g.Ints = make([]int64, 0, size/32)
 		b.bufFirst = max(size/64, bufChunk)
@@ -138,6 +149,7 @@ func newBuilder(file string, size int) *builder {
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
 		b.names = newNameTable(size / 40)
+		b.byPre = make([]int32, size/40)
 	} else {
 		b.names = newNameTable(size / 96)
 	}
@@ -174,10 +186,12 @@ func (b *builder) graphName(t Name) {
 	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
 }
 
-func (b *builder) buffer(d *BufferDecl) {
+// buffer records a buffer declaration; pre is its name's token's (see
+// internPre).
+func (b *builder) buffer(d *BufferDecl, pre int32) {
 	b.keyword(d.Name)
 	size := b.size(d)
-	id := b.names.intern(d.Name.Value)
+	id := b.internPre(d.Name.Value, pre)
 	e := b.names.entry(id)
 	if e.buf >= 0 {
 		first := b.buf(int(e.buf)).Pos
@@ -276,7 +290,7 @@ func (b *builder) alias(a *AliasDecl) {
 		target: b.names.intern(a.Target.Value), targetPos: a.Target.Pos}
 	if a.Offset.Value != "" {
 		r.hasOffset, r.offPos = true, a.Offset.Pos
-		r.offset, _ = b.integer(a.Offset)
+		r.offset, _ = b.integerName(a.Offset)
 	}
 	b.aliases = append(b.aliases, r)
 }
@@ -322,27 +336,29 @@ type nodeDecl struct {
 	pos    Pos
 }
 
-// nodeDuplicates reports every node name declared before, at the later
-// declarations, naming the first.
-func (b *builder) nodeDuplicates() {
+// nodeDuplicates reports to errs every node name in decls declared
+// before, at the later declarations, naming the first; the names are in
+// arena. It touches nothing else of the builder, so that finish can run
+// it beside its other steps.
+func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorList) {
 	// starts[c] is the index of chunk c's first declaration.
-	starts := make([]int, len(b.nodeDecls))
+	starts := make([]int, len(decls))
 	n := 0
-	for c, chunk := range b.nodeDecls {
+	for c, chunk := range decls {
 		starts[c] = n
 		n += len(chunk)
 	}
 	decl := func(i int32) *nodeDecl {
 		c := sort.SearchInts(starts, int(i)+1) - 1
-		return &b.nodeDecls[c][int(i)-starts[c]]
+		return &decls[c][int(i)-starts[c]]
 	}
 	keys := make([]prefixKey, 0, n)
-	for c, chunk := range b.nodeDecls {
+	for c, chunk := range decls {
 		for j := range chunk {
 			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
 		}
 	}
-	name := func(i int32) string { return b.names.arena.str(decl(i).ref) }
+	name := func(i int32) string { return arena.str(decl(i).ref) }
 	// Sorted stably by name, the declarations of one name are adjacent,
 	// in source order.
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
@@ -353,12 +369,11 @@ func (b *builder) nodeDuplicates() {
 		j := i + 1
 		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
 			first := decl(keys[i].k).pos
-			b.errorf(decl(keys[j].k).pos, "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			errs.add(irPos(file, decl(keys[j].k).pos), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
 			j++
 		}
 		i = j
 	}
-	b.nodeDecls = nil
 }
 
 // startBundle opens a top-level node's bundle.
@@ -379,58 +394,220 @@ func (b *builder) endBundle() {
 	b.itemStack = b.itemStack[:0]
 }
 
-// leaf adds an op or cpu node at the current nesting.
+// leaf adds an op or cpu node of an AST at the current nesting (Check's
+// path): it feeds the builder as the parser does (leafStart, leafCores,
+// access, writes, leafEnd).
 func (b *builder) leaf(l *Leaf) {
-	cpu := l.Kind == "cpu"
+	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
+	if l.Cores != nil {
+		b.leafCores(astInts(l.Cores))
+	}
+	for i := range l.Reads {
+		a := &l.Reads[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.writes()
+	for i := range l.Writes {
+		a := &l.Writes[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.leafEnd()
+}
+
+// ints is a `step`, `split` or `cores` clause as the builder takes it:
+// its integers parsed (set is false when the clause is absent). Its
+// elements hold no pointers, so that the parser's scratch for them
+// costs the garbage collector nothing.
+type ints struct {
+	set  bool
+	list bool // a bracketed list
+	pos  Pos  // of the keyword
+	ints []intLit
+}
+
+// intLit is an integer literal: its value, unless ok is false (it does
+// not fit in int64, which is reported where the value is used).
+type intLit struct {
+	n   int64
+	ok  bool
+	pos Pos
+}
+
+// astInts is an AST clause (nil: absent) as the builder takes it.
+func astInts(l *IntList) ints {
+	if l == nil {
+		return ints{}
+	}
+	c := ints{set: true, list: l.List, pos: l.Pos, ints: make([]intLit, len(l.Ints))}
+	for k, t := range l.Ints {
+		n, ok := parseInt(t.Value)
+		c.ints[k] = intLit{n: n, ok: ok, pos: t.Pos}
+	}
+	return c
+}
+
+// leafState is the leaf node being built, from leafStart to leafEnd.
+type leafState struct {
+	cpu, top bool
+	name     Name   // as written (messages only)
+	node     string // the graph's copy of the name
+	// dst is where its accesses go: Graph.Accesses for an op, cpuAcc
+	// for a top-level cpu node, refs for a misplaced one; they start at
+	// off, its writes at off+nreads (nreads < 0 until writes).
+	dst    *[]ir.Access
+	off    int
+	nreads int
+	depth  int // enclosing counted loops
+	// hasCores is set when it has a cores clause of ncores entries;
+	// cores locates its list in Graph.Ints (absent without one);
+	// coresOK is false when it has an error, so that no bound is
+	// computed from it.
+	hasCores bool
+	ncores   int
+	cores    ir.IntsRef
+	coresOK  bool
+}
+
+// leafStart opens an op (cpu false) or cpu node at the current nesting;
+// pos is its keyword's.
+func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
+	b.lf = leafState{cpu: cpu, top: len(b.open) == 0, name: name, nreads: -1, coresOK: true}
+	lf := &b.lf
 	switch {
-	case cpu && len(b.open) == 0:
-		name := b.node(l.Name)
-		lf := b.leafInfo(l)
-		var reads, writes []ir.Access
-		b.accesses(&reads, lf, l.Reads, 0)
-		b.accesses(&writes, lf, l.Writes, 0)
-		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:   name,
-			Pos:    b.pos(l.Name.Pos),
-			Reads:  reads,
-			Writes: writes,
-		})
+	case cpu && lf.top:
+		lf.node = b.node(name)
+		b.cpuAcc = b.cpuAcc[:0]
+		lf.dst = &b.cpuAcc
 	case cpu:
-		b.node(l.Name)
-		b.errorf(l.Pos, "cpu node %s must be at the top level", quoteText(l.Name.Value))
-		lf := b.leafInfo(l)
-		b.accesses(&b.refs, lf, l.Reads, 0)
-		b.accesses(&b.refs, lf, l.Writes, 0)
-	case len(b.open) == 0:
-		name := b.node(l.Name)
-		b.startBundle(name, l.Name.Pos, ir.KindOp)
-		b.op(name, l)
-		b.endBundle()
+		b.node(name)
+		b.errorf(pos, "cpu node %s must be at the top level", quoteText(name.Value))
+		lf.dst = &b.refs
+	case lf.top:
+		lf.node = b.node(name)
+		b.startBundle(lf.node, name.Pos, ir.KindOp)
+		lf.dst = &b.g.Accesses
 	default:
-		b.op(b.node(l.Name), l)
+		lf.node = b.node(name)
+		lf.dst = &b.g.Accesses
+		lf.depth = len(b.stack())
+	}
+	lf.off = len(*lf.dst)
+}
+
+// leafCores checks the open leaf's cores clause.
+func (b *builder) leafCores(c ints) {
+	lf := &b.lf
+	lf.hasCores, lf.ncores = true, len(c.ints)
+	if lf.cpu {
+		b.errorf(c.pos, "cores on cpu node %s; only op nodes run on cores", quoteText(lf.name.Value))
+		lf.coresOK = false
+		return
+	}
+	var cores []int64
+	lf.cores, cores = b.span(len(c.ints))
+	prod, fits := int64(1), true
+	for k := range c.ints {
+		n, ok := b.integer(&c.ints[k])
+		if !ok {
+			lf.coresOK = false
+			continue
+		}
+		if n < 1 {
+			b.errorf(c.ints[k].pos, "cores entry is 0; every entry must be at least 1")
+			lf.coresOK = false
+		}
+		cores[k] = n
+		if fits {
+			prod, fits = mul(prod, n)
+		}
+	}
+	if !lf.coresOK {
+		return
+	}
+	switch {
+	case !fits:
+		b.errorf(c.pos, "op %s: the product of its cores entries overflows int64; at most %d cores are allowed", quoteText(lf.name.Value), ir.MaxCores)
+		lf.coresOK = false
+	case prod > ir.MaxCores:
+		b.errorf(c.pos, "op %s runs on %d cores; at most %d are allowed", quoteText(lf.name.Value), prod, ir.MaxCores)
+		lf.coresOK = false
 	}
 }
 
-func (b *builder) op(name string, l *Leaf) {
-	step := len(b.ops.buf) - b.opsStart
-	lf := b.leafInfo(l)
-	depth := len(b.stack())
-	off := len(b.g.Accesses)
-	b.accesses(&b.g.Accesses, lf, l.Reads, depth)
-	b.accesses(&b.g.Accesses, lf, l.Writes, depth)
-	if b.nops++; memHook != nil && b.nops&0xffff == 0 {
-		measure()
+// writes marks the end of the open leaf's reads.
+func (b *builder) writes() {
+	b.lf.nreads = len(*b.lf.dst) - b.lf.off
+}
+
+// access adds an operand to the open leaf (see builder for what Buffer
+// and Group hold); pre is its name's token's (see internPre).
+func (b *builder) access(name Name, pre int32, step, split ints) {
+	lf := &b.lf
+	dst := lf.dst
+	*dst = append(*dst, ir.Access{})
+	acc := &(*dst)[len(*dst)-1]
+	acc.Pos = b.pos(name.Pos)
+	acc.Buffer = int32(b.ref(name.Value, pre))
+	ok := true
+	if step.set {
+		acc.Strides, ok = b.strides(step, lf.depth)
 	}
-	b.ops.push(&b.opsStart, ir.Op{
-		Name:     name,
-		Pos:      b.pos(l.Name.Pos),
-		Step:     int32(step),
-		NReads:   int32(len(l.Reads)),
-		Accesses: ir.Span{Off: int32(off), Len: int32(len(b.g.Accesses) - off)},
-		Loops:    b.loopStack,
-		Cores:    lf.cores,
-	})
-	b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
+	if split.set {
+		var splitOK bool
+		acc.Split, splitOK = b.split(split)
+		ok = ok && splitOK
+	}
+	if (step.set || split.set) && ok && lf.coresOK {
+		if far := b.far(acc); far != 0 {
+			b.fars = append(b.fars, far)
+			acc.Group = int32(len(b.fars))
+		}
+	}
+}
+
+// leafEnd closes the open leaf.
+func (b *builder) leafEnd() {
+	lf := &b.lf
+	n := len(*lf.dst) - lf.off
+	if lf.nreads < 0 {
+		lf.nreads = n
+	}
+	switch {
+	case lf.cpu && lf.top:
+		var reads, writes []ir.Access
+		if lf.nreads > 0 {
+			reads = slices.Clone(b.cpuAcc[:lf.nreads])
+		}
+		if n > lf.nreads {
+			writes = slices.Clone(b.cpuAcc[lf.nreads:])
+		}
+		b.g.CPU = append(b.g.CPU, ir.CPUNode{
+			Name:   lf.node,
+			Pos:    b.pos(lf.name.Pos),
+			Reads:  reads,
+			Writes: writes,
+		})
+	case lf.cpu:
+	default:
+		step := len(b.ops.buf) - b.opsStart
+		if b.nops++; memHook != nil && b.nops&0xffff == 0 {
+			measure()
+		}
+		b.ops.push(&b.opsStart, ir.Op{
+			Name:     lf.node,
+			Pos:      b.pos(lf.name.Pos),
+			Step:     int32(step),
+			NReads:   int32(lf.nreads),
+			Accesses: ir.Span{Off: int32(lf.off), Len: int32(n)},
+			Loops:    b.loopStack,
+			Cores:    lf.cores,
+		})
+		b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
+		if lf.top {
+			b.endBundle()
+		}
+	}
+	b.lf = leafState{} // drop the names, which may be in the parser's window
 }
 
 func (b *builder) openFused(name Name) {
@@ -448,7 +625,7 @@ func (b *builder) openLoop(name, count Name) {
 	if len(b.open) == 0 {
 		b.startBundle(s, name.Pos, ir.KindLoop)
 	}
-	n, ok := b.integer(count)
+	n, ok := b.integerName(count)
 	if ok && n == 0 {
 		b.errorf(count.Pos, "loop %s has count 0", quoteText(name.Value))
 	}
@@ -492,14 +669,20 @@ func (b *builder) close() {
 	}
 }
 
-// integer parses a non-size integer literal.
-func (b *builder) integer(t Name) (int64, bool) {
+// integerName parses a non-size integer literal.
+func (b *builder) integerName(t Name) (int64, bool) {
 	n, ok := parseInt(t.Value)
-	if !ok {
-		b.errorf(t.Pos, "integer literal too large")
+	return b.integer(&intLit{n: n, ok: ok, pos: t.Pos})
+}
+
+// integer is a parsed non-size integer literal's value, reporting one
+// too large.
+func (b *builder) integer(t *intLit) (int64, bool) {
+	if !t.ok {
+		b.errorf(t.pos, "integer literal too large")
 		return 0, false
 	}
-	return n, true
+	return t.n, true
 }
 
 // parseInt is strconv.ParseInt(s, 10, 64) without its error value, fast
@@ -521,110 +704,45 @@ func parseInt(s string) (int64, bool) {
 	return n, true
 }
 
-// leafInfo is what the accesses of a leaf node need to know about it.
-type leafInfo struct {
-	l *Leaf
-	// cores locates the op's cores list in Graph.Ints (absent without
-	// one); coresOK is false when it has an error, so that no bound is
-	// computed from it.
-	cores   ir.IntsRef
-	coresOK bool
-}
-
-// leafInfo checks a leaf node's cores clause.
-func (b *builder) leafInfo(l *Leaf) leafInfo {
-	lf := leafInfo{l: l, coresOK: true}
-	if l.Cores == nil {
-		return lf
-	}
-	if l.Kind == "cpu" {
-		b.errorf(l.Cores.Pos, "cores on cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
-		lf.coresOK = false
-		return lf
-	}
-	var cores []int64
-	lf.cores, cores = b.span(len(l.Cores.Ints))
-	prod, fits := int64(1), true
-	for k, t := range l.Cores.Ints {
-		n, ok := b.integer(t)
-		if !ok {
-			lf.coresOK = false
-			continue
-		}
-		if n < 1 {
-			b.errorf(t.Pos, "cores entry is 0; every entry must be at least 1")
-			lf.coresOK = false
-		}
-		cores[k] = n
-		if fits {
-			prod, fits = mul(prod, n)
-		}
-	}
-	if !lf.coresOK {
-		return lf
-	}
-	switch {
-	case !fits:
-		b.errorf(l.Cores.Pos, "op %s: the product of its cores entries overflows int64; at most %d cores are allowed", quoteText(l.Name.Value), ir.MaxCores)
-		lf.coresOK = false
-	case prod > ir.MaxCores:
-		b.errorf(l.Cores.Pos, "op %s runs on %d cores; at most %d are allowed", quoteText(l.Name.Value), prod, ir.MaxCores)
-		lf.coresOK = false
-	}
-	return lf
-}
-
-// accesses appends to *dst the operands of a leaf node that sits inside
-// depth counted loops (see builder for what Buffer and Group hold).
-func (b *builder) accesses(dst *[]ir.Access, lf leafInfo, as []Access, depth int) {
-	if len(as) == 0 {
-		return
-	}
-	k := len(*dst)
-	*dst = slices.Grow(*dst, len(as))[:k+len(as)]
-	out := (*dst)[k:]
-	clear(out)
-	for i := range as {
-		a := &as[i]
-		acc := &out[i]
-		acc.Pos = b.pos(a.Name.Pos)
-		acc.Buffer = int32(b.ref(a.Name.Value))
-		ok := true
-		if a.Step != nil {
-			acc.Strides, ok = b.strides(a.Step, depth)
-		}
-		if a.Split != nil {
-			var splitOK bool
-			acc.Split, splitOK = b.split(lf, a.Split)
-			ok = ok && splitOK
-		}
-		if (a.Step != nil || a.Split != nil) && ok && lf.coresOK {
-			if far := b.far(lf, acc); far != 0 {
-				b.fars = append(b.fars, far)
-				acc.Group = int32(len(b.fars))
-			}
-		}
-	}
-}
-
 // ref is a reference to a buffer as an Access holds it while the graph is
 // built: the buffer's index, or -(id+2) when no buffer of that name is
 // declared yet.
-func (b *builder) ref(name string) int {
-	id := b.names.intern(name)
+func (b *builder) ref(name string, pre int32) int {
+	id := b.internPre(name, pre)
 	if e := b.names.entry(id); e.buf >= 0 {
 		return int(e.buf)
 	}
 	return -int(id) - 2
 }
 
+// internPre is names.intern(s) for a name whose token's pre is set
+// when the scanner ran ahead (pipe.go): pre-1 numbers the distinct
+// names of the source, so that after the first, a name's id is one
+// load from byPre, with no hash, probe or comparison on the parser's
+// path. The ids are those intern gives, in the same order.
+func (b *builder) internPre(s string, pre int32) int32 {
+	if pre == 0 {
+		return b.names.intern(s)
+	}
+	if int(pre) < len(b.byPre) {
+		if id := b.byPre[pre]; id != 0 {
+			return id - 1
+		}
+	} else {
+		b.byPre = append(b.byPre, make([]int32, int(pre)+1-len(b.byPre)+len(b.byPre)/2)...)
+	}
+	id := b.names.intern(s)
+	b.byPre[pre] = id + 1
+	return id
+}
+
 // far is the farthest start of an access with a step or a split: its
 // largest core offset plus the sum over its enclosing loops of stride *
 // (count - 1); -1 when that overflows, 0 when there is nothing to check
 // (a loop count is 0 or too large, which is reported).
-func (b *builder) far(lf leafInfo, acc *ir.Access) int64 {
+func (b *builder) far(acc *ir.Access) int64 {
 	far, fits := int64(0), true
-	cores := b.g.IntList(lf.cores)
+	cores := b.g.IntList(b.lf.cores)
 	for d, s := range b.g.Split(acc) {
 		term, ok := mul(cores[d]-1, s)
 		if fits = ok; fits {
@@ -665,26 +783,26 @@ func (b *builder) span(n int) (ir.IntsRef, []int64) {
 	return ir.IntsRef(off), g.Ints[off:]
 }
 
-// split checks an access's split clause against its leaf's cores.
-func (b *builder) split(lf leafInfo, s *IntList) (ir.IntsRef, bool) {
-	l := lf.l
+// split checks an access's split clause against the open leaf's cores.
+func (b *builder) split(s ints) (ir.IntsRef, bool) {
+	lf := &b.lf
 	switch {
-	case l.Kind == "cpu":
-		b.errorf(s.Pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(l.Name.Value))
+	case lf.cpu:
+		b.errorf(s.pos, "split on an access of cpu node %s; only op nodes run on cores", quoteText(lf.name.Value))
 		return 0, false
-	case l.Cores == nil:
-		b.errorf(s.Pos, "split on an access of op %s, which has no cores", quoteText(l.Name.Value))
+	case !lf.hasCores:
+		b.errorf(s.pos, "split on an access of op %s, which has no cores", quoteText(lf.name.Value))
 		return 0, false
-	case len(s.Ints) != len(l.Cores.Ints):
-		b.errorf(s.Pos, "split has %s but the op's cores list has %s",
-			plural(len(s.Ints), "entry", "entries"), plural(len(l.Cores.Ints), "entry", "entries"))
+	case len(s.ints) != lf.ncores:
+		b.errorf(s.pos, "split has %s but the op's cores list has %s",
+			plural(len(s.ints), "entry", "entries"), plural(lf.ncores, "entry", "entries"))
 		return 0, false
 	}
-	span, split := b.span(len(s.Ints))
+	span, split := b.span(len(s.ints))
 	ok := true
-	for k, t := range s.Ints {
+	for k := range s.ints {
 		var good bool
-		split[k], good = b.integer(t)
+		split[k], good = b.integer(&s.ints[k])
 		ok = ok && good
 	}
 	return span, ok
@@ -692,25 +810,24 @@ func (b *builder) split(lf leafInfo, s *IntList) (ir.IntsRef, bool) {
 
 // strides checks a step clause inside depth loops; ok is false when it
 // has an error.
-func (b *builder) strides(s *IntList, depth int) (span ir.IntsRef, ok bool) {
+func (b *builder) strides(s ints, depth int) (span ir.IntsRef, ok bool) {
 	if depth == 0 {
-		b.errorf(s.Pos, "step outside any loop")
+		b.errorf(s.pos, "step outside any loop")
 		return 0, false
 	}
-	ints := s.Ints
-	if s.List && len(ints) != depth {
-		b.errorf(s.Pos, "step list has %s but the op is inside %s", plural(len(ints), "entry", "entries"), plural(depth, "loop", "loops"))
+	if s.list && len(s.ints) != depth {
+		b.errorf(s.pos, "step list has %s but the op is inside %s", plural(len(s.ints), "entry", "entries"), plural(depth, "loop", "loops"))
 		return 0, false
 	}
 	span, strides := b.span(depth)
-	if !s.List {
-		strides[depth-1], ok = b.integer(ints[0])
+	if !s.list {
+		strides[depth-1], ok = b.integer(&s.ints[0])
 		return span, ok
 	}
 	ok = true
-	for k, t := range ints {
+	for k := range s.ints {
 		var good bool
-		strides[k], good = b.integer(t)
+		strides[k], good = b.integer(&s.ints[k])
 		ok = ok && good
 	}
 	return span, ok
@@ -733,6 +850,27 @@ func measure() {
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
 	measure()
+	// The node names' duplicates are found on a goroutine of their own,
+	// beside the steps below, when the graph is small (a large one's
+	// sort keys would add to its peak heap, see measure) but has
+	// thousands of nodes (a few are sorted in less time than a goroutine
+	// takes to start), and no memHook samples the heap; their
+	// diagnostics join the rest before the sort, which orders them all.
+	var dupErrs ErrorList
+	var dupDone chan struct{}
+	nodes := 0
+	for _, c := range b.nodeDecls {
+		nodes += len(c)
+	}
+	if b.small && b.dupAside > 0 && nodes >= b.dupAside && memHook == nil {
+		dupDone = make(chan struct{})
+		decls, arena := b.nodeDecls, &b.names.arena
+		b.nodeDecls = nil
+		go func() {
+			defer close(dupDone)
+			nodeDuplicates(b.file, decls, arena, &dupErrs)
+		}()
+	}
 	b.resolveRenames()
 	// Renames shadow buffers of their name: an operand that resolved on
 	// sight to such a buffer goes through the rename instead.
@@ -801,7 +939,10 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	// built.
 	measure()
 	b.names.slots, b.names.entries = nil, nil
-	b.nodeDuplicates()
+	if dupDone == nil {
+		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs)
+		b.nodeDecls = nil
+	}
 	b.names = nil
 	if len(b.bufs) == 1 {
 		g.Buffers = b.bufs[0][:b.nbufs:b.nbufs]
@@ -828,6 +969,10 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	b.buildGroups(claims)
 	measure()
+	if dupDone != nil {
+		<-dupDone
+		b.errs = append(b.errs, dupErrs...)
+	}
 	if len(b.errs) > 0 {
 		b.errs.Sort()
 		return nil, b.errs

@@ -12,7 +12,15 @@
 //
 // ParseCheck does both at once without an AST, and is what the tool uses:
 // the parser hands every declaration and node to the checker (build.go) as
-// soon as it has read it, and the checker builds the graph as it goes. Its
+// soon as it has read it (a leaf node piece by piece: its name, its cores,
+// each access, with the integers parsed into scratch that holds no
+// pointers), and the checker builds the graph as it goes. On a source held
+// whole of 32 KiB or more, the scanner runs on a goroutine of its own a
+// batch of tokens ahead of the parser, and numbers the distinct names, so
+// that the checker finds a name seen before with one load (pipe.go); the
+// duplicate node names are looked for on another goroutine during the rest
+// of finish. Both goroutines have ended when ParseCheck returns, and the
+// results are the same as in line (the differential test runs both). Its
 // results are those of Parse followed by Check, for every input. The
 // checker is the one home of the meaning rules: Check feeds it the
 // constructs of an AST in source order, ParseCheck feeds it straight from

@@ -259,6 +259,9 @@ type token struct {
 	kw       kw              // the keyword, when kind is tokKeyword
 	pos      Pos
 	off, end int
+	// pre is, on a name scanned ahead (pipe.go), its number in
+	// preTable + 1; else 0.
+	pre int32
 }
 
 // set stores a token field by field: a composite literal assigned
@@ -266,7 +269,7 @@ type token struct {
 // wide loads of the narrower stores just made stall (store forwarding):
 // in the scanner's hot path that was a sixth of its time.
 func (t *token) set(kind lexer.TokenType, k kw, pos Pos, off, end int) {
-	t.kind, t.kw, t.pos, t.off, t.end = kind, k, pos, off, end
+	t.kind, t.kw, t.pos, t.off, t.end, t.pre = kind, k, pos, off, end, 0
 }
 
 // lexError is the first lexical error of a source.

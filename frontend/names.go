@@ -26,8 +26,7 @@ type nameTable struct {
 	// growing the table never copies (or holds twice) the records.
 	entries [][]nameEntry
 	arena   arena
-	seed    maphash.Seed
-	seed64  uint64
+	hasher
 	// recent caches the ids of the names looked up last, by hash: an
 	// op mostly reads what the op before it wrote, and a hit costs no
 	// probe of the (much larger than a CPU cache) slots.
@@ -55,9 +54,7 @@ func newNameTable(hint int) *nameTable {
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	t := &nameTable{slots: make([]int32, n), seed: maphash.MakeSeed()}
-	t.seed64 = maphash.String(t.seed, "sdscgen")
-	return t
+	return &nameTable{slots: make([]int32, n), hasher: newHasher()}
 }
 
 // entry returns the record of id.
@@ -68,10 +65,22 @@ func (t *nameTable) entry(id int32) *nameEntry {
 // name returns the name of id.
 func (t *nameTable) name(id int32) string { return t.arena.str(t.entry(id).ref) }
 
+// hasher hashes names with a random seed.
+type hasher struct {
+	seed   maphash.Seed
+	seed64 uint64
+}
+
+func newHasher() hasher {
+	h := hasher{seed: maphash.MakeSeed()}
+	h.seed64 = maphash.String(h.seed, "sdscgen")
+	return h
+}
+
 // hash returns the hash of s: for a name of up to 8 bytes (generated
 // graphs' are), splitmix64's finalizer over its bytes, its length and a
 // random seed, which is much cheaper than maphash's call.
-func (t *nameTable) hash(s string) uint64 {
+func (t *hasher) hash(s string) uint64 {
 	if len(s) > 8 {
 		return maphash.String(t.seed, s)
 	}

@@ -42,9 +42,20 @@ func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
 	}
 	// The scanner and parser only slice the text; every string that
 	// outlives the call is copied (the builder's name arena, messages).
+	return parseCheck(filename, src, defaultPipe)
+}
+
+// parseCheck is ParseCheck with the config of the scanning goroutine
+// (tests make its batches tiny).
+func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorList) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	p := &parser{scanner: *newScanner(filename, text), b: newBuilder(filename, len(src))}
-	if _, err := p.parse(); err != nil {
+	p := &parser{scanner: *newScanner(filename, text)}
+	p.startPipe(cfg)
+	p.b = newBuilder(filename, len(src))
+	p.b.dupAside = cfg.dupAside
+	_, err := p.parse()
+	p.stopPipe()
+	if err != nil {
 		return nil, ErrorList{err}
 	}
 	return p.b.finish()
@@ -61,6 +72,12 @@ type parser struct {
 	// only the keyword-as-name check does.
 	hasAhead bool
 	err      *Error
+
+	// pipe, when set, is the goroutine scanning ahead (pipe.go): the
+	// tokens come from its batches, the current one in toks from ti on.
+	pipe *pipe
+	toks []token
+	ti   int
 
 	// b, when set, receives every declaration and node as it is read
 	// (ParseCheck): no AST is kept, and the pieces below are scratch,
@@ -84,6 +101,10 @@ type parser struct {
 	accs     chunks[Access]
 	names    chunks[Name]
 	nodes    chunks[Node]
+
+	// lits holds the integers of the clauses of the access or cores
+	// being read (ParseCheck; see leafB).
+	lits []intLit
 
 	// The nodes of the open bodies, innermost last; a body is copied
 	// out when it closes.
@@ -191,10 +212,28 @@ func (p *parser) next() {
 		p.tok, p.hasAhead = p.ahead, false
 		return
 	}
+	if p.ti < len(p.toks) {
+		p.tok = p.toks[p.ti]
+		p.ti++
+		return
+	}
+	if p.pipe != nil {
+		p.pull(&p.tok)
+		return
+	}
 	p.scan(&p.tok)
 }
 
 func (p *parser) peek() *token {
+	if !p.hasAhead && p.pipe != nil {
+		if p.ti < len(p.toks) {
+			p.ahead = p.toks[p.ti]
+			p.ti++
+		} else {
+			p.pull(&p.ahead)
+		}
+		p.hasAhead = true
+	}
 	if !p.hasAhead {
 		// The current token must survive a refill of the window while
 		// the next one is scanned.
@@ -389,15 +428,11 @@ func (p *parser) body(g *Graph) []Node {
 		var n Node
 		switch p.tok.kw {
 		case kwOp, kwCPU:
-			n.Leaf = p.leaf()
 			if p.b != nil {
-				p.b.leaf(n.Leaf)
-				p.leaves.reset()
-				p.intLists.reset()
-				p.accs.reset()
-				p.names.reset()
+				p.leafB()
 				continue
 			}
+			n.Leaf = p.leaf()
 		case kwFused:
 			if n.Fused = p.fused(); n.Fused == nil {
 				continue
@@ -506,6 +541,97 @@ func (p *parser) accesses() []Access {
 	return p.accs.cut(start)
 }
 
+// leafB is leaf for ParseCheck: it hands the leaf to the builder piece
+// by piece as it is read (the name, the cores, each access), with the
+// clauses' integers parsed into lits, which holds no pointers: no AST,
+// and no scratch that the garbage collector has to see.
+func (p *parser) leafB() {
+	pos := p.tok.pos
+	leafKw := p.tok.kw
+	p.next()
+	name := p.declName(0, kws(kwCores, kwReads, kwWrites))
+	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
+	p.b.leafStart(leafKw == kwCPU, pos, name)
+	if p.isKw(kwCores) {
+		p.lits = p.lits[:0]
+		c := p.intsB()
+		p.after = afterCores
+		p.b.leafCores(c)
+	}
+	if p.isKw(kwReads) {
+		p.next()
+		p.afterRead = true
+		p.accessesB()
+	}
+	if p.isKw(kwWrites) {
+		p.next()
+		p.afterRead = false
+		p.b.writes()
+		p.accessesB()
+	}
+	p.b.leafEnd()
+}
+
+// accessesB is accesses for ParseCheck (see leafB).
+func (p *parser) accessesB() {
+	for {
+		pre := p.tok.pre
+		name := p.refName()
+		p.after = afterAccess
+		p.lits = p.lits[:0]
+		var step, split ints
+		if p.isKw(kwStep) {
+			step = p.intsB()
+			p.after = afterStep
+		}
+		if p.isKw(kwSplit) {
+			split = p.intsB()
+			p.after = afterSplit
+		}
+		p.b.access(name, pre, step, split)
+		if !p.is(',') {
+			break
+		}
+		p.next()
+	}
+}
+
+// intsB is ints for ParseCheck: the clause's integers are parsed and
+// appended to lits, which its result shares until lits is emptied.
+func (p *parser) intsB() ints {
+	l := ints{set: true, pos: p.tok.pos}
+	p.next()
+	start := len(p.lits)
+	switch {
+	case p.tok.kind == tokInt:
+		p.lits = append(p.lits, p.lit())
+	case p.is('['):
+		l.list = true
+		p.next()
+		p.lits = append(p.lits, p.lit())
+		for p.is(',') {
+			p.next()
+			p.lits = append(p.lits, p.lit())
+		}
+		p.punct(']')
+	default:
+		p.unexpected(`an integer or "["`)
+	}
+	l.ints = p.lits[start:len(p.lits):len(p.lits)]
+	return l
+}
+
+// lit consumes an integer literal, as integer does, and parses it.
+func (p *parser) lit() intLit {
+	if p.tok.kind != tokInt {
+		p.unexpected("an integer")
+	}
+	n, ok := parseInt(p.text())
+	t := intLit{n: n, ok: ok, pos: p.tok.pos}
+	p.next()
+	return t
+}
+
 // fused parses a fused block; nil when it went to p.b.
 func (p *parser) fused() *Fused {
 	p.next()
@@ -551,6 +677,7 @@ func (p *parser) decl(g *Graph) {
 	case kwBuffer:
 		p.next()
 		var b BufferDecl
+		pre := p.tok.pre
 		b.Name = p.declName(':', 0)
 		p.punct(':')
 		switch p.tok.kind {
@@ -574,7 +701,7 @@ func (p *parser) decl(g *Graph) {
 			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
 		}
 		if p.b != nil {
-			p.b.buffer(&b)
+			p.b.buffer(&b, pre)
 			p.names.reset()
 			return
 		}

@@ -118,12 +118,12 @@ func (s *scanner) refill(keep int) int {
 // errors). A failing read returns the read's error, and no graph or
 // diagnostics.
 func ParseCheckReader(filename string, r io.Reader, size int) (*ir.Graph, ErrorList, error) {
-	return parseCheckReader(filename, r, size, window{size: windowSize, limit: maxSource})
+	return parseCheckReader(filename, r, size, window{size: windowSize, limit: maxSource}, defaultPipe)
 }
 
 // parseCheckReader is ParseCheckReader with the window's size and limit
-// in w (tests make them tiny).
-func parseCheckReader(filename string, r io.Reader, size int, win window) (*ir.Graph, ErrorList, error) {
+// in w and the config of the scanning goroutine (tests make them tiny).
+func parseCheckReader(filename string, r io.Reader, size int, win window, pipe pipeConfig) (*ir.Graph, ErrorList, error) {
 	w := &win
 	w.r = r
 	first := w.size
@@ -133,10 +133,14 @@ func parseCheckReader(filename string, r io.Reader, size int, win window) (*ir.G
 		first = size + 1
 	}
 	buf := w.fill(make([]byte, 0, max(first, 4)))
-	p := &parser{b: newBuilder(filename, size)}
+	p := &parser{}
 	p.scanner = scanner{src: unsafe.String(unsafe.SliceData(buf), len(buf)), file: filename, line: 1, in: w, pin: noPin}
 	p.start()
+	p.startPipe(pipe)
+	p.b = newBuilder(filename, size)
+	p.b.dupAside = pipe.dupAside
 	_, perr := p.parse()
+	p.stopPipe()
 	w.drain()
 	switch {
 	case w.err != nil:

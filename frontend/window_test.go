@@ -34,7 +34,7 @@ func TestReaderReadError(t *testing.T) {
 	bad := errors.New("disk on fire")
 	for _, src := range []string{"", tinyGraph, "graph g { op", "graph g {\n  buffer a : 12ab\n}\n" + strings.Repeat("# pad\n", 100)} {
 		for _, win := range []int{4, windowSize} {
-			g, errs, err := parseCheckReader("r.bir", &failingReader{src: src, err: bad}, 0, window{size: win, limit: maxSource})
+			g, errs, err := parseCheckReader("r.bir", &failingReader{src: src, err: bad}, 0, window{size: win, limit: maxSource}, defaultPipe)
 			if err != bad || g != nil || errs != nil {
 				t.Errorf("%q, window %d: got graph %v, diagnostics %v, error %v; want only %v", src, win, g != nil, errs, err, bad)
 			}
@@ -72,7 +72,7 @@ func TestReaderLimit(t *testing.T) {
 	} {
 		for _, win := range []int{4, 64, windowSize} {
 			r := &chunkReader{src: []byte(c.src)}
-			g, errs, err := parseCheckReader("r.bir", r, 0, window{size: win, limit: limit})
+			g, errs, err := parseCheckReader("r.bir", r, 0, window{size: win, limit: limit}, defaultPipe)
 			if err != nil || errs.Error() != c.want || (g == nil) != (c.want != "") {
 				t.Errorf("%.20q (%d bytes), window %d: graph %v, diagnostics %q, error %v; want %q", c.src, len(c.src), win, g != nil, errs.Error(), err, c.want)
 			}
@@ -94,7 +94,7 @@ func TestReaderLongToken(t *testing.T) {
 		t.Fatalf("ParseCheck: %v", werrs)
 	}
 	for _, win := range []int{4, 5, 1000} {
-		g, errs, err := parseCheckReader("r.bir", &chunkReader{src: []byte(src), max: 4093}, 0, window{size: win, limit: maxSource})
+		g, errs, err := parseCheckReader("r.bir", &chunkReader{src: []byte(src), max: 4093}, 0, window{size: win, limit: maxSource}, defaultPipe)
 		if err != nil || errs.Error() != werrs.Error() || !reflect.DeepEqual(g, want) {
 			t.Errorf("window %d: error %v, diagnostics %v", win, err, errs)
 		}
@@ -133,7 +133,7 @@ func TestReaderSizeTooSmall(t *testing.T) {
 		t.Fatalf("input of %d bytes", b.Len())
 	}
 	r := &countingReader{src: []byte(b.String())}
-	g, errs, err := parseCheckReader("r.bir", r, 10, window{size: 16 << 10, limit: maxSource})
+	g, errs, err := parseCheckReader("r.bir", r, 10, window{size: 16 << 10, limit: maxSource}, defaultPipe)
 	if err != nil || errs != nil || len(g.Bundles) != 5000 {
 		t.Fatalf("error %v, diagnostics %v", err, errs)
 	}

@@ -1,0 +1,68 @@
+package frontend
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestPreTable numbers 5000 distinct names, each seen three times, in a
+// table started with 1024 slots (so that it grows three times): every
+// occurrence of a name gets the number of its first, and the numbers
+// are 1, 2, ... in order of first appearance.
+func TestPreTable(t *testing.T) {
+	var sb strings.Builder
+	var offs [][2]int
+	var names []string
+	for i := 0; i < 5000; i++ {
+		names = append(names, fmt.Sprintf("n%d", i))
+	}
+	// Each name first in order, then twice more, in a scrambled order,
+	// among longer names (hashed by maphash) that share prefixes.
+	order := make([]int, 0, 3*len(names))
+	for i := range names {
+		order = append(order, i)
+	}
+	for r := 0; r < 2; r++ {
+		for i := range names {
+			order = append(order, (i*7919+r*13)%len(names))
+		}
+	}
+	for i := range names {
+		names[i] += strings.Repeat("x", i%3*5) // some over 8 bytes
+	}
+	for _, i := range order {
+		offs = append(offs, [2]int{sb.Len(), sb.Len() + len(names[i])})
+		sb.WriteString(names[i])
+		sb.WriteByte(' ')
+	}
+	src := sb.String()
+	tab := newPreTable(src)
+	tab.slots = make([]int32, 1<<10) // the smallest start: it grows 3 times
+	grew := 0
+	want := map[string]int32{}
+	next := int32(1)
+	for k, o := range offs {
+		s := src[o[0]:o[1]]
+		before := len(tab.slots)
+		got := tab.number(o[0], o[1])
+		if len(tab.slots) != before {
+			grew++
+		}
+		w, seen := want[s]
+		if !seen {
+			w = next
+			want[s] = w
+			next++
+		}
+		if got != w {
+			t.Fatalf("occurrence %d of %q: number %d, want %d", k, s, got, w)
+		}
+	}
+	if grew != 3 {
+		t.Errorf("the table grew %d times, want 3 (1024 to 8192 slots for 5000 names)", grew)
+	}
+	if int(next-1) != len(names) {
+		t.Fatalf("%d names numbered, want %d", next-1, len(names))
+	}
+}

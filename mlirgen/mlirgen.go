@@ -103,7 +103,20 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if o.cut() {
 		chunk = chunkOps
 	}
-	lay := newLayout(p, bi, chunk, o.scratch())
+	var ready func(lay *layout, c int)
+	if pl, ok := o.(*pipeline); ok && !opt.Addresses && len(p.Graph.Bundles[bi].Ops) <= streamOps {
+		// Each chunk of ops goes to the workers as soon as it is laid
+		// out, at the indentation of the function's body; small chunks,
+		// so that the second worker starts soon.
+		chunk = max(chunkOps/4, 1)
+		indent, generic := pr.indent+2, opt.Generic
+		ready = func(lay *layout, c int) {
+			lay.hold(1)
+			fn := lay.chunkFn(c, lay.mapOf.len(), generic, (*bundleEmitter).walkChunk)
+			lay.pre = append(lay.pre, pl.early(indent, fn))
+		}
+	}
+	lay := newLayout(p, bi, chunk, o.scratch(), ready)
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)
@@ -119,6 +132,12 @@ func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	return pr.flush()
 }
 
+// streamOps is the size of the largest bundle whose chunks of ops are
+// printed while it is laid out (parallel.go): their text waits for the
+// module's head, so it is held whole (about 600 bytes an op). (A
+// variable for the tests only.)
+var streamOps = 16384
+
 // bundleEmitter prints the ops of one chunk of a bundle: it carries the
 // state the ops before the chunk left (from the layout's mark).
 type bundleEmitter struct {
@@ -128,15 +147,17 @@ type bundleEmitter struct {
 	generic bool
 	sc      *opScratch
 	mark
+	// maps reads the map numbers of the chunk's tiled accesses.
+	maps cursor[int32]
 	// apply and exec are the chunk's affine.apply and sdsc_execute ops,
 	// refilled for every line.
 	apply, exec mop
 }
 
-// emitter returns a printer of the ops of chunk c onto pr; done releases
-// it.
-func (lay *layout) emitter(pr *printer, c int, generic bool) *bundleEmitter {
-	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c]}
+// emitter returns a printer of the ops of chunk c onto pr, whose map
+// numbers are maps; done releases it.
+func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32) *bundleEmitter {
+	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c], maps: cursor[int32]{maps}}
 	e.apply = mop{kind: opApply, nAttrs: 1}
 	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
 	e.exec = mop{kind: opExecute, nAttrs: 2}
@@ -152,17 +173,28 @@ func (e *bundleEmitter) done() {
 
 // chunks prints every chunk of ops with f, each as one part of o's.
 func (lay *layout) chunks(pr *printer, o out, generic bool, f func(e *bundleEmitter, lo, hi int)) {
-	n := len(lay.b.Ops)
 	for c := range lay.marks {
-		lo := c * lay.chunk
-		hi := min(lo+lay.chunk, n)
+		end := lay.mapOf.len()
+		if c+1 < len(lay.marks) {
+			end = lay.marks[c+1].nextMap
+		}
 		lay.hold(1)
-		o.part(pr, func(pr *printer) {
-			e := lay.emitter(pr, c, generic)
-			f(e, lo, hi)
-			e.done()
-			lay.release()
-		})
+		o.part(pr, lay.chunkFn(c, end, generic, f))
+	}
+}
+
+// chunkFn returns the printing of chunk c of ops by f, whose tiled
+// accesses' maps end at mapOf's end; the caller holds the layout for it.
+// It reads of the layout only what is fixed once the chunk is laid out.
+func (lay *layout) chunkFn(c, end int, generic bool, f func(e *bundleEmitter, lo, hi int)) func(pr *printer) {
+	lo := c * lay.chunk
+	hi := min(lo+lay.chunk, len(lay.b.Ops))
+	maps := lay.mapOf.view(lay.marks[c].nextMap, end)
+	return func(pr *printer) {
+		e := lay.emitter(pr, c, generic, maps)
+		f(e, lo, hi)
+		e.done()
+		lay.release()
 	}
 }
 
@@ -217,10 +249,13 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 		}
 		loopConstants(pr, lay)
 		declarations(pr, lay, o)
-		n := len(lay.b.Ops)
-		lay.chunks(pr, o, generic, func(e *bundleEmitter, lo, hi int) {
-			e.walk(lay.b.Body, lo, hi, hi == n)
-		})
+		if lay.streamed {
+			for _, pc := range lay.pre {
+				o.(*pipeline).place(pr, pc)
+			}
+		} else {
+			lay.chunks(pr, o, generic, (*bundleEmitter).walkChunk)
+		}
 		ret := mop{kind: opReturn}
 		pr.print(&ret, generic)
 	}
@@ -318,6 +353,11 @@ func printMaps(pr *printer, lay *layout) {
 	}
 }
 
+// walkChunk prints the ops [lo, hi) of the bundle's body.
+func (e *bundleEmitter) walkChunk(lo, hi int) {
+	e.walk(e.b.Body, lo, hi, hi == len(e.b.Ops))
+}
+
 // walk prints the part of items that belongs to the chunk of ops [lo,
 // hi), the last chunk when last. A chunk owns its ops, and the opening
 // and closing lines of loops that come after its first op's predecessor
@@ -391,8 +431,7 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 				u += nc
 				continue
 			}
-			mapNum := int64(lay.mapOf.at(e.nextMap))
-			e.nextMap++
+			mapNum := int64(e.maps.next())
 			for c := 0; c < nc; c++ {
 				s := &st.syms[st.uses[u]]
 				u++

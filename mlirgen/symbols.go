@@ -159,6 +159,10 @@ type layout struct {
 	// marks[c] the state at op c*chunk.
 	chunk int
 	marks []mark
+	// streamed says the chunks of ops were handed to printers while the
+	// layout went on (newLayout's ready), and pre holds their pieces.
+	streamed bool
+	pre      []*piece
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
@@ -178,21 +182,27 @@ type mark struct {
 
 // groupSlot is a group's classification in the bundle being laid out
 // (eight bytes, as a graph may have millions of groups): gen stamps the
-// bundle; info holds its operandKind, flags and, above argShift, for a
-// kernel argument the N of %arg_N, for a pooled group with offInline its
-// pool offset / 128.
+// bundle, and its top bit (offDeclared) says the layout declared the
+// group's pool offset itself; info holds its operandKind, flags and,
+// above argShift, for a kernel argument the N of %arg_N, for a pooled
+// group with offInline its pool offset / 128. Once the layout has
+// classified a group, it writes only gen: the printers of chunks laid
+// out already read info while the layout goes on (streamed layouts,
+// parallel.go).
 type groupSlot struct {
 	gen  uint32
 	info int32
 }
+
+// offDeclared is the bit of groupSlot.gen that says the layout declared
+// the group's pool offset itself; generations stay below it.
+const offDeclared = 1 << 31
 
 const (
 	kindMask = 3 // the operandKind
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offDeclared: the layout declared the group's pool offset itself.
-	offDeclared = 8
 	// offInline: the pool offset is a multiple of 128 held in info.
 	offInline = 16
 	argShift  = 5
@@ -271,7 +281,7 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 		sc.gen = 0
 	}
 	sc.gen++
-	if sc.gen == 0 { // wrapped: stale stamps could match again
+	if sc.gen == offDeclared { // wrapped: stale stamps could match again
 		clear(sc.grp)
 		sc.gen = 1
 	}
@@ -361,8 +371,11 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 }
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
-// of every op). The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
+// of every op). The caller holds it once. When ready is not nil and the
+// layout keeps a slot per group of the graph, ready(lay, c) is called as
+// soon as chunk c of ops is laid out, and lay.streamed is set: from then
+// on, the chunk can be printed (lay.emitter) while the layout goes on.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(lay *layout, c int)) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -383,8 +396,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		sc.tab.reset(accesses)
 		lay.grp, lay.tab = nil, &sc.tab
 	}
+	if sparse {
+		// A groupTab is not read while slots are added.
+		ready = nil
+	}
+	lay.streamed = ready != nil
 	lay.refs.Store(1)
-	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
+	lay.marks = make([]mark, max((len(b.Ops)+chunk-1)/chunk, 1))
 	gen := sc.gen
 	sc.set.reset(len(b.Ops))
 	var mapIdx map[string]int32
@@ -395,7 +413,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	classify := func(a *ir.Access) {
 		gi := int(a.Group)
 		s := lay.slot(a.Group)
-		if s.gen == gen {
+		if s.gen&^offDeclared == gen {
 			return
 		}
 		s.gen = gen
@@ -451,8 +469,11 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	var cur mark
 	for k := range b.Ops {
 		if k%chunk == 0 {
+			if k > 0 && ready != nil {
+				ready(lay, k/chunk-1)
+			}
 			cur.nextMap = lay.mapOf.len()
-			lay.marks = append(lay.marks, cur)
+			lay.marks[k/chunk] = cur
 		}
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
@@ -485,8 +506,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			}
 		}
 	}
-	if len(b.Ops) == 0 {
-		lay.marks = append(lay.marks, cur)
+	if len(b.Ops) > 0 && ready != nil {
+		ready(lay, len(lay.marks)-1)
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last
@@ -534,10 +555,10 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 		// Every op that touches a group registers its address again:
 		// the common repeat is answered by the group's slot.
 		if val == off {
-			if sl.info&offDeclared != 0 {
+			if sl.gen&offDeclared != 0 {
 				return k
 			}
-			sl.info |= offDeclared
+			sl.gen |= offDeclared
 		}
 		if lay.sc.set.add(val) {
 			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {

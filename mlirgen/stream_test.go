@@ -14,11 +14,13 @@ import (
 )
 
 // TestStreamedChunksPrintAtReady: a chunk of ops printed the moment the
-// layout reports it ready (before the layout reads a single later op)
-// prints what it prints once the whole bundle is laid out; ready comes
-// for every chunk, in order; the chunks together are the ops' lines of
-// the sequential module. So a streamed chunk reads nothing the layout
-// fixes later.
+// layout reports it ready (before the layout reads a single later op),
+// from the resolution the layout hands over, prints what it prints once
+// the whole bundle is laid out, resolving its ops itself; ready comes for
+// every chunk, in order; the chunks together are the ops' lines of the
+// sequential module. So a streamed chunk reads nothing the layout fixes
+// later, and the layout's resolution (%addr_K numbers included) is the
+// printer's.
 func TestStreamedChunksPrintAtReady(t *testing.T) {
 	var graphs []*ir.Graph
 	r := rand.New(rand.NewSource(17))
@@ -40,7 +42,7 @@ func TestStreamedChunksPrintAtReady(t *testing.T) {
 			for _, generic := range []bool{false, true} {
 				label := fmt.Sprintf("graph %d chunk %d generic %v", gi, chunk, generic)
 				var early []string
-				ready := func(lay *layout, c int) {
+				ready := func(lay *layout, c int, res *chunkRes) {
 					if c != len(early) {
 						t.Fatalf("%s: ready(%d) after %d chunks", label, c, len(early))
 					}
@@ -48,7 +50,7 @@ func TestStreamedChunksPrintAtReady(t *testing.T) {
 					var b bytes.Buffer
 					pr := newPrinter(&b)
 					pr.indent = 2
-					lay.chunkFn(c, lay.mapOf.len(), generic, (*bundleEmitter).walkChunk)(pr)
+					lay.chunkFn(c, lay.mapOf.len(), res, generic, (*bundleEmitter).walkChunk)(pr)
 					if err := pr.flush(); err != nil {
 						t.Fatal(err)
 					}
@@ -73,7 +75,7 @@ func TestStreamedChunksPrintAtReady(t *testing.T) {
 					var b bytes.Buffer
 					pr := newPrinter(&b)
 					pr.indent = 2
-					lay.chunkFn(c, end, generic, (*bundleEmitter).walkChunk)(pr)
+					lay.chunkFn(c, end, nil, generic, (*bundleEmitter).walkChunk)(pr)
 					if err := pr.flush(); err != nil {
 						t.Fatal(err)
 					}

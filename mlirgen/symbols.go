@@ -352,6 +352,46 @@ func (lay *layout) release() {
 	}
 }
 
+// chunkRes is the resolution of the ops of one chunk as its layout found
+// it (symbols with their %addr_K numbers, and uses), kept for the chunk's
+// printer so that a streamed chunk is not resolved twice.
+type chunkRes struct {
+	syms []sym
+	uses []int32
+	ends []int32 // per op, the end of its syms and of its uses
+	next int     // the op the printer reads next
+}
+
+var resPool = sync.Pool{New: func() any { return new(chunkRes) }}
+
+// add appends an op's resolution.
+func (r *chunkRes) add(st *opSyms) {
+	r.syms = append(r.syms, st.syms...)
+	r.uses = append(r.uses, st.uses...)
+	r.ends = append(r.ends, int32(len(r.syms)), int32(len(r.uses)))
+}
+
+// read sets st to the next op's resolution (views of r: st must not
+// register anything).
+func (r *chunkRes) read(st *opSyms) {
+	k := 2 * r.next
+	s0, u0 := int32(0), int32(0)
+	if k > 0 {
+		s0, u0 = r.ends[k-2], r.ends[k-1]
+	}
+	st.syms, st.uses = r.syms[s0:r.ends[k]], r.uses[u0:r.ends[k+1]]
+	r.next++
+}
+
+// release hands r back for another chunk (unless it grew large).
+func (r *chunkRes) release() {
+	if cap(r.syms) > 1<<16 || cap(r.uses) > 1<<18 {
+		return
+	}
+	r.syms, r.uses, r.ends, r.next = r.syms[:0], r.uses[:0], r.ends[:0], 0
+	resPool.Put(r)
+}
+
 // opScratch is the per-op state of one printer of a bundle.
 type opScratch struct {
 	op   opSyms
@@ -372,10 +412,11 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op). The caller holds it once. When ready is not nil and the
-// layout keeps a slot per group of the graph, ready(lay, c) is called as
-// soon as chunk c of ops is laid out, and lay.streamed is set: from then
-// on, the chunk can be printed (lay.emitter) while the layout goes on.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(lay *layout, c int)) *layout {
+// layout keeps a slot per group of the graph, ready(lay, c, res) is called
+// as soon as chunk c of ops is laid out, with the resolution of its ops
+// (owned by the callee), and lay.streamed is set: from then on, the chunk
+// can be printed (lay.emitter) while the layout goes on.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(lay *layout, c int, res *chunkRes)) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -467,11 +508,15 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 	}
 	st := &sc.op
 	var cur mark
+	var res *chunkRes
 	for k := range b.Ops {
-		if k%chunk == 0 {
-			if k > 0 && ready != nil {
-				ready(lay, k/chunk-1)
+		if k%chunk == 0 && ready != nil {
+			if k > 0 {
+				ready(lay, k/chunk-1, res)
 			}
+			res = resPool.Get().(*chunkRes)
+		}
+		if k%chunk == 0 {
 			cur.nextMap = lay.mapOf.len()
 			lay.marks[k/chunk] = cur
 		}
@@ -505,9 +550,12 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 				}
 			}
 		}
+		if res != nil {
+			res.add(st)
+		}
 	}
-	if len(b.Ops) > 0 && ready != nil {
-		ready(lay, len(lay.marks)-1)
+	if res != nil {
+		ready(lay, len(lay.marks)-1, res)
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last

@@ -314,8 +314,14 @@ func declarations(pr *printer, lay *layout, o out) {
 }
 
 // declaration prints the two ops that declare v: c, a constant, and a, an
-// addi, refilled.
+// addi, refilled. (A pool address, nearly every declaration, is printed
+// directly: its number once, copied four times; TestPoolDeclaration holds
+// it equal to the two ops.)
 func declaration(pr *printer, v value, c, a *mop) {
+	if v.kind == vPoolAddr {
+		poolDeclaration(pr, v.n)
+		return
+	}
 	var off value
 	var base value
 	var delta int64
@@ -336,6 +342,26 @@ func declaration(pr *printer, v value, c, a *mop) {
 	pr.custom(c)
 	a.result, a.opBuf[0], a.opBuf[1] = v, base, off
 	pr.custom(a)
+}
+
+// poolDeclaration prints the constant and addi that declare
+// %pool_addr_V.
+func poolDeclaration(pr *printer, v int64) {
+	var d [24]byte
+	n := appendInt(d[:0], v)
+	pr.start()
+	pr.s("%pool_offset_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" = arith.constant ")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" : index\n")
+	pr.start()
+	pr.s("%pool_addr_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" = arith.addi %pool, %pool_offset_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" : index")
+	pr.end()
 }
 
 // printMaps prints the #map_M definitions of a bundle.

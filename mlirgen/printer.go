@@ -22,11 +22,6 @@ type printer struct {
 	kept   [][]byte // without w: the filled buffers, in order
 	indent int
 	err    error
-	// last is the last number of two or more digits i printed, and
-	// buf[lastAt:lastAt+lastLen] its digits (lastLen 0: none since the
-	// last spill): a declaration prints its value four times.
-	last            int64
-	lastAt, lastLen int
 }
 
 const chunkSize = 64 << 10
@@ -62,17 +57,11 @@ func (p *printer) s(str string) { p.buf = append(p.buf, str...) }
 
 // i appends v in decimal.
 func (p *printer) i(v int64) {
-	if uint64(v) < 10 {
-		p.buf = append(p.buf, byte('0'+v))
+	if uint64(v) < 1e4 {
+		p.buf = append4(p.buf, uint64(v))
 		return
 	}
-	if v == p.last && p.lastLen > 0 {
-		p.buf = append(p.buf, p.buf[p.lastAt:p.lastAt+p.lastLen]...)
-		return
-	}
-	n := len(p.buf)
 	p.buf = appendInt(p.buf, v)
-	p.last, p.lastAt, p.lastLen = v, n, len(p.buf)-n
 }
 
 // end ends a line.
@@ -95,7 +84,6 @@ func (p *printer) spill() {
 		if len(p.buf) > 0 {
 			p.kept = append(p.kept, p.buf)
 			p.buf = getBuf()
-			p.lastLen = 0
 		}
 		return
 	}
@@ -103,7 +91,6 @@ func (p *printer) spill() {
 		_, p.err = p.w.Write(p.buf)
 	}
 	p.buf = p.buf[:0]
-	p.lastLen = 0
 }
 
 func (p *printer) flush() error {

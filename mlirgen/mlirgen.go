@@ -464,46 +464,45 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	}
 	nc := lay.g.NumCores(op)
 	u := 0
-	for _, rw := range [2][]ir.Access{lay.g.Reads(op), lay.g.Writes(op)} {
-		for ai := range rw {
-			a := &rw[ai]
-			if lay.slot(a.Group).kind() == omitted {
-				continue
-			}
-			if !lay.g.HasStride(a) {
-				u += nc
-				continue
-			}
-			mapNum := int64(e.maps.next())
-			for c := 0; c < nc; c++ {
-				s := &st.syms[st.uses[u]]
-				u++
-				if e.res != nil {
-					if s.addr != e.addrN {
-						continue
-					}
-				} else if s.addr >= 0 {
-					continue
-				} else {
-					s.addr = e.addrN
-				}
-				e.addrN++
-				if !print {
+	accs := lay.g.OpAccesses(op) // reads, then writes
+	for ai := range accs {
+		a := &accs[ai]
+		if lay.slot(a.Group).kind() == omitted {
+			continue
+		}
+		if !lay.g.HasStride(a) {
+			u += nc
+			continue
+		}
+		mapNum := int64(e.maps.next())
+		for c := 0; c < nc; c++ {
+			s := &st.syms[st.uses[u]]
+			u++
+			if e.res != nil {
+				if s.addr != e.addrN {
 					continue
 				}
-				ops := e.sc.vals[:0]
-				for k, step := range lay.g.Strides(a) {
-					if step != 0 {
-						ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
-					}
-				}
-				ops = append(ops, s.name)
-				e.sc.vals = ops
-				m := &e.apply
-				m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
-				m.attrBuf[0].i = mapNum
-				e.print(m)
+			} else if s.addr >= 0 {
+				continue
+			} else {
+				s.addr = e.addrN
 			}
+			e.addrN++
+			if !print {
+				continue
+			}
+			ops := e.sc.vals[:0]
+			for k, step := range lay.g.Strides(a) {
+				if step != 0 {
+					ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
+				}
+			}
+			ops = append(ops, s.name)
+			e.sc.vals = ops
+			m := &e.apply
+			m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
+			m.attrBuf[0].i = mapNum
+			e.print(m)
 		}
 	}
 	return st

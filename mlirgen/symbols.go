@@ -1,9 +1,9 @@
 package mlirgen
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -447,8 +447,9 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 	gen := sc.gen
 	sc.set.reset(len(b.Ops))
 	var mapIdx map[string]int32
-	// key is the step key of an access; last and lastMap remember the
-	// previous one, which consecutive accesses often repeat.
+	// key is the step key of an access (its nonzero steps, eight bytes
+	// each); last and lastMap remember the previous one, which
+	// consecutive accesses often repeat.
 	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
@@ -480,8 +481,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 		key = key[:0]
 		for _, s := range g.Strides(a) {
 			if s != 0 {
-				key = strconv.AppendInt(key, s, 10)
-				key = append(key, ',')
+				key = binary.LittleEndian.AppendUint64(key, uint64(s))
 			}
 		}
 		if lastMap >= 0 && string(key) == string(last) {
@@ -528,25 +528,24 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 		// accesses (one per symbol) and number their maps.
 		nc := g.NumCores(op)
 		u := 0
-		for _, rw := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
-			for ai := range rw {
-				a := &rw[ai]
-				if lay.slot(a.Group).kind() == omitted {
-					continue
-				}
-				cur.results += nc
-				if !g.HasStride(a) {
-					u += nc
-					continue
-				}
-				addMap(a)
-				for c := 0; c < nc; c++ {
-					s := &st.syms[st.uses[u]]
-					u++
-					if s.addr < 0 {
-						s.addr = cur.addrN
-						cur.addrN++
-					}
+		accs := g.OpAccesses(op)
+		for ai := range accs {
+			a := &accs[ai]
+			if lay.slot(a.Group).kind() == omitted {
+				continue
+			}
+			cur.results += nc
+			if !g.HasStride(a) {
+				u += nc
+				continue
+			}
+			addMap(a)
+			for c := 0; c < nc; c++ {
+				s := &st.syms[st.uses[u]]
+				u++
+				if s.addr < 0 {
+					s.addr = cur.addrN
+					cur.addrN++
 				}
 			}
 		}
@@ -572,11 +571,9 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
 	nc := lay.g.NumCores(op)
-	for k := range lay.g.Reads(op) {
-		lay.resolveAccess(op, &lay.g.Reads(op)[k], st, nc, declare)
-	}
-	for k := range lay.g.Writes(op) {
-		lay.resolveAccess(op, &lay.g.Writes(op)[k], st, nc, declare)
+	accs := lay.g.OpAccesses(op) // reads, then writes
+	for k := range accs {
+		lay.resolveAccess(op, &accs[k], st, nc, declare)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -364,10 +365,32 @@ type chunkRes struct {
 
 var resPool = sync.Pool{New: func() any { return new(chunkRes) }}
 
-// add appends an op's resolution.
-func (r *chunkRes) add(st *opSyms) {
-	r.syms = append(r.syms, st.syms...)
-	r.uses = append(r.uses, st.uses...)
+// lend points st's (empty) lists at r's spare capacity, so that the
+// resolution of the next op lands in place; take then keeps it.
+func (r *chunkRes) lend(st *opSyms) {
+	if cap(r.syms)-len(r.syms) < 64 {
+		r.syms = slices.Grow(r.syms, 64)
+	}
+	if cap(r.uses)-len(r.uses) < 256 {
+		r.uses = slices.Grow(r.uses, 256)
+	}
+	st.syms, st.uses = r.syms[len(r.syms):len(r.syms)], r.uses[len(r.uses):len(r.uses)]
+}
+
+// take appends the resolution st holds, an op's: in place when its
+// lists are still those lend gave (they did not outgrow the spare
+// capacity), else by a copy.
+func (r *chunkRes) take(st *opSyms) {
+	if n := len(r.syms); len(st.syms) > 0 && &st.syms[0] == &r.syms[n : n+1][0] {
+		r.syms = r.syms[:n+len(st.syms)]
+	} else {
+		r.syms = append(r.syms, st.syms...)
+	}
+	if n := len(r.uses); len(st.uses) > 0 && &st.uses[0] == &r.uses[n : n+1][0] {
+		r.uses = r.uses[:n+len(st.uses)]
+	} else {
+		r.uses = append(r.uses, st.uses...)
+	}
 	r.ends = append(r.ends, int32(len(r.syms)), int32(len(r.uses)))
 }
 
@@ -522,6 +545,9 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 		}
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
+		if res != nil {
+			res.lend(st)
+		}
 		lay.resolve(op, st, true)
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
@@ -550,11 +576,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 			}
 		}
 		if res != nil {
-			res.add(st)
+			res.take(st)
 		}
 	}
 	if res != nil {
 		ready(lay, len(lay.marks)-1, res)
+		// The lists were lent from res, now the printer's.
+		st.syms, st.uses = nil, nil
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last

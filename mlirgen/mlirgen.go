@@ -103,7 +103,20 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if o.cut() {
 		chunk = chunkOps
 	}
-	lay := newLayout(p, bi, chunk, o.scratch())
+	var ready func(lay *layout, c int, res *chunkRes)
+	if pl, ok := o.(*pipeline); ok && !opt.Addresses && len(p.Graph.Bundles[bi].Ops) <= streamOps {
+		// Each chunk of ops goes to the workers as soon as it is laid
+		// out, at the indentation of the function's body; small chunks,
+		// so that the second worker starts soon.
+		chunk = max(chunkOps/4, 1)
+		indent, generic := pr.indent+2, opt.Generic
+		ready = func(lay *layout, c int, res *chunkRes) {
+			lay.hold(1)
+			fn := lay.chunkFn(c, lay.mapOf.len(), res, generic, (*bundleEmitter).walkChunk)
+			lay.pre = append(lay.pre, pl.early(indent, fn))
+		}
+	}
+	lay := newLayout(p, bi, chunk, o.scratch(), ready)
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)
@@ -119,6 +132,12 @@ func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	return pr.flush()
 }
 
+// streamOps is the size of the largest bundle whose chunks of ops are
+// printed while it is laid out (parallel.go): their text waits for the
+// module's head, so it is held whole (about 600 bytes an op). (A
+// variable for the tests only.)
+var streamOps = 16384
+
 // bundleEmitter prints the ops of one chunk of a bundle: it carries the
 // state the ops before the chunk left (from the layout's mark).
 type bundleEmitter struct {
@@ -128,15 +147,22 @@ type bundleEmitter struct {
 	generic bool
 	sc      *opScratch
 	mark
+	// maps reads the map numbers of the chunk's tiled accesses.
+	maps cursor[int32]
+	// res, when not nil, is the resolution of the chunk's ops by the
+	// layout, read through view instead of resolving them again.
+	res  *chunkRes
+	view opSyms
 	// apply and exec are the chunk's affine.apply and sdsc_execute ops,
 	// refilled for every line.
 	apply, exec mop
 }
 
-// emitter returns a printer of the ops of chunk c onto pr; done releases
-// it.
-func (lay *layout) emitter(pr *printer, c int, generic bool) *bundleEmitter {
-	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c]}
+// emitter returns a printer of the ops of chunk c onto pr, whose map
+// numbers are maps and resolution res (nil: resolved as printed); done
+// releases it.
+func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32, res *chunkRes) *bundleEmitter {
+	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c], maps: cursor[int32]{maps}, res: res}
 	e.apply = mop{kind: opApply, nAttrs: 1}
 	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
 	e.exec = mop{kind: opExecute, nAttrs: 2}
@@ -148,21 +174,37 @@ func (lay *layout) emitter(pr *printer, c int, generic bool) *bundleEmitter {
 func (e *bundleEmitter) done() {
 	opPool.Put(e.sc)
 	e.sc = nil
+	if e.res != nil {
+		e.res.release()
+		e.res, e.view = nil, opSyms{}
+	}
 }
 
 // chunks prints every chunk of ops with f, each as one part of o's.
 func (lay *layout) chunks(pr *printer, o out, generic bool, f func(e *bundleEmitter, lo, hi int)) {
-	n := len(lay.b.Ops)
 	for c := range lay.marks {
-		lo := c * lay.chunk
-		hi := min(lo+lay.chunk, n)
+		end := lay.mapOf.len()
+		if c+1 < len(lay.marks) {
+			end = lay.marks[c+1].nextMap
+		}
 		lay.hold(1)
-		o.part(pr, func(pr *printer) {
-			e := lay.emitter(pr, c, generic)
-			f(e, lo, hi)
-			e.done()
-			lay.release()
-		})
+		o.part(pr, lay.chunkFn(c, end, nil, generic, f))
+	}
+}
+
+// chunkFn returns the printing of chunk c of ops by f, whose tiled
+// accesses' maps end at mapOf's end, and whose ops' resolution is res
+// (nil: resolved as printed); the caller holds the layout for it. It
+// reads of the layout only what is fixed once the chunk is laid out.
+func (lay *layout) chunkFn(c, end int, res *chunkRes, generic bool, f func(e *bundleEmitter, lo, hi int)) func(pr *printer) {
+	lo := c * lay.chunk
+	hi := min(lo+lay.chunk, len(lay.b.Ops))
+	maps := lay.mapOf.view(lay.marks[c].nextMap, end)
+	return func(pr *printer) {
+		e := lay.emitter(pr, c, generic, maps, res)
+		f(e, lo, hi)
+		e.done()
+		lay.release()
 	}
 }
 
@@ -217,10 +259,13 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 		}
 		loopConstants(pr, lay)
 		declarations(pr, lay, o)
-		n := len(lay.b.Ops)
-		lay.chunks(pr, o, generic, func(e *bundleEmitter, lo, hi int) {
-			e.walk(lay.b.Body, lo, hi, hi == n)
-		})
+		if lay.streamed {
+			for _, pc := range lay.pre {
+				o.(*pipeline).place(pr, pc)
+			}
+		} else {
+			lay.chunks(pr, o, generic, (*bundleEmitter).walkChunk)
+		}
 		ret := mop{kind: opReturn}
 		pr.print(&ret, generic)
 	}
@@ -269,8 +314,14 @@ func declarations(pr *printer, lay *layout, o out) {
 }
 
 // declaration prints the two ops that declare v: c, a constant, and a, an
-// addi, refilled.
+// addi, refilled. (A pool address, nearly every declaration, is printed
+// directly: its number once, copied four times; TestPoolDeclaration holds
+// it equal to the two ops.)
 func declaration(pr *printer, v value, c, a *mop) {
+	if v.kind == vPoolAddr {
+		poolDeclaration(pr, v.n)
+		return
+	}
 	var off value
 	var base value
 	var delta int64
@@ -291,6 +342,26 @@ func declaration(pr *printer, v value, c, a *mop) {
 	pr.custom(c)
 	a.result, a.opBuf[0], a.opBuf[1] = v, base, off
 	pr.custom(a)
+}
+
+// poolDeclaration prints the constant and addi that declare
+// %pool_addr_V.
+func poolDeclaration(pr *printer, v int64) {
+	var d [24]byte
+	n := appendInt(d[:0], v)
+	pr.start()
+	pr.s("%pool_offset_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" = arith.constant ")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" : index\n")
+	pr.start()
+	pr.s("%pool_addr_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" = arith.addi %pool, %pool_offset_")
+	pr.buf = append(pr.buf, n...)
+	pr.s(" : index")
+	pr.end()
 }
 
 // printMaps prints the #map_M definitions of a bundle.
@@ -316,6 +387,11 @@ func printMaps(pr *printer, lay *layout) {
 		pr.s(")>")
 		pr.end()
 	}
+}
+
+// walkChunk prints the ops [lo, hi) of the bundle's body.
+func (e *bundleEmitter) walkChunk(lo, hi int) {
+	e.walk(e.b.Body, lo, hi, hi == len(e.b.Ops))
 }
 
 // walk prints the part of items that belongs to the chunk of ops [lo,
@@ -378,45 +454,55 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
-	lay.resolve(op, st, false)
+	if e.res != nil {
+		// The layout numbered the %addr_K already: an access's core
+		// prints the apply of its symbol's K when K is the next.
+		st = &e.view
+		e.res.read(st)
+	} else {
+		lay.resolve(op, st, false)
+	}
 	nc := lay.g.NumCores(op)
 	u := 0
-	for _, rw := range [2][]ir.Access{lay.g.Reads(op), lay.g.Writes(op)} {
-		for ai := range rw {
-			a := &rw[ai]
-			if lay.slot(a.Group).kind() == omitted {
-				continue
-			}
-			if !lay.g.HasStride(a) {
-				u += nc
-				continue
-			}
-			mapNum := int64(lay.mapOf.at(e.nextMap))
-			e.nextMap++
-			for c := 0; c < nc; c++ {
-				s := &st.syms[st.uses[u]]
-				u++
-				if s.addr >= 0 {
+	accs := lay.g.OpAccesses(op) // reads, then writes
+	for ai := range accs {
+		a := &accs[ai]
+		if lay.slot(a.Group).kind() == omitted {
+			continue
+		}
+		if !lay.g.HasStride(a) {
+			u += nc
+			continue
+		}
+		mapNum := int64(e.maps.next())
+		for c := 0; c < nc; c++ {
+			s := &st.syms[st.uses[u]]
+			u++
+			if e.res != nil {
+				if s.addr != e.addrN {
 					continue
 				}
+			} else if s.addr >= 0 {
+				continue
+			} else {
 				s.addr = e.addrN
-				e.addrN++
-				if !print {
-					continue
-				}
-				ops := e.sc.vals[:0]
-				for k, step := range lay.g.Strides(a) {
-					if step != 0 {
-						ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
-					}
-				}
-				ops = append(ops, s.name)
-				e.sc.vals = ops
-				m := &e.apply
-				m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
-				m.attrBuf[0].i = mapNum
-				e.print(m)
 			}
+			e.addrN++
+			if !print {
+				continue
+			}
+			ops := e.sc.vals[:0]
+			for k, step := range lay.g.Strides(a) {
+				if step != 0 {
+					ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
+				}
+			}
+			ops = append(ops, s.name)
+			e.sc.vals = ops
+			m := &e.apply
+			m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
+			m.attrBuf[0].i = mapNum
+			e.print(m)
 		}
 	}
 	return st

@@ -466,6 +466,10 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
+	if m.kind == opExecute {
+		p.genericExecute(m)
+		return
+	}
 	if m.region != nil {
 		p.genericOpen(m)
 		m.region()
@@ -474,6 +478,24 @@ func (p *printer) generic(m *mop) {
 	}
 	p.genericHead(m)
 	p.genericTail(m)
+}
+
+// genericExecute prints an sdsc_execute in generic form, a line an op:
+// what genericHead and genericTail print (TestGenericExecute holds them
+// equal), with the constant text in runs.
+func (p *printer) genericExecute(m *mop) {
+	ops, attrs := m.ops(), m.attrList()
+	p.start()
+	p.s(`"sdscbundle.sdsc_execute"(`)
+	p.vals(ops)
+	p.s(`) {sdsc_filename = "sdsc_`)
+	p.i(attrs[0].i)
+	p.s(`.json", symbol_ids = `)
+	p.ints(attrs[1].ints)
+	p.s(`} : (`)
+	p.types(ops)
+	p.s(`) -> ()`)
+	p.end()
 }
 
 // genericHead prints a generic op up to its region.

@@ -21,7 +21,12 @@ import (
 // the module's head and tail and hands each chunk of declChunk
 // declarations and each chunk of chunkOps ops to the workers as a piece
 // of its own: a chunk starts from its mark, so it prints the same bytes
-// as the sequential printer at that point.
+// as the sequential printer at that point. A bundle of at most streamOps
+// ops does not wait for its layout: each chunk of chunkOps/4 ops goes to
+// the workers as soon as the layout has passed it (pipeline.early), so
+// that both print within a few hundred ops of the start, and takes its
+// place in the output (pipeline.place) after the module's head, which
+// needs the whole layout (maps, arguments, declarations).
 //
 // The calling goroutine writes the pieces in order. At most opt.Workers
 // pieces wait ahead of the one being written, so memory stays bounded by
@@ -30,6 +35,10 @@ var (
 	jobOps = 2048
 	bigOps = 2048
 )
+
+// pieceStarts, when not nil, is called by worker w as it starts a piece
+// (for the tests only: they time how soon every worker is busy).
+var pieceStarts func(w int)
 
 // piece is one run of text of the output: printed (done nil), or to be
 // printed by fn on a worker, at indentation indent, done closed when bufs
@@ -74,6 +83,23 @@ func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
 	pl.work <- pc
 }
 
+// early hands fn's piece, at indentation indent, to the workers before
+// its place in the output is reached: place puts it there.
+func (pl *pipeline) early(indent int, fn func(pr *printer)) *piece {
+	pc := &piece{fn: fn, indent: indent, done: make(chan struct{})}
+	pl.work <- pc
+	return pc
+}
+
+// place sends what pr holds, then pc, a piece from early.
+func (pl *pipeline) place(pr *printer, pc *piece) {
+	if pc.indent != pr.indent {
+		panic("mlirgen: a piece printed early at the wrong indentation")
+	}
+	pr.spill()
+	pl.order <- pc
+}
+
 // Write sends a printed piece (the producer printer's text).
 func (pl *pipeline) Write(b []byte) (int, error) {
 	pl.order <- &piece{bufs: [][]byte{append(getBuf(), b...)}}
@@ -83,9 +109,12 @@ func (pl *pipeline) Write(b []byte) (int, error) {
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
 	var wg sync.WaitGroup
-	for range opt.Workers {
+	for w := range opt.Workers {
 		wg.Go(func() {
 			for pc := range pl.work {
+				if pieceStarts != nil {
+					pieceStarts(w)
+				}
 				pr := &printer{buf: getBuf(), indent: pc.indent}
 				pc.fn(pr)
 				pc.bufs = append(pr.kept, pr.buf)

@@ -3,7 +3,6 @@ package mlirgen
 import (
 	"bufio"
 	"io"
-	"math/bits"
 )
 
 // printer writes indented lines to a writer through a chunk buffer of its
@@ -23,11 +22,6 @@ type printer struct {
 	kept   [][]byte // without w: the filled buffers, in order
 	indent int
 	err    error
-	// last is the last number of two or more digits i printed, and
-	// buf[lastAt:lastAt+lastLen] its digits (lastLen 0: none since the
-	// last spill): a declaration prints its value four times.
-	last            int64
-	lastAt, lastLen int
 }
 
 const chunkSize = 64 << 10
@@ -63,17 +57,11 @@ func (p *printer) s(str string) { p.buf = append(p.buf, str...) }
 
 // i appends v in decimal.
 func (p *printer) i(v int64) {
-	if uint64(v) < 10 {
-		p.buf = append(p.buf, byte('0'+v))
+	if uint64(v) < 1e4 {
+		p.buf = append4(p.buf, uint64(v))
 		return
 	}
-	if v == p.last && p.lastLen > 0 {
-		p.buf = append(p.buf, p.buf[p.lastAt:p.lastAt+p.lastLen]...)
-		return
-	}
-	n := len(p.buf)
 	p.buf = appendInt(p.buf, v)
-	p.last, p.lastAt, p.lastLen = v, n, len(p.buf)-n
 }
 
 // end ends a line.
@@ -96,7 +84,6 @@ func (p *printer) spill() {
 		if len(p.buf) > 0 {
 			p.kept = append(p.kept, p.buf)
 			p.buf = getBuf()
-			p.lastLen = 0
 		}
 		return
 	}
@@ -104,7 +91,6 @@ func (p *printer) spill() {
 		_, p.err = p.w.Write(p.buf)
 	}
 	p.buf = p.buf[:0]
-	p.lastLen = 0
 }
 
 func (p *printer) flush() error {
@@ -151,34 +137,57 @@ const digits2 = "00010203040506070809" +
 	"80818283848586878889" +
 	"90919293949596979899"
 
-// pow10 holds the powers of ten an uint64 can hold.
-var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
 // appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does,
-// writing the digits in place, two at a time.
+// without a loop up to 16 digits: the values of an emission are nearly
+// all below 10^4 (SSA numbers, ids, maps) or 10^10 (pool addresses).
 func appendInt(b []byte, v int64) []byte {
 	u := uint64(v)
 	if v < 0 {
 		b = append(b, '-')
 		u = -u
 	}
-	// Digits: floor(log10(u)) + 1, from the bit length.
-	n := (bits.Len64(u) * 1233) >> 12
-	if u >= pow10[n] {
-		n++
+	switch {
+	case u < 1e4:
+		return append4(b, u)
+	case u < 1e8:
+		return append4x(append4(b, u/1e4), u%1e4)
+	case u < 1e16:
+		hi, lo := u/1e8, u%1e8
+		if hi < 1e4 {
+			b = append4(b, hi)
+		} else {
+			b = append4x(append4(b, hi/1e4), hi%1e4)
+		}
+		return append4x(append4x(b, lo/1e4), lo%1e4)
 	}
-	if n == 0 {
-		n = 1
+	return appendLong(b, u)
+}
+
+// append4 appends u < 10^4 in decimal.
+func append4(b []byte, u uint64) []byte {
+	if u < 100 {
+		if u < 10 {
+			return append(b, byte('0'+u))
+		}
+		return append(b, digits2[2*u], digits2[2*u+1])
 	}
-	l := len(b)
-	if cap(b)-l < n {
-		b = append(b, make([]byte, n)...)
-	} else {
-		b = b[:l+n]
+	q, r := u/100, 2*(u%100)
+	if q < 10 {
+		return append(b, byte('0'+q), digits2[r], digits2[r+1])
 	}
-	d := b[l : l+n]
-	i := n
+	return append(b, digits2[2*q], digits2[2*q+1], digits2[r], digits2[r+1])
+}
+
+// append4x appends u < 10^4 as exactly four digits.
+func append4x(b []byte, u uint64) []byte {
+	q, r := 2*(u/100), 2*(u%100)
+	return append(b, digits2[q], digits2[q+1], digits2[r], digits2[r+1])
+}
+
+// appendLong appends u in decimal, two digits at a time.
+func appendLong(b []byte, u uint64) []byte {
+	var d [20]byte
+	i := len(d)
 	for u >= 100 {
 		q := u / 100
 		r := (u - q*100) * 2
@@ -187,10 +196,11 @@ func appendInt(b []byte, v int64) []byte {
 		u = q
 	}
 	if u >= 10 {
-		r := u * 2
-		d[0], d[1] = digits2[r], digits2[r+1]
+		i -= 2
+		d[i], d[i+1] = digits2[2*u], digits2[2*u+1]
 	} else {
-		d[0] = byte('0' + u)
+		i--
+		d[i] = byte('0' + u)
 	}
-	return b
+	return append(b, d[i:]...)
 }

@@ -29,3 +29,29 @@ func (s *seq[T]) add(v T) {
 func (s *seq[T]) len() int { return s.n }
 
 func (s *seq[T]) at(i int) T { return s.blocks[i>>seqBits][i&(seqBlock-1)] }
+
+// view returns elements [lo, hi) as slices of the blocks that hold them.
+// It stays valid while the list grows: no element is written again once
+// added (a block that grows is copied, the old array left as it was).
+func (s *seq[T]) view(lo, hi int) [][]T {
+	var parts [][]T
+	for lo < hi {
+		k, i := lo>>seqBits, lo&(seqBlock-1)
+		n := min(hi-lo, seqBlock-i)
+		parts = append(parts, s.blocks[k][i:i+n])
+		lo += n
+	}
+	return parts
+}
+
+// cursor reads a view in order.
+type cursor[T any] struct{ parts [][]T }
+
+func (c *cursor[T]) next() T {
+	for len(c.parts[0]) == 0 {
+		c.parts = c.parts[1:]
+	}
+	v := c.parts[0][0]
+	c.parts[0] = c.parts[0][1:]
+	return v
+}

@@ -1,9 +1,10 @@
 package mlirgen
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
-	"strconv"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -159,6 +160,10 @@ type layout struct {
 	// marks[c] the state at op c*chunk.
 	chunk int
 	marks []mark
+	// streamed says the chunks of ops were handed to printers while the
+	// layout went on (newLayout's ready), and pre holds their pieces.
+	streamed bool
+	pre      []*piece
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
@@ -178,21 +183,27 @@ type mark struct {
 
 // groupSlot is a group's classification in the bundle being laid out
 // (eight bytes, as a graph may have millions of groups): gen stamps the
-// bundle; info holds its operandKind, flags and, above argShift, for a
-// kernel argument the N of %arg_N, for a pooled group with offInline its
-// pool offset / 128.
+// bundle, and its top bit (offDeclared) says the layout declared the
+// group's pool offset itself; info holds its operandKind, flags and,
+// above argShift, for a kernel argument the N of %arg_N, for a pooled
+// group with offInline its pool offset / 128. Once the layout has
+// classified a group, it writes only gen: the printers of chunks laid
+// out already read info while the layout goes on (streamed layouts,
+// parallel.go).
 type groupSlot struct {
 	gen  uint32
 	info int32
 }
+
+// offDeclared is the bit of groupSlot.gen that says the layout declared
+// the group's pool offset itself; generations stay below it.
+const offDeclared = 1 << 31
 
 const (
 	kindMask = 3 // the operandKind
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offDeclared: the layout declared the group's pool offset itself.
-	offDeclared = 8
 	// offInline: the pool offset is a multiple of 128 held in info.
 	offInline = 16
 	argShift  = 5
@@ -271,7 +282,7 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 		sc.gen = 0
 	}
 	sc.gen++
-	if sc.gen == 0 { // wrapped: stale stamps could match again
+	if sc.gen == offDeclared { // wrapped: stale stamps could match again
 		clear(sc.grp)
 		sc.gen = 1
 	}
@@ -342,6 +353,68 @@ func (lay *layout) release() {
 	}
 }
 
+// chunkRes is the resolution of the ops of one chunk as its layout found
+// it (symbols with their %addr_K numbers, and uses), kept for the chunk's
+// printer so that a streamed chunk is not resolved twice.
+type chunkRes struct {
+	syms []sym
+	uses []int32
+	ends []int32 // per op, the end of its syms and of its uses
+	next int     // the op the printer reads next
+}
+
+var resPool = sync.Pool{New: func() any { return new(chunkRes) }}
+
+// lend points st's (empty) lists at r's spare capacity, so that the
+// resolution of the next op lands in place; take then keeps it.
+func (r *chunkRes) lend(st *opSyms) {
+	if cap(r.syms)-len(r.syms) < 64 {
+		r.syms = slices.Grow(r.syms, 64)
+	}
+	if cap(r.uses)-len(r.uses) < 256 {
+		r.uses = slices.Grow(r.uses, 256)
+	}
+	st.syms, st.uses = r.syms[len(r.syms):len(r.syms)], r.uses[len(r.uses):len(r.uses)]
+}
+
+// take appends the resolution st holds, an op's: in place when its
+// lists are still those lend gave (they did not outgrow the spare
+// capacity), else by a copy.
+func (r *chunkRes) take(st *opSyms) {
+	if n := len(r.syms); len(st.syms) > 0 && &st.syms[0] == &r.syms[n : n+1][0] {
+		r.syms = r.syms[:n+len(st.syms)]
+	} else {
+		r.syms = append(r.syms, st.syms...)
+	}
+	if n := len(r.uses); len(st.uses) > 0 && &st.uses[0] == &r.uses[n : n+1][0] {
+		r.uses = r.uses[:n+len(st.uses)]
+	} else {
+		r.uses = append(r.uses, st.uses...)
+	}
+	r.ends = append(r.ends, int32(len(r.syms)), int32(len(r.uses)))
+}
+
+// read sets st to the next op's resolution (views of r: st must not
+// register anything).
+func (r *chunkRes) read(st *opSyms) {
+	k := 2 * r.next
+	s0, u0 := int32(0), int32(0)
+	if k > 0 {
+		s0, u0 = r.ends[k-2], r.ends[k-1]
+	}
+	st.syms, st.uses = r.syms[s0:r.ends[k]], r.uses[u0:r.ends[k+1]]
+	r.next++
+}
+
+// release hands r back for another chunk (unless it grew large).
+func (r *chunkRes) release() {
+	if cap(r.syms) > 1<<16 || cap(r.uses) > 1<<18 {
+		return
+	}
+	r.syms, r.uses, r.ends, r.next = r.syms[:0], r.uses[:0], r.ends[:0], 0
+	resPool.Put(r)
+}
+
 // opScratch is the per-op state of one printer of a bundle.
 type opScratch struct {
 	op   opSyms
@@ -361,8 +434,12 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 }
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
-// of every op). The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
+// of every op). The caller holds it once. When ready is not nil and the
+// layout keeps a slot per group of the graph, ready(lay, c, res) is called
+// as soon as chunk c of ops is laid out, with the resolution of its ops
+// (owned by the callee), and lay.streamed is set: from then on, the chunk
+// can be printed (lay.emitter) while the layout goes on.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(lay *layout, c int, res *chunkRes)) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -383,19 +460,25 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		sc.tab.reset(accesses)
 		lay.grp, lay.tab = nil, &sc.tab
 	}
+	if sparse {
+		// A groupTab is not read while slots are added.
+		ready = nil
+	}
+	lay.streamed = ready != nil
 	lay.refs.Store(1)
-	lay.marks = make([]mark, 0, (len(b.Ops)+chunk-1)/chunk)
+	lay.marks = make([]mark, max((len(b.Ops)+chunk-1)/chunk, 1))
 	gen := sc.gen
 	sc.set.reset(len(b.Ops))
 	var mapIdx map[string]int32
-	// key is the step key of an access; last and lastMap remember the
-	// previous one, which consecutive accesses often repeat.
+	// key is the step key of an access (its nonzero steps, eight bytes
+	// each); last and lastMap remember the previous one, which
+	// consecutive accesses often repeat.
 	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
 		gi := int(a.Group)
 		s := lay.slot(a.Group)
-		if s.gen == gen {
+		if s.gen&^offDeclared == gen {
 			return
 		}
 		s.gen = gen
@@ -421,8 +504,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		key = key[:0]
 		for _, s := range g.Strides(a) {
 			if s != 0 {
-				key = strconv.AppendInt(key, s, 10)
-				key = append(key, ',')
+				key = binary.LittleEndian.AppendUint64(key, uint64(s))
 			}
 		}
 		if lastMap >= 0 && string(key) == string(last) {
@@ -449,44 +531,58 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	}
 	st := &sc.op
 	var cur mark
+	var res *chunkRes
 	for k := range b.Ops {
+		if k%chunk == 0 && ready != nil {
+			if k > 0 {
+				ready(lay, k/chunk-1, res)
+			}
+			res = resPool.Get().(*chunkRes)
+		}
 		if k%chunk == 0 {
 			cur.nextMap = lay.mapOf.len()
-			lay.marks = append(lay.marks, cur)
+			lay.marks[k/chunk] = cur
 		}
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
+		if res != nil {
+			res.lend(st)
+		}
 		lay.resolve(op, st, true)
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
 		// accesses (one per symbol) and number their maps.
 		nc := g.NumCores(op)
 		u := 0
-		for _, rw := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
-			for ai := range rw {
-				a := &rw[ai]
-				if lay.slot(a.Group).kind() == omitted {
-					continue
-				}
-				cur.results += nc
-				if !g.HasStride(a) {
-					u += nc
-					continue
-				}
-				addMap(a)
-				for c := 0; c < nc; c++ {
-					s := &st.syms[st.uses[u]]
-					u++
-					if s.addr < 0 {
-						s.addr = cur.addrN
-						cur.addrN++
-					}
+		accs := g.OpAccesses(op)
+		for ai := range accs {
+			a := &accs[ai]
+			if lay.slot(a.Group).kind() == omitted {
+				continue
+			}
+			cur.results += nc
+			if !g.HasStride(a) {
+				u += nc
+				continue
+			}
+			addMap(a)
+			for c := 0; c < nc; c++ {
+				s := &st.syms[st.uses[u]]
+				u++
+				if s.addr < 0 {
+					s.addr = cur.addrN
+					cur.addrN++
 				}
 			}
 		}
+		if res != nil {
+			res.take(st)
+		}
 	}
-	if len(b.Ops) == 0 {
-		lay.marks = append(lay.marks, cur)
+	if res != nil {
+		ready(lay, len(lay.marks)-1, res)
+		// The lists were lent from res, now the printer's.
+		st.syms, st.uses = nil, nil
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last
@@ -503,11 +599,9 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
 	nc := lay.g.NumCores(op)
-	for k := range lay.g.Reads(op) {
-		lay.resolveAccess(op, &lay.g.Reads(op)[k], st, nc, declare)
-	}
-	for k := range lay.g.Writes(op) {
-		lay.resolveAccess(op, &lay.g.Writes(op)[k], st, nc, declare)
+	accs := lay.g.OpAccesses(op) // reads, then writes
+	for k := range accs {
+		lay.resolveAccess(op, &accs[k], st, nc, declare)
 	}
 }
 
@@ -534,10 +628,10 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 		// Every op that touches a group registers its address again:
 		// the common repeat is answered by the group's slot.
 		if val == off {
-			if sl.info&offDeclared != 0 {
+			if sl.gen&offDeclared != 0 {
 				return k
 			}
-			sl.info |= offDeclared
+			sl.gen |= offDeclared
 		}
 		if lay.sc.set.add(val) {
 			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {

@@ -17,17 +17,6 @@ import (
 // and how long after its start both workers have a piece: the sequential
 // part of the emission (median and worst run).
 func BenchmarkBusy10k(b *testing.B) {
-	b.Run("streamed", func(b *testing.B) { benchBusy(b) })
-	// The layout first, then the printing (as bundles above streamOps).
-	b.Run("laid-out-first", func(b *testing.B) {
-		s0 := streamOps
-		streamOps = 0
-		defer func() { streamOps = s0 }()
-		benchBusy(b)
-	})
-}
-
-func benchBusy(b *testing.B) {
 	var src bytes.Buffer
 	if err := synth.Generate(&src, synth.Config{Ops: 10_000, Bundles: 1, Seed: 1}); err != nil {
 		b.Fatal(err)

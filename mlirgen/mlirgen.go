@@ -103,20 +103,7 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if o.cut() {
 		chunk = chunkOps
 	}
-	var ready func(lay *layout, c int, res *chunkRes)
-	if pl, ok := o.(*pipeline); ok && !opt.Addresses && len(p.Graph.Bundles[bi].Ops) <= streamOps {
-		// Each chunk of ops goes to the workers as soon as it is laid
-		// out, at the indentation of the function's body; small chunks,
-		// so that the second worker starts soon.
-		chunk = max(chunkOps/4, 1)
-		indent, generic := pr.indent+2, opt.Generic
-		ready = func(lay *layout, c int, res *chunkRes) {
-			lay.hold(1)
-			fn := lay.chunkFn(c, lay.mapOf.len(), res, generic, (*bundleEmitter).walkChunk)
-			lay.pre = append(lay.pre, pl.early(indent, fn))
-		}
-	}
-	lay := newLayout(p, bi, chunk, o.scratch(), ready)
+	lay := newLayout(p, bi, chunk, o.scratch())
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)
@@ -132,12 +119,6 @@ func Emit(w io.Writer, p *planner.Result, bi int, opt Options) error {
 	return pr.flush()
 }
 
-// streamOps is the size of the largest bundle whose chunks of ops are
-// printed while it is laid out (parallel.go): their text waits for the
-// module's head, so it is held whole (about 600 bytes an op). (A
-// variable for the tests only.)
-var streamOps = 16384
-
 // bundleEmitter prints the ops of one chunk of a bundle: it carries the
 // state the ops before the chunk left (from the layout's mark).
 type bundleEmitter struct {
@@ -149,20 +130,15 @@ type bundleEmitter struct {
 	mark
 	// maps reads the map numbers of the chunk's tiled accesses.
 	maps cursor[int32]
-	// res, when not nil, is the resolution of the chunk's ops by the
-	// layout, read through view instead of resolving them again.
-	res  *chunkRes
-	view opSyms
 	// apply and exec are the chunk's affine.apply and sdsc_execute ops,
 	// refilled for every line.
 	apply, exec mop
 }
 
 // emitter returns a printer of the ops of chunk c onto pr, whose map
-// numbers are maps and resolution res (nil: resolved as printed); done
-// releases it.
-func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32, res *chunkRes) *bundleEmitter {
-	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c], maps: cursor[int32]{maps}, res: res}
+// numbers are maps; done releases it.
+func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32) *bundleEmitter {
+	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c], maps: cursor[int32]{maps}}
 	e.apply = mop{kind: opApply, nAttrs: 1}
 	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
 	e.exec = mop{kind: opExecute, nAttrs: 2}
@@ -174,10 +150,6 @@ func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32, res
 func (e *bundleEmitter) done() {
 	opPool.Put(e.sc)
 	e.sc = nil
-	if e.res != nil {
-		e.res.release()
-		e.res, e.view = nil, opSyms{}
-	}
 }
 
 // chunks prints every chunk of ops with f, each as one part of o's.
@@ -188,20 +160,18 @@ func (lay *layout) chunks(pr *printer, o out, generic bool, f func(e *bundleEmit
 			end = lay.marks[c+1].nextMap
 		}
 		lay.hold(1)
-		o.part(pr, lay.chunkFn(c, end, nil, generic, f))
+		o.part(pr, lay.chunkFn(c, end, generic, f))
 	}
 }
 
 // chunkFn returns the printing of chunk c of ops by f, whose tiled
-// accesses' maps end at mapOf's end, and whose ops' resolution is res
-// (nil: resolved as printed); the caller holds the layout for it. It
-// reads of the layout only what is fixed once the chunk is laid out.
-func (lay *layout) chunkFn(c, end int, res *chunkRes, generic bool, f func(e *bundleEmitter, lo, hi int)) func(pr *printer) {
+// accesses' maps end at mapOf's end; the caller holds the layout for it.
+func (lay *layout) chunkFn(c, end int, generic bool, f func(e *bundleEmitter, lo, hi int)) func(pr *printer) {
 	lo := c * lay.chunk
 	hi := min(lo+lay.chunk, len(lay.b.Ops))
 	maps := lay.mapOf.view(lay.marks[c].nextMap, end)
 	return func(pr *printer) {
-		e := lay.emitter(pr, c, generic, maps, res)
+		e := lay.emitter(pr, c, generic, maps)
 		f(e, lo, hi)
 		e.done()
 		lay.release()
@@ -259,13 +229,7 @@ func emit(pr *printer, lay *layout, opt Options, o out) {
 		}
 		loopConstants(pr, lay)
 		declarations(pr, lay, o)
-		if lay.streamed {
-			for _, pc := range lay.pre {
-				o.(*pipeline).place(pr, pc)
-			}
-		} else {
-			lay.chunks(pr, o, generic, (*bundleEmitter).walkChunk)
-		}
+		lay.chunks(pr, o, generic, (*bundleEmitter).walkChunk)
 		ret := mop{kind: opReturn}
 		pr.print(&ret, generic)
 	}
@@ -454,14 +418,7 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
-	if e.res != nil {
-		// The layout numbered the %addr_K already: an access's core
-		// prints the apply of its symbol's K when K is the next.
-		st = &e.view
-		e.res.read(st)
-	} else {
-		lay.resolve(op, st, false)
-	}
+	lay.resolve(op, st, false)
 	nc := lay.g.NumCores(op)
 	u := 0
 	accs := lay.g.OpAccesses(op) // reads, then writes
@@ -478,15 +435,10 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 		for c := 0; c < nc; c++ {
 			s := &st.syms[st.uses[u]]
 			u++
-			if e.res != nil {
-				if s.addr != e.addrN {
-					continue
-				}
-			} else if s.addr >= 0 {
+			if s.addr >= 0 {
 				continue
-			} else {
-				s.addr = e.addrN
 			}
+			s.addr = e.addrN
 			e.addrN++
 			if !print {
 				continue

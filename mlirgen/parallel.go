@@ -21,12 +21,7 @@ import (
 // the module's head and tail and hands each chunk of declChunk
 // declarations and each chunk of chunkOps ops to the workers as a piece
 // of its own: a chunk starts from its mark, so it prints the same bytes
-// as the sequential printer at that point. A bundle of at most streamOps
-// ops does not wait for its layout: each chunk of chunkOps/4 ops goes to
-// the workers as soon as the layout has passed it (pipeline.early), so
-// that both print within a few hundred ops of the start, and takes its
-// place in the output (pipeline.place) after the module's head, which
-// needs the whole layout (maps, arguments, declarations).
+// as the sequential printer at that point.
 //
 // The calling goroutine writes the pieces in order. At most opt.Workers
 // pieces wait ahead of the one being written, so memory stays bounded by
@@ -81,23 +76,6 @@ func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
 	pc := &piece{fn: fn, indent: pr.indent, done: make(chan struct{})}
 	pl.order <- pc
 	pl.work <- pc
-}
-
-// early hands fn's piece, at indentation indent, to the workers before
-// its place in the output is reached: place puts it there.
-func (pl *pipeline) early(indent int, fn func(pr *printer)) *piece {
-	pc := &piece{fn: fn, indent: indent, done: make(chan struct{})}
-	pl.work <- pc
-	return pc
-}
-
-// place sends what pr holds, then pc, a piece from early.
-func (pl *pipeline) place(pr *printer, pc *piece) {
-	if pc.indent != pr.indent {
-		panic("mlirgen: a piece printed early at the wrong indentation")
-	}
-	pr.spill()
-	pl.order <- pc
 }
 
 // Write sends a printed piece (the producer printer's text).

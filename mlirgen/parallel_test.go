@@ -54,22 +54,14 @@ func sameBytes(t *testing.T, label string, p *planner.Result) (cut int) {
 		if seq.Len() == 0 {
 			t.Fatalf("%s %+v: no output", label, opt)
 		}
-		// Large bundles laid out first, then printed, and (up to
-		// streamOps ops) printed while they are laid out.
-		s0 := streamOps
-		for _, stream := range []int{0, s0} {
-			for _, w := range []int{2, 3} {
-				opt.Workers = w
-				var par bytes.Buffer
-				streamOps = stream
-				err := EmitAll(&par, p, opt)
-				streamOps = s0
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(seq.Bytes(), par.Bytes()) {
-					t.Fatalf("%s %+v streamOps %d: parallel output differs (%d vs %d bytes)\n%s", label, opt, stream, par.Len(), seq.Len(), firstDiff(seq.String(), par.String()))
-				}
+		for _, w := range []int{2, 3} {
+			opt.Workers = w
+			var par bytes.Buffer
+			if err := EmitAll(&par, p, opt); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(seq.Bytes(), par.Bytes()) {
+				t.Fatalf("%s %+v: parallel output differs (%d vs %d bytes)\n%s", label, opt, par.Len(), seq.Len(), firstDiff(seq.String(), par.String()))
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -160,10 +159,6 @@ type layout struct {
 	// marks[c] the state at op c*chunk.
 	chunk int
 	marks []mark
-	// streamed says the chunks of ops were handed to printers while the
-	// layout went on (newLayout's ready), and pre holds their pieces.
-	streamed bool
-	pre      []*piece
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
@@ -186,10 +181,7 @@ type mark struct {
 // bundle, and its top bit (offDeclared) says the layout declared the
 // group's pool offset itself; info holds its operandKind, flags and,
 // above argShift, for a kernel argument the N of %arg_N, for a pooled
-// group with offInline its pool offset / 128. Once the layout has
-// classified a group, it writes only gen: the printers of chunks laid
-// out already read info while the layout goes on (streamed layouts,
-// parallel.go).
+// group with offInline its pool offset / 128.
 type groupSlot struct {
 	gen  uint32
 	info int32
@@ -353,68 +345,6 @@ func (lay *layout) release() {
 	}
 }
 
-// chunkRes is the resolution of the ops of one chunk as its layout found
-// it (symbols with their %addr_K numbers, and uses), kept for the chunk's
-// printer so that a streamed chunk is not resolved twice.
-type chunkRes struct {
-	syms []sym
-	uses []int32
-	ends []int32 // per op, the end of its syms and of its uses
-	next int     // the op the printer reads next
-}
-
-var resPool = sync.Pool{New: func() any { return new(chunkRes) }}
-
-// lend points st's (empty) lists at r's spare capacity, so that the
-// resolution of the next op lands in place; take then keeps it.
-func (r *chunkRes) lend(st *opSyms) {
-	if cap(r.syms)-len(r.syms) < 64 {
-		r.syms = slices.Grow(r.syms, 64)
-	}
-	if cap(r.uses)-len(r.uses) < 256 {
-		r.uses = slices.Grow(r.uses, 256)
-	}
-	st.syms, st.uses = r.syms[len(r.syms):len(r.syms)], r.uses[len(r.uses):len(r.uses)]
-}
-
-// take appends the resolution st holds, an op's: in place when its
-// lists are still those lend gave (they did not outgrow the spare
-// capacity), else by a copy.
-func (r *chunkRes) take(st *opSyms) {
-	if n := len(r.syms); len(st.syms) > 0 && &st.syms[0] == &r.syms[n : n+1][0] {
-		r.syms = r.syms[:n+len(st.syms)]
-	} else {
-		r.syms = append(r.syms, st.syms...)
-	}
-	if n := len(r.uses); len(st.uses) > 0 && &st.uses[0] == &r.uses[n : n+1][0] {
-		r.uses = r.uses[:n+len(st.uses)]
-	} else {
-		r.uses = append(r.uses, st.uses...)
-	}
-	r.ends = append(r.ends, int32(len(r.syms)), int32(len(r.uses)))
-}
-
-// read sets st to the next op's resolution (views of r: st must not
-// register anything).
-func (r *chunkRes) read(st *opSyms) {
-	k := 2 * r.next
-	s0, u0 := int32(0), int32(0)
-	if k > 0 {
-		s0, u0 = r.ends[k-2], r.ends[k-1]
-	}
-	st.syms, st.uses = r.syms[s0:r.ends[k]], r.uses[u0:r.ends[k+1]]
-	r.next++
-}
-
-// release hands r back for another chunk (unless it grew large).
-func (r *chunkRes) release() {
-	if cap(r.syms) > 1<<16 || cap(r.uses) > 1<<18 {
-		return
-	}
-	r.syms, r.uses, r.ends, r.next = r.syms[:0], r.uses[:0], r.ends[:0], 0
-	resPool.Put(r)
-}
-
 // opScratch is the per-op state of one printer of a bundle.
 type opScratch struct {
 	op   opSyms
@@ -434,12 +364,8 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 }
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
-// of every op). The caller holds it once. When ready is not nil and the
-// layout keeps a slot per group of the graph, ready(lay, c, res) is called
-// as soon as chunk c of ops is laid out, with the resolution of its ops
-// (owned by the callee), and lay.streamed is set: from then on, the chunk
-// can be printed (lay.emitter) while the layout goes on.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(lay *layout, c int, res *chunkRes)) *layout {
+// of every op). The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -460,11 +386,6 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 		sc.tab.reset(accesses)
 		lay.grp, lay.tab = nil, &sc.tab
 	}
-	if sparse {
-		// A groupTab is not read while slots are added.
-		ready = nil
-	}
-	lay.streamed = ready != nil
 	lay.refs.Store(1)
 	lay.marks = make([]mark, max((len(b.Ops)+chunk-1)/chunk, 1))
 	gen := sc.gen
@@ -531,23 +452,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 	}
 	st := &sc.op
 	var cur mark
-	var res *chunkRes
 	for k := range b.Ops {
-		if k%chunk == 0 && ready != nil {
-			if k > 0 {
-				ready(lay, k/chunk-1, res)
-			}
-			res = resPool.Get().(*chunkRes)
-		}
 		if k%chunk == 0 {
 			cur.nextMap = lay.mapOf.len()
 			lay.marks[k/chunk] = cur
 		}
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
-		if res != nil {
-			res.lend(st)
-		}
 		lay.resolve(op, st, true)
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
@@ -575,14 +486,6 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, ready func(l
 				}
 			}
 		}
-		if res != nil {
-			res.take(st)
-		}
-	}
-	if res != nil {
-		ready(lay, len(lay.marks)-1, res)
-		// The lists were lent from res, now the printer's.
-		st.syms, st.uses = nil, nil
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last

@@ -9,7 +9,13 @@ import "runtime/debug"
 // A small run (an input under smallInput bytes, a real model's size)
 // builds its graph and plan once and keeps them to the end, so
 // collecting at every doubling of a heap of a few megabytes is wasted
-// work: its heap may grow to smallGCPercent% over the live data.
+// work: its heap may grow to smallGCPercent% over the live data. A tiny
+// one (under tinyInput bytes) does not collect at all unless its heap
+// reaches the memory limit's floor (minLimit): it allocates a few tens
+// of megabytes in all (about 15 for 10k ops, a megabyte of source), and
+// the one collection GOGC=300 made there (at 12 MB) cost more, in
+// pauses, write barriers and marking beside the run's own work on both
+// cores, than the fresh pages it saved (BENCHMARKS.md, round 4).
 //
 // A large run collects under a soft memory limit in proportion to the
 // input (at least minLimit). With fusion on, the live data peaks at
@@ -27,6 +33,7 @@ import "runtime/debug"
 // room to grow, since a limit near the live data would make the
 // collector run continuously.
 const (
+	tinyInput      = 4 << 20
 	smallInput     = 16 << 20
 	smallGCPercent = 300
 	fusedGCPercent = 200
@@ -39,6 +46,8 @@ const (
 // when unfused.
 func gcPercent(n int, unfused bool) int {
 	switch {
+	case n < tinyInput:
+		return -1 // off: only the memory limit collects
 	case n < smallInput:
 		return smallGCPercent
 	case unfused:

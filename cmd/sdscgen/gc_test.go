@@ -34,10 +34,19 @@ func TestTuneGC(t *testing.T) {
 	if p, l := read(); p != 100 || l != 1200<<20 {
 		t.Errorf("100 MiB input, fusion off: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
 	}
-	// A 1000-byte input: a small run (GOGC 300), the 256 MiB floor.
+	// A 1000-byte input: a tiny run (GOGC off), the 256 MiB floor.
 	tuneGC(getenv, 1000, false)
-	if p, l := read(); p != 300 || l != 256<<20 {
-		t.Errorf("1000-byte input: GOGC %d, limit %d; want 300, 256 MiB", p, l)
+	if p, l := read(); p != -1 || l != 256<<20 {
+		t.Errorf("1000-byte input: GOGC %d, limit %d; want off (-1), 256 MiB", p, l)
+	}
+	// Just under and at 4 MiB: the tiny-run boundary (fusion off too).
+	tuneGC(getenv, 4<<20-1, true)
+	if p, l := read(); p != -1 || l != 256<<20 {
+		t.Errorf("4 MiB - 1 byte, fusion off: GOGC %d, limit %d; want off (-1), 256 MiB", p, l)
+	}
+	tuneGC(getenv, 4<<20, false)
+	if p, _ := read(); p != 300 {
+		t.Errorf("4 MiB: GOGC %d, want 300", p)
 	}
 	// Just under and at 16 MiB: the small-run boundary.
 	tuneGC(getenv, 16<<20-1, false)

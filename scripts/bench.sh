@@ -184,22 +184,39 @@ basetable
 # 10k end to end, process start included: wall of 15 runs, in ms (median
 # judged, min beside it), after one untimed run that warms the page cache.
 # The clock is bash's own $EPOCHREALTIME (bash 5), read right before and
-# after the command, so no `date` process is timed with it.
+# after the command, so no `date` process is timed with it. With --base,
+# the base binary's runs alternate with this tree's (the VM's speed drifts
+# over minutes: alternating keeps the two comparable) and its median is
+# printed beside, not judged.
 synth 10k 10000 1
 echo
 "$dir/sdscgen" --generic "$dir/10k.bir" > "$dir/10k.out"
-us=()
-for _ in $(seq 15); do
+[ -z "$base" ] || "$base" --generic "$dir/10k.bir" > "$dir/10k.out.b"
+us=() bus=()
+time10k() {
+  local t0 t1
   t0=$EPOCHREALTIME
-  "$dir/sdscgen" --generic "$dir/10k.bir" > "$dir/10k.out"
+  "$1" --generic "$dir/10k.bir" > "$2"
   t1=$EPOCHREALTIME
-  us+=($(( 10#${t1//[^0-9]/} - 10#${t0//[^0-9]/} )))
+  echo $(( 10#${t1//[^0-9]/} - 10#${t0//[^0-9]/} ))
+}
+for _ in $(seq 15); do
+  us+=($(time10k "$dir/sdscgen" "$dir/10k.out"))
+  [ -z "$base" ] || bus+=($(time10k "$base" "$dir/10k.out.b"))
 done
-sorted=$(printf '%s\n' "${us[@]}" | sort -n)
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u / 1000}'; }
-med=$(ms "$(sed -n 8p <<<"$sorted")") min=$(ms "$(sed -n 1p <<<"$sorted")")
+stats() { # median and min of the microsecond figures given
+  local sorted
+  sorted=$(printf '%s\n' "$@" | sort -n)
+  echo "$(ms "$(sed -n 8p <<<"$sorted")") $(ms "$(sed -n 1p <<<"$sorted")")"
+}
+read -r med min <<<"$(stats "${us[@]}")"
 all=$(for u in "${us[@]}"; do ms "$u"; printf ' '; done)
 echo "10k ops, 1 bundle, \`sdscgen --generic 10k.bir > OUT\` end to end: median $med ms wall of 15 runs, min $min ms (${all% } ms; load average $(load))"
+if [ -n "$base" ]; then
+  read -r bmed bmin <<<"$(stats "${bus[@]}")"
+  echo "The \`--base\` binary, its runs alternating with these: median $bmed ms, min $bmin ms"
+fi
 if [ "$quick" = 0 ] && awk -v m="$med" 'BEGIN{exit !(m > 50)}'; then
   missed "10k end to end median $med ms > 50 ms (min $min ms, load $(load))"
 fi

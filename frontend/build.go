@@ -134,7 +134,7 @@ type openBlock struct {
 func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
-		g:        &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
+		g:        &ir.Graph{File: file},
 		ops:      slab[ir.Op]{first: size / 80, max: 1 << 14},
 		loops:    slab[ir.Loop]{first: size / 400, max: 1 << 14},
 		items:    slab[ir.Item]{max: 1 << 16},
@@ -151,6 +151,7 @@ func newBuilder(file string, size int) *builder {
 		b.names = newNameTable(size / 40)
 		b.byPre = make([]int32, size/40)
 	} else {
+		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
 	return b

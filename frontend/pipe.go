@@ -1,7 +1,5 @@
 package frontend
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // The scanner on a goroutine of its own.
 //
 // ParseCheck is the sequential head of the tool's run, and the second
@@ -111,10 +109,10 @@ func (q *pipe) run(s *scanner, first int) {
 			if t.kind == tokIdent {
 				// Off the parser's path: the builder looks most
 				// names (buffers and operands) up by this number.
-				t.pre = q.pre.number(t.off, t.end)
+				t.pre = q.pre.number(int(t.off), int(t.end))
 			}
 			n++
-			if t.kind == lexer.EOF {
+			if t.kind == tokEOF {
 				b.last, b.err = true, s.err
 				break
 			}
@@ -151,7 +149,7 @@ func (p *parser) pull(t *token) {
 }
 
 // stopPipe stops the scanning goroutine, if any, and waits for it to
-// return.
+// return; once stopped, it does nothing.
 func (p *parser) stopPipe() {
 	if q := p.pipe; q != nil {
 		close(q.stop)

@@ -84,6 +84,12 @@ func (p *parser) startPipe(cfg pipeConfig) {
 func (q *pipe) run(s *scanner, first int) {
 	defer close(q.ended)
 	q.pre = newPreTable(s.src)
+	// node is set after a keyword that declares a node: the name that
+	// follows is a node's, which the builder never looks up (see
+	// builder.node), so it is not numbered (its pre stays 0, which
+	// internPre would take as a name to intern by its text). That is
+	// half the distinct names of a generated graph.
+	node := false
 	for {
 		var b *tokBatch
 		select {
@@ -106,11 +112,12 @@ func (q *pipe) run(s *scanner, first int) {
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
-			if t.kind == tokIdent {
+			if t.kind == tokIdent && !node {
 				// Off the parser's path: the builder looks most
 				// names (buffers and operands) up by this number.
 				t.pre = q.pre.number(int(t.off), int(t.end))
 			}
+			node = t.kind == tokKeyword && declaresNode(t.kw)
 			n++
 			if t.kind == tokEOF {
 				b.last, b.err = true, s.err
@@ -215,4 +222,10 @@ func (t *preTable) grow() {
 		}
 		t.slots[i] = int32(k + 1)
 	}
+}
+
+// declaresNode reports whether k is followed by the name of a node it
+// declares.
+func declaresNode(k kw) bool {
+	return k == kwOp || k == kwCPU || k == kwFused || k == kwLoop
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/synth"
@@ -50,7 +48,7 @@ func BenchmarkLex(b *testing.B) {
 		for b.Loop() {
 			s := newScanner("big.bir", src)
 			var t token
-			for s.scan(&t); t.kind != lexer.EOF; s.scan(&t) {
+			for s.scan(&t); t.kind != tokEOF; s.scan(&t) {
 			}
 			if s.err != nil {
 				b.Fatal(s.err.msg)

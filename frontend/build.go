@@ -134,7 +134,7 @@ type openBlock struct {
 func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
-		g:        &ir.Graph{File: file, Accesses: make([]ir.Access, 0, size/36)},
+		g:        &ir.Graph{File: file},
 		ops:      slab[ir.Op]{first: size / 80, max: 1 << 14},
 		loops:    slab[ir.Loop]{first: size / 400, max: 1 << 14},
 		items:    slab[ir.Item]{max: 1 << 16},
@@ -150,7 +150,17 @@ func newBuilder(file string, size int) *builder {
 		// long runs: twice the slots keep it under half full.
 		b.names = newNameTable(size / 40)
 		b.byPre = make([]int32, size/40)
+		// The lists that grew by appending, each growth a copy and
+		// the clearing of the new array's tail (pages touched twice):
+		// at 10k ops a far start per 123 bytes, an item of the graph
+		// (and of the item stack at its deepest) per 157, a word of
+		// LoopLists per 180.
+		b.fars = make([]int64, 0, size/100)
+		b.itemStack = make([]ir.Item, 0, size/128)
+		b.g.Items = make([]ir.Item, 0, size/128)
+		b.g.LoopLists = make([]int32, 0, size/150)
 	} else {
+		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
 	return b
@@ -323,17 +333,17 @@ func (b *builder) node(t Name) string {
 		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, min(64<<len(b.nodeDecls), nodeChunk)))
 	}
 	last := &b.nodeDecls[len(b.nodeDecls)-1]
-	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
+	*last = append(*last, nodeDecl{ref: ref, pos: t.Pos})
 	return b.names.arena.str(ref)
 }
 
 const nodeChunk = 1 << 16
 
-// nodeDecl is one node name declaration, for nodeDuplicates.
+// nodeDecl is one node name declaration, for nodeDuplicates, which
+// takes the names' prefix8 (off the parser's path when it runs aside).
 type nodeDecl struct {
-	prefix uint64 // prefix8 of the name
-	ref    arenaRef
-	pos    Pos
+	ref arenaRef
+	pos Pos
 }
 
 // nodeDuplicates reports to errs every node name in decls declared
@@ -355,7 +365,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 	keys := make([]prefixKey, 0, n)
 	for c, chunk := range decls {
 		for j := range chunk {
-			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
+			keys = append(keys, prefixKey{prefix8(arena.str(chunk[j].ref)), int32(starts[c] + j)})
 		}
 	}
 	name := func(i int32) string { return arena.str(decl(i).ref) }
@@ -955,8 +965,15 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	measure()
 	b.bufs = nil
+	// As without the sizing of a small source:
 	if len(g.Ints) == 0 {
-		g.Ints = nil // as without the sizing of a small source
+		g.Ints = nil
+	}
+	if len(g.Items) == 0 {
+		g.Items = nil
+	}
+	if len(g.LoopLists) == 0 {
+		g.LoopLists = nil
 	}
 	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
 		g.Accesses = slices.Clip(slices.Clone(g.Accesses))

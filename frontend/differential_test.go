@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -283,10 +282,10 @@ func spans(src []byte) [][2]int {
 	for {
 		var t token
 		s.scan(&t)
-		if t.kind == lexer.EOF {
+		if t.kind == tokEOF {
 			return out
 		}
-		out = append(out, [2]int{t.off, t.end})
+		out = append(out, [2]int{int(t.off), int(t.end)})
 	}
 }
 
@@ -350,10 +349,10 @@ func addV2(r *rand.Rand, src []byte) []byte {
 				if n == 0 || r.Intn(10) == 0 {
 					n = 1 + r.Intn(3)
 				}
-				insert(prev.end, " split "+ints(n, 1024))
+				insert(int(prev.end), " split "+ints(n, 1024))
 			}
 		}
-		if t.kind == lexer.EOF {
+		if t.kind == tokEOF {
 			break
 		}
 		switch {
@@ -363,7 +362,7 @@ func addV2(r *rand.Rand, src []byte) []byte {
 				cores = 1 + r.Intn(3)
 				list := ints(cores, 1)
 				list = strings.ReplaceAll(list, "0", "2")
-				insert(t.end, " cores "+list)
+				insert(int(t.end), " cores "+list)
 			}
 		case t.kind == tokKeyword:
 			switch t.kw {
@@ -376,7 +375,7 @@ func addV2(r *rand.Rand, src []byte) []byte {
 			inAcc = true
 		case t.kind == tokIdent && kind == kwAlias && prev.kind == tokPunct && src[prev.off] == '=':
 			if r.Intn(2) == 0 {
-				insert(t.end, fmt.Sprintf(" + %d", 128*r.Intn(20)))
+				insert(int(t.end), fmt.Sprintf(" + %d", 128*r.Intn(20)))
 			}
 		}
 		prev = t

@@ -16,8 +16,9 @@
 // each access, with the integers parsed into scratch that holds no
 // pointers), and the checker builds the graph as it goes. On a source held
 // whole of 32 KiB or more, the scanner runs on a goroutine of its own a
-// batch of tokens ahead of the parser, and numbers the distinct names, so
-// that the checker finds a name seen before with one load (pipe.go); the
+// batch of tokens ahead of the parser, and numbers the distinct names
+// (but nodes', never looked up), so that the checker finds a name seen
+// before with one load (pipe.go); the
 // duplicate node names are looked for on another goroutine during the rest
 // of finish. Both goroutines have ended when ParseCheck returns, and the
 // results are the same as in line (the differential test runs both). Its

@@ -11,12 +11,22 @@ import (
 
 // Token types. Zero is deliberately unused so that a lexer.Token field the
 // grammar did not capture (Type 0) is distinguishable from a captured one.
+// They are untyped: a token holds its kind in one byte (tokKind), and
+// participle sees it as the lexer.TokenType of the same value.
 const (
-	tokIdent lexer.TokenType = iota + 1
+	tokIdent = iota + 1
 	tokKeyword
 	tokInt
 	tokPunct
+	tokEOF = -1
 )
+
+// tokEOF is participle's lexer.EOF (this fails to compile otherwise).
+const _ = uint(tokEOF-lexer.EOF) + uint(lexer.EOF-tokEOF)
+
+// tokKind is a token's type: tokIdent, tokKeyword, tokInt, tokPunct or
+// tokEOF.
+type tokKind int8
 
 // maxNesting is the deepest fused/loop nesting accepted. The parser
 // recurses once per level, so the limit is enforced by the lexer, before any
@@ -255,21 +265,23 @@ func (lexDef) LexBytes(filename string, src []byte) (lexer.Lexer, error) {
 // unit of work, so it is small and free of pointers: updating it costs no
 // GC write barrier.
 type token struct {
-	kind     lexer.TokenType // tokIdent, tokKeyword, tokInt, tokPunct or lexer.EOF
-	kw       kw              // the keyword, when kind is tokKeyword
-	pos      Pos
-	off, end int
+	kind tokKind
+	kw   kw // the keyword, when kind is tokKeyword
 	// pre is, on a name scanned ahead (pipe.go), its number in
 	// preTable + 1; else 0.
 	pre int32
+	pos Pos
+	// A source is under 2 GiB (maxSource): 24 bytes a token, which the
+	// batches of the scanning goroutine hold by the hundred thousand.
+	off, end int32
 }
 
 // set stores a token field by field: a composite literal assigned
 // through the pointer is built on the stack and copied, and the copy's
 // wide loads of the narrower stores just made stall (store forwarding):
 // in the scanner's hot path that was a sixth of its time.
-func (t *token) set(kind lexer.TokenType, k kw, pos Pos, off, end int) {
-	t.kind, t.kw, t.pos, t.off, t.end, t.pre = kind, k, pos, off, end, 0
+func (t *token) set(kind tokKind, k kw, pos Pos, off, end int) {
+	t.kind, t.kw, t.pos, t.off, t.end, t.pre = kind, k, pos, int32(off), int32(end), 0
 }
 
 // lexError is the first lexical error of a source.
@@ -355,14 +367,14 @@ func (s *scanner) fail(t *token, off int, format string, args ...any) {
 	p := s.pos(off)
 	s.err = &lexError{msg: fmt.Sprintf(format, args...), pos: p, off: off}
 	s.off = len(s.src)
-	*t = token{kind: lexer.EOF, pos: p, off: off, end: off}
+	t.set(tokEOF, kwNone, p, off, off)
 }
 
 // scan stores the next token in t: EOF at the end of the input or at the
 // first lexical error (and forever after).
 func (s *scanner) scan(t *token) {
 	if s.err != nil {
-		*t = token{kind: lexer.EOF, pos: s.err.pos, off: s.err.off, end: s.err.off}
+		t.set(tokEOF, kwNone, s.err.pos, s.err.off, s.err.off)
 		return
 	}
 	src := s.src
@@ -452,7 +464,7 @@ func (s *scanner) scan(t *token) {
 			v := src[start:off]
 			// Every keyword ends in a lower-case letter; most names
 			// (t12, o7) do not, and cost no call.
-			kind, k := tokIdent, kwNone
+			kind, k := tokKind(tokIdent), kwNone
 			if e := src[off-1]; e >= 'a' && e <= 'z' {
 				if k = keyword(v); k != kwNone {
 					kind = tokKeyword
@@ -535,15 +547,15 @@ func (s *scanner) scan(t *token) {
 		}
 	}
 	s.off = off
-	t.set(lexer.EOF, kwNone, s.pos(off), off, off)
+	t.set(tokEOF, kwNone, s.pos(off), off, off)
 }
 
 // Next adapts scan to participle's lexer.Lexer for the reference parser.
 func (s *scanner) Next() (lexer.Token, error) {
 	var t token
 	s.scan(&t)
-	return lexer.Token{Type: t.kind, Value: s.src[t.off:t.end], Pos: lexer.Position{
-		Filename: s.file, Offset: t.off, Line: int(t.pos.Line), Column: int(t.pos.Column)}}, nil
+	return lexer.Token{Type: lexer.TokenType(t.kind), Value: s.src[t.off:t.end], Pos: lexer.Position{
+		Filename: s.file, Offset: int(t.off), Line: int(t.pos.Line), Column: int(t.pos.Column)}}, nil
 }
 
 // skipLine returns the offset of the line break (LF or CR) ending the

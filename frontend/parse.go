@@ -3,7 +3,6 @@ package frontend
 import (
 	"unsafe"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -51,6 +50,9 @@ func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorLi
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	p := &parser{scanner: *newScanner(filename, text)}
 	p.startPipe(cfg)
+	// Should the parser panic (a bug), the goroutine is not left
+	// parked; the call below has stopped it on every other way out.
+	defer p.stopPipe()
 	p.b = newBuilder(filename, len(src))
 	p.b.dupAside = cfg.dupAside
 	_, err := p.parse()
@@ -198,7 +200,7 @@ func (p *parser) parse() (f *File, err *Error) {
 	p.next()
 	f = &File{Filename: p.file}
 	p.graph(&f.Graph)
-	if p.tok.kind != lexer.EOF {
+	if p.tok.kind != tokEOF {
 		p.fail("unexpected " + p.describe() + " after the end of the graph")
 	}
 	if p.scanner.err != nil {
@@ -237,12 +239,12 @@ func (p *parser) peek() *token {
 	if !p.hasAhead {
 		// The current token must survive a refill of the window while
 		// the next one is scanned.
-		p.pin = p.tok.off
+		p.pin = int(p.tok.off)
 		base := p.base
 		p.scan(&p.ahead)
 		if d := p.base - base; d != 0 {
-			p.tok.off -= d
-			p.tok.end -= d
+			p.tok.off -= int32(d)
+			p.tok.end -= int32(d)
 		}
 		p.pin = noPin
 		p.hasAhead = true
@@ -257,7 +259,7 @@ func (p *parser) text() string { return p.src[p.tok.off:p.tok.end] }
 // is the EOF that the scanner returns at a lexical error, the lexical
 // error is the one reported: the syntax error is an artefact of the cut.
 func (p *parser) fail(msg string) {
-	if e := p.scanner.err; p.tok.kind == lexer.EOF && e != nil {
+	if e := p.scanner.err; p.tok.kind == tokEOF && e != nil {
 		p.err = &Error{Pos: irPos(p.file, e.pos), Msg: e.msg}
 	} else {
 		p.err = &Error{Pos: irPos(p.file, p.tok.pos), Msg: msg}
@@ -269,14 +271,14 @@ func (p *parser) fail(msg string) {
 // unless that token is the EOF of a lexical error, which is reported
 // instead (as by fail).
 func (p *parser) failAt(pos Pos, msg string) {
-	if p.tok.kind == lexer.EOF && p.scanner.err != nil {
+	if p.tok.kind == tokEOF && p.scanner.err != nil {
 		p.fail("")
 	}
 	p.err = &Error{Pos: irPos(p.file, pos), Msg: msg}
 	panic(bail{})
 }
 
-func (p *parser) describe() string { return describe(p.tok.kind == lexer.EOF, p.text()) }
+func (p *parser) describe() string { return describe(p.tok.kind == tokEOF, p.text()) }
 
 // unexpected fails at the current token, which is not what the grammar
 // wants there. A keyword where a name belongs gets its own wording.
@@ -479,7 +481,7 @@ func (p *parser) bodyEnd(g *Graph) {
 // is the end of the file or a declaration where none is allowed, the
 // error says what could have continued the construct before it.
 func (p *parser) notInBody(g *Graph) {
-	if p.tok.kind != lexer.EOF && !(p.tok.kind == tokKeyword && isDeclKeyword(p.tok.kw)) {
+	if p.tok.kind != tokEOF && !(p.tok.kind == tokKeyword && isDeclKeyword(p.tok.kw)) {
 		if want := continuation(p.after, p.afterLeaf, p.afterRead); want != "" {
 			p.fail("unexpected " + p.describe() + ", expected " + want)
 		}

@@ -1,7 +1,5 @@
 package frontend
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // The scanner on a goroutine of its own.
 //
 // ParseCheck is the sequential head of the tool's run, and the second
@@ -86,6 +84,12 @@ func (p *parser) startPipe(cfg pipeConfig) {
 func (q *pipe) run(s *scanner, first int) {
 	defer close(q.ended)
 	q.pre = newPreTable(s.src)
+	// node is set after a keyword that declares a node: the name that
+	// follows is a node's, which the builder never looks up (see
+	// builder.node), so it is not numbered (its pre stays 0, which
+	// internPre would take as a name to intern by its text). That is
+	// half the distinct names of a generated graph.
+	node := false
 	for {
 		var b *tokBatch
 		select {
@@ -108,13 +112,14 @@ func (q *pipe) run(s *scanner, first int) {
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
-			if t.kind == tokIdent {
+			if t.kind == tokIdent && !node {
 				// Off the parser's path: the builder looks most
 				// names (buffers and operands) up by this number.
-				t.pre = q.pre.number(t.off, t.end)
+				t.pre = q.pre.number(int(t.off), int(t.end))
 			}
+			node = t.kind == tokKeyword && declaresNode(t.kw)
 			n++
-			if t.kind == lexer.EOF {
+			if t.kind == tokEOF {
 				b.last, b.err = true, s.err
 				break
 			}
@@ -151,7 +156,7 @@ func (p *parser) pull(t *token) {
 }
 
 // stopPipe stops the scanning goroutine, if any, and waits for it to
-// return.
+// return; once stopped, it does nothing.
 func (p *parser) stopPipe() {
 	if q := p.pipe; q != nil {
 		close(q.stop)
@@ -217,4 +222,10 @@ func (t *preTable) grow() {
 		}
 		t.slots[i] = int32(k + 1)
 	}
+}
+
+// declaresNode reports whether k is followed by the name of a node it
+// declares.
+func declaresNode(k kw) bool {
+	return k == kwOp || k == kwCPU || k == kwFused || k == kwLoop
 }

@@ -231,7 +231,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 	for {
 		var t token
 		s.scan(&t)
-		if t.kind == lexer.EOF || t.off >= offset {
+		if t.kind == tokEOF || int(t.off) >= offset {
 			return a, leaf, inReads
 		}
 		punct := byte(0)

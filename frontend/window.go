@@ -137,6 +137,7 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	p.scanner = scanner{src: unsafe.String(unsafe.SliceData(buf), len(buf)), file: filename, line: 1, in: w, pin: noPin}
 	p.start()
 	p.startPipe(pipe)
+	defer p.stopPipe() // on a panic (see parseCheck)
 	p.b = newBuilder(filename, size)
 	p.b.dupAside = pipe.dupAside
 	_, perr := p.parse()

@@ -91,7 +91,7 @@ func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, 
 type firstFitState struct {
 	order, pos []int
 	free       slotTree
-	live       liveHeap
+	live       endHeap
 	expired    []liveBlock
 }
 
@@ -167,6 +167,62 @@ func (h *liveHeap) pop() liveBlock {
 		i = m
 	}
 	*h = s
+	return top
+}
+
+// endHeap is first-fit's heap of placed blocks: a 4-ary min-heap by end
+// alone. A step's expired blocks are sorted by allocation order after
+// they come off it, so the order among equal ends does not matter, and
+// four children a node make it half as deep as a binary heap.
+type endHeap []liveBlock
+
+func (h endHeap) Len() int { return len(h) }
+
+func (h *endHeap) push(b liveBlock) {
+	*h = append(*h, b)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		parent := (i - 1) >> 2
+		if s[parent].end <= b.end {
+			break
+		}
+		s[i] = s[parent]
+		i = parent
+	}
+	s[i] = b
+}
+
+func (h *endHeap) pop() liveBlock {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	x := s[last]
+	s = s[:last]
+	*h = s
+	n := len(s)
+	if n == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if s[j].end < s[m].end {
+				m = j
+			}
+		}
+		if s[m].end >= x.end {
+			break
+		}
+		s[i] = s[m]
+		i = m
+	}
+	s[i] = x
 	return top
 }
 
@@ -265,12 +321,12 @@ func (t *slotTree) push(off, size int64) {
 	}
 	t.chunks[slot>>chunkBits].off[slot&chunkMask] = off
 	t.n++
-	t.set(slot, size)
+	t.set(slot, size, hole)
 }
 
 // take makes slot a hole.
 func (t *slotTree) take(slot int) {
-	t.set(slot, hole)
+	t.set(slot, hole, t.size(slot))
 	t.holes++
 }
 
@@ -331,12 +387,18 @@ func (t *slotTree) grow() {
 	t.tree, t.cap = nt, nc
 }
 
-func (t *slotTree) set(slot int, size int64) {
+// set changes slot's size from old to size. The bucket's leaf changes
+// only if size passes it, or if old was its largest size and size is
+// less: only then is the bucket scanned again.
+func (t *slotTree) set(slot int, size, old int64) {
 	t.chunks[slot>>chunkBits].size[slot&chunkMask] = size
 	b := slot >> bucketBits
 	i := t.cap + b
 	m := size
-	if m < t.tree[i] {
+	if leaf := t.tree[i]; m < leaf {
+		if old < leaf {
+			return
+		}
 		m = t.bucketMax(b)
 	}
 	for ; i >= 1; i >>= 1 {

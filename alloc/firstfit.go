@@ -20,7 +20,7 @@ func FirstFit(items []Interval, budget int64) Result {
 	st := getFirstFitState()
 	st.order, st.pos = appendStartOrder(st.order[:0], st.pos, items)
 	order := st.order
-	res.PoolEnd = st.run(len(items), budget,
+	res.PoolEnd, _ = st.run(len(items), budget,
 		func(k int) (int64, int, int) { it := &items[order[k]]; return it.Size, it.Start, it.End },
 		func(k int, off int64) { res.Offsets[order[k]] = off })
 	putFirstFitState(st, len(items))
@@ -34,25 +34,34 @@ func FirstFit(items []Interval, budget int64) Result {
 // returns the pool end. It builds no copy of the intervals and no
 // offsets array: its memory is the free list and the live blocks.
 // Over StartOrder(items), it places exactly as FirstFit(items) does.
-func FirstFitOrdered(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) int64 {
+//
+// peak is the most bytes of placed blocks live at one step (a block is
+// live from its start to its end, inclusive): when no interval fell
+// back, that is LowerBound of the intervals, found on the way. (It never
+// passes the pool end: live blocks do not overlap.)
+func FirstFitOrdered(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd, peak int64) {
 	st := getFirstFitState()
-	end := st.run(n, budget, item, place)
+	poolEnd, peak = st.run(n, budget, item, place)
 	putFirstFitState(st, n)
-	return end
+	return poolEnd, peak
 }
 
-// run is first-fit over n intervals given in processing order.
-func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd int64) {
+// run is first-fit over n intervals given in processing order. peak is
+// the most bytes of placed blocks live at once, as FirstFitOrdered's.
+func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd, peak int64) {
 	free := &st.free
 	free.reset(n)
-	live := st.live[:0]
+	blocks := st.live[:0]
 	expired := st.expired[:0]
 	seq := 0
+	var live int64 // bytes of the blocks in live
 	for k := range n {
 		size, start, end := item(k)
 		expired = expired[:0]
-		for live.Len() > 0 && live[0].end < start {
-			expired = append(expired, live.pop())
+		for blocks.Len() > 0 && blocks[0].end < start {
+			b := blocks.pop()
+			live -= b.size
+			expired = append(expired, b)
 		}
 		if len(expired) > 1 {
 			sortBySeq(expired)
@@ -78,11 +87,13 @@ func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, 
 			poolEnd += size
 		}
 		place(k, off)
-		live.push(liveBlock{end: end, seq: seq, off: off, size: size})
+		blocks.push(liveBlock{end: end, seq: seq, off: off, size: size})
+		live += size
+		peak = max(peak, live)
 		seq++
 	}
-	st.live, st.expired = live, expired
-	return poolEnd
+	st.live, st.expired = blocks, expired
+	return poolEnd, peak
 }
 
 // firstFitState is FirstFit's working memory, kept between calls (and

@@ -341,25 +341,42 @@ func (t *slotTree) take(slot int) {
 	t.holes++
 }
 
-// squeeze drops the holes, keeping the other slots in order.
+// squeeze drops the holes, keeping the other slots in order. It walks
+// the slots chunk by chunk, and takes each new bucket's largest size as
+// it fills the bucket.
 func (t *slotTree) squeeze() {
-	j := 0
-	for i := 0; i < t.n; i++ {
-		c := t.chunks[i>>chunkBits]
-		if size := c.size[i&chunkMask]; size != hole {
-			d := t.chunks[j>>chunkBits]
-			d.off[j&chunkMask], d.size[j&chunkMask] = c.off[i&chunkMask], size
+	j := 0 // slots kept so far
+	d := t.chunks[0]
+	m := int64(hole) // the largest size in the bucket being filled
+	for ci := 0; ci<<chunkBits < t.n; ci++ {
+		c := t.chunks[ci]
+		for x, size := range c.size[:min(chunkSlots, t.n-ci<<chunkBits)] {
+			if size == hole {
+				continue
+			}
+			jx := j & chunkMask
+			d.off[jx], d.size[jx] = c.off[x], size
+			m = max(m, size)
 			j++
+			if j&(bucketSlots-1) == 0 {
+				t.tree[t.cap+(j-1)>>bucketBits] = m
+				m = hole
+			}
+			if j&chunkMask == 0 {
+				d = t.chunks[j>>chunkBits]
+			}
 		}
+	}
+	if j&(bucketSlots-1) != 0 {
+		t.tree[t.cap+j>>bucketBits] = m
 	}
 	for i := j; i < t.n; i++ {
 		t.chunks[i>>chunkBits].size[i&chunkMask] = hole
 	}
-	buckets := (t.n + bucketSlots - 1) >> bucketBits
+	// The buckets past the last kept slot's are now all holes.
+	used := (j + bucketSlots - 1) >> bucketBits
+	fill(t.tree[t.cap+used : t.cap+(t.n+bucketSlots-1)>>bucketBits])
 	t.n, t.holes = j, 0
-	for b := range buckets {
-		t.tree[t.cap+b] = t.bucketMax(b)
-	}
 	for i := t.cap - 1; i >= 1; i-- {
 		t.tree[i] = max(t.tree[2*i], t.tree[2*i+1])
 	}

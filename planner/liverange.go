@@ -160,10 +160,16 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 				}
 			}
 			end := max(e, o)
-			for _, li := range loops {
-				if l := &b.Loops[li]; int32(l.First) > e {
-					end = max(end, int32(l.Last))
-					break
+			// The loops of o begin in nondecreasing order (each inside
+			// the one before), so when the innermost begins at or
+			// before e none begins after it: the common case, a group
+			// touched again inside the loops it was touched in.
+			if len(loops) > 0 && int32(b.Loops[loops[len(loops)-1]].First) > e {
+				for _, li := range loops {
+					if l := &b.Loops[li]; int32(l.First) > e {
+						end = max(end, int32(l.Last))
+						break
+					}
 				}
 			}
 			pg.End = end

@@ -268,15 +268,16 @@ func Plan(g *ir.Graph, opt Options) *Result {
 			pg := &p.Groups[gi]
 			gr := &g.Groups[gi]
 			k := reasonKey(gr, pg)
-			t = touchesOf(pg)
 			r := known[k] - 1
 			if known[k] == 0 {
+				t = touchesOf(pg)
 				r = reasonFor(gr, &t, opt.Disabled)
 				known[k] = r + 1
 			}
+			writer := pg.End // the first writer (see touchesOf)
 			*pg = Group{Offset: -1, Bundle: -1, Reason: r}
 			if r == Pooled {
-				pg.Bundle = t.writer
+				pg.Bundle = writer
 			}
 		}
 	})

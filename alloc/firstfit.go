@@ -20,7 +20,7 @@ func FirstFit(items []Interval, budget int64) Result {
 	st := getFirstFitState()
 	st.order, st.pos = appendStartOrder(st.order[:0], st.pos, items)
 	order := st.order
-	res.PoolEnd = st.run(len(items), budget,
+	res.PoolEnd, _ = st.run(len(items), budget,
 		func(k int) (int64, int, int) { it := &items[order[k]]; return it.Size, it.Start, it.End },
 		func(k int, off int64) { res.Offsets[order[k]] = off })
 	putFirstFitState(st, len(items))
@@ -34,25 +34,34 @@ func FirstFit(items []Interval, budget int64) Result {
 // returns the pool end. It builds no copy of the intervals and no
 // offsets array: its memory is the free list and the live blocks.
 // Over StartOrder(items), it places exactly as FirstFit(items) does.
-func FirstFitOrdered(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) int64 {
+//
+// peak is the most bytes of placed blocks live at one step (a block is
+// live from its start to its end, inclusive): when no interval fell
+// back, that is LowerBound of the intervals, found on the way. (It never
+// passes the pool end: live blocks do not overlap.)
+func FirstFitOrdered(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd, peak int64) {
 	st := getFirstFitState()
-	end := st.run(n, budget, item, place)
+	poolEnd, peak = st.run(n, budget, item, place)
 	putFirstFitState(st, n)
-	return end
+	return poolEnd, peak
 }
 
-// run is first-fit over n intervals given in processing order.
-func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd int64) {
+// run is first-fit over n intervals given in processing order. peak is
+// the most bytes of placed blocks live at once, as FirstFitOrdered's.
+func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd, peak int64) {
 	free := &st.free
 	free.reset(n)
-	live := st.live[:0]
+	blocks := st.live[:0]
 	expired := st.expired[:0]
 	seq := 0
+	var live int64 // bytes of the blocks in live
 	for k := range n {
 		size, start, end := item(k)
 		expired = expired[:0]
-		for live.Len() > 0 && live[0].end < start {
-			expired = append(expired, live.pop())
+		for blocks.Len() > 0 && blocks[0].end < start {
+			b := blocks.pop()
+			live -= b.size
+			expired = append(expired, b)
 		}
 		if len(expired) > 1 {
 			sortBySeq(expired)
@@ -78,11 +87,13 @@ func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, 
 			poolEnd += size
 		}
 		place(k, off)
-		live.push(liveBlock{end: end, seq: seq, off: off, size: size})
+		blocks.push(liveBlock{end: end, seq: seq, off: off, size: size})
+		live += size
+		peak = max(peak, live)
 		seq++
 	}
-	st.live, st.expired = live, expired
-	return poolEnd
+	st.live, st.expired = blocks, expired
+	return poolEnd, peak
 }
 
 // firstFitState is FirstFit's working memory, kept between calls (and
@@ -91,7 +102,7 @@ func (st *firstFitState) run(n int, budget int64, item func(k int) (size int64, 
 type firstFitState struct {
 	order, pos []int
 	free       slotTree
-	live       liveHeap
+	live       endHeap
 	expired    []liveBlock
 }
 
@@ -167,6 +178,62 @@ func (h *liveHeap) pop() liveBlock {
 		i = m
 	}
 	*h = s
+	return top
+}
+
+// endHeap is first-fit's heap of placed blocks: a 4-ary min-heap by end
+// alone. A step's expired blocks are sorted by allocation order after
+// they come off it, so the order among equal ends does not matter, and
+// four children a node make it half as deep as a binary heap.
+type endHeap []liveBlock
+
+func (h endHeap) Len() int { return len(h) }
+
+func (h *endHeap) push(b liveBlock) {
+	*h = append(*h, b)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		parent := (i - 1) >> 2
+		if s[parent].end <= b.end {
+			break
+		}
+		s[i] = s[parent]
+		i = parent
+	}
+	s[i] = b
+}
+
+func (h *endHeap) pop() liveBlock {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	x := s[last]
+	s = s[:last]
+	*h = s
+	n := len(s)
+	if n == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if s[j].end < s[m].end {
+				m = j
+			}
+		}
+		if s[m].end >= x.end {
+			break
+		}
+		s[i] = s[m]
+		i = m
+	}
+	s[i] = x
 	return top
 }
 
@@ -265,34 +332,51 @@ func (t *slotTree) push(off, size int64) {
 	}
 	t.chunks[slot>>chunkBits].off[slot&chunkMask] = off
 	t.n++
-	t.set(slot, size)
+	t.set(slot, size, hole)
 }
 
 // take makes slot a hole.
 func (t *slotTree) take(slot int) {
-	t.set(slot, hole)
+	t.set(slot, hole, t.size(slot))
 	t.holes++
 }
 
-// squeeze drops the holes, keeping the other slots in order.
+// squeeze drops the holes, keeping the other slots in order. It walks
+// the slots chunk by chunk, and takes each new bucket's largest size as
+// it fills the bucket.
 func (t *slotTree) squeeze() {
-	j := 0
-	for i := 0; i < t.n; i++ {
-		c := t.chunks[i>>chunkBits]
-		if size := c.size[i&chunkMask]; size != hole {
-			d := t.chunks[j>>chunkBits]
-			d.off[j&chunkMask], d.size[j&chunkMask] = c.off[i&chunkMask], size
+	j := 0 // slots kept so far
+	d := t.chunks[0]
+	m := int64(hole) // the largest size in the bucket being filled
+	for ci := 0; ci<<chunkBits < t.n; ci++ {
+		c := t.chunks[ci]
+		for x, size := range c.size[:min(chunkSlots, t.n-ci<<chunkBits)] {
+			if size == hole {
+				continue
+			}
+			jx := j & chunkMask
+			d.off[jx], d.size[jx] = c.off[x], size
+			m = max(m, size)
 			j++
+			if j&(bucketSlots-1) == 0 {
+				t.tree[t.cap+(j-1)>>bucketBits] = m
+				m = hole
+			}
+			if j&chunkMask == 0 {
+				d = t.chunks[j>>chunkBits]
+			}
 		}
+	}
+	if j&(bucketSlots-1) != 0 {
+		t.tree[t.cap+j>>bucketBits] = m
 	}
 	for i := j; i < t.n; i++ {
 		t.chunks[i>>chunkBits].size[i&chunkMask] = hole
 	}
-	buckets := (t.n + bucketSlots - 1) >> bucketBits
+	// The buckets past the last kept slot's are now all holes.
+	used := (j + bucketSlots - 1) >> bucketBits
+	fill(t.tree[t.cap+used : t.cap+(t.n+bucketSlots-1)>>bucketBits])
 	t.n, t.holes = j, 0
-	for b := range buckets {
-		t.tree[t.cap+b] = t.bucketMax(b)
-	}
 	for i := t.cap - 1; i >= 1; i-- {
 		t.tree[i] = max(t.tree[2*i], t.tree[2*i+1])
 	}
@@ -331,12 +415,18 @@ func (t *slotTree) grow() {
 	t.tree, t.cap = nt, nc
 }
 
-func (t *slotTree) set(slot int, size int64) {
+// set changes slot's size from old to size. The bucket's leaf changes
+// only if size passes it, or if old was its largest size and size is
+// less: only then is the bucket scanned again.
+func (t *slotTree) set(slot int, size, old int64) {
 	t.chunks[slot>>chunkBits].size[slot&chunkMask] = size
 	b := slot >> bucketBits
 	i := t.cap + b
 	m := size
-	if m < t.tree[i] {
+	if leaf := t.tree[i]; m < leaf {
+		if old < leaf {
+			return
+		}
 		m = t.bucketMax(b)
 	}
 	for ; i >= 1; i >>= 1 {

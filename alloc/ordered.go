@@ -13,7 +13,9 @@ import (
 // 40-byte copy of each nor an offsets array.
 
 // Ordered is an allocator's ordered form: FirstFitOrdered's signature.
-type Ordered func(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) int64
+// It returns the pool end and the most bytes of placed blocks live at
+// one step.
+type Ordered func(n int, budget int64, item func(k int) (size int64, start, end int), place func(k int, off int64)) (poolEnd, peak int64)
 
 // SortStartOrder sorts idx, distinct indices of intervals numbered in
 // name order, into StartOrder's order: by start, then end, then index

@@ -76,7 +76,8 @@ func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 		order := StartOrder(items)
 		got := Result{Offsets: slices.Repeat([]int64{-7}, n)}
 		calls := 0
-		got.PoolEnd = FirstFitOrdered(n, budget,
+		var peak int64
+		got.PoolEnd, peak = FirstFitOrdered(n, budget,
 			func(k int) (int64, int, int) { it := items[order[k]]; return it.Size, it.Start, it.End },
 			func(k int, off int64) {
 				if got.Offsets[order[k]] != -7 {
@@ -88,6 +89,18 @@ func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 		if calls != n || got.PoolEnd != want.PoolEnd || !slices.Equal(got.Offsets, want.Offsets) {
 			t.Fatalf("iter %d (n=%d budget=%d): %d calls, ordered %v pool %d, naive %v pool %d", iter, n, budget,
 				calls, got.Offsets, got.PoolEnd, want.Offsets, want.PoolEnd)
+		}
+		// peak is the lower bound of the intervals it placed: of all
+		// of them when none fell back.
+		var placed []Interval
+		for i, off := range want.Offsets {
+			if off >= 0 {
+				placed = append(placed, items[i])
+			}
+		}
+		if lb := LowerBound(placed); peak != lb || peak > got.PoolEnd {
+			t.Fatalf("iter %d (n=%d budget=%d): peak %d, want LowerBound of the %d placed %d (pool end %d)", iter, n, budget,
+				peak, len(placed), lb, got.PoolEnd)
 		}
 	}
 }

@@ -160,10 +160,16 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 				}
 			}
 			end := max(e, o)
-			for _, li := range loops {
-				if l := &b.Loops[li]; int32(l.First) > e {
-					end = max(end, int32(l.Last))
-					break
+			// The loops of o begin in nondecreasing order (each inside
+			// the one before), so when the innermost begins at or
+			// before e none begins after it: the common case, a group
+			// touched again inside the loops it was touched in.
+			if len(loops) > 0 && int32(b.Loops[loops[len(loops)-1]].First) > e {
+				for _, li := range loops {
+					if l := &b.Loops[li]; int32(l.First) > e {
+						end = max(end, int32(l.Last))
+						break
+					}
 				}
 			}
 			pg.End = end
@@ -214,14 +220,23 @@ func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place all
 			pg := &p.Groups[gi]
 			return g.Groups[gi].Size, int(pg.Start), int(pg.End)
 		}
-		pb.PoolSize = ordered(len(cands), budget, item, func(k int, off int64) {
+		over := false
+		var peak int64
+		pb.PoolSize, peak = ordered(len(cands), budget, item, func(k int, off int64) {
 			if pg := &p.Groups[cands[k]]; off >= 0 {
 				pg.Offset = off
 			} else {
 				pg.Reason = OverBudget
+				over = true
 			}
 		})
-		pb.LowerBound = sc.lowerBoundOrdered(len(cands), item)
+		// With every candidate placed, the live placed bytes the
+		// allocator saw at each start are the lower bound's sweep;
+		// otherwise the candidates it left out count too.
+		pb.LowerBound = peak
+		if over {
+			pb.LowerBound = sc.lowerBoundOrdered(len(cands), item)
+		}
 		return
 	}
 	items := grow(sc.items, len(cands))

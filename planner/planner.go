@@ -260,13 +260,24 @@ func Plan(g *ir.Graph, opt Options) *Result {
 		// One t a run: the rules are called through func values, so
 		// what they are handed escapes to the heap.
 		var t touches
+		// known[k] is 1 + the reason of the groups of key k (see
+		// reasonKey), 0 until one of them is met: the rules run once a
+		// key, not once a group.
+		var known [1 << reasonKeyBits]Reason
 		for gi := lo; gi < hi; gi++ {
 			pg := &p.Groups[gi]
-			t = touchesOf(pg)
-			*pg = Group{Offset: -1, Bundle: -1}
-			pg.Reason = reasonFor(&g.Groups[gi], &t, opt.Disabled)
-			if pg.Reason == Pooled {
-				pg.Bundle = t.writer
+			gr := &g.Groups[gi]
+			k := reasonKey(gr, pg)
+			r := known[k] - 1
+			if known[k] == 0 {
+				t = touchesOf(pg)
+				r = reasonFor(gr, &t, opt.Disabled)
+				known[k] = r + 1
+			}
+			writer := pg.End // the first writer (see touchesOf)
+			*pg = Group{Offset: -1, Bundle: -1, Reason: r}
+			if r == Pooled {
+				pg.Bundle = writer
 			}
 		}
 	})
@@ -296,6 +307,36 @@ const (
 	cpuReadBit    = 1 << 4
 	cpuWrittenBit = 1 << 5
 )
+
+// reasonKey condenses what the rules of ReasonTable read of a group and
+// its touches (kept in pg, as touchesOf reads them) into reasonKeyBits
+// bits: the counts and CPU flags, whether the first reader and writer
+// differ, the group's input, output and LX claims and whether its size
+// is 0. Every rule is a function of the key (and of the call's Disabled),
+// so groups of one key have one reason (TestReasonKey holds this on every
+// key). A rule that reads more must add it here.
+func reasonKey(gr *ir.Group, pg *Group) int {
+	k := int(pg.Reason) & (1<<6 - 1)
+	if pg.Start != pg.End {
+		k |= 1 << 6
+	}
+	if gr.Input {
+		k |= 1 << 7
+	}
+	if gr.Output {
+		k |= 1 << 8
+	}
+	if gr.LX {
+		k |= 1 << 9
+	}
+	if gr.Size == 0 {
+		k |= 1 << 10
+	}
+	return k
+}
+
+// reasonKeyBits is how many bits reasonKey uses.
+const reasonKeyBits = 11
 
 // touchesOf reads the touches kept in pg.
 func touchesOf(pg *Group) touches {

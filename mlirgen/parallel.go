@@ -16,9 +16,8 @@ import (
 // batched into one piece of at least jobOps leaf ops (a fusion-off graph
 // has a bundle per op), printed whole by a worker, layout included. A
 // bundle of more than bigOps ops is laid out by the producer itself (the
-// layout is the pass that fixes every symbol, id, %addr and map number
-// and marks the state at every chunkOps-th op, every second chunk of it
-// offered to a helper goroutine: newLayout), which prints
+// layout is the sequential pass that fixes every symbol, id, %addr and
+// map number and marks the state at every chunkOps-th op), which prints
 // the module's head and tail and hands each chunk of declChunk
 // declarations and each chunk of chunkOps ops to the workers as a piece
 // of its own: a chunk starts from its mark, so it prints the same bytes

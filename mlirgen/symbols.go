@@ -620,20 +620,11 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	} else {
 		rp := &sc.rec
 		rp.rec = true
-		// claim is the chunk offered to the helper, plus one: the helper
-		// takes it (negated) or, when the caller is done with the chunk
-		// before it and the helper has not started (its core busy), the
-		// caller lays it out itself (0). work is buffered so that
-		// offering never waits for the helper.
-		var claim atomic.Int64
-		work, done := make(chan int64, len(lay.marks)), make(chan struct{})
+		work, done := make(chan int), make(chan struct{})
 		go func() {
 			for c := range work {
-				if !claim.CompareAndSwap(c, -c) {
-					continue
-				}
 				rp.reset()
-				for k := int(c-1) * chunk; k < min(int(c)*chunk, n); k++ {
+				for k := c * chunk; k < min((c+1)*chunk, n); k++ {
 					lay.layOp(&b.Ops[k], rp)
 				}
 				done <- struct{}{}
@@ -645,27 +636,17 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 				lay.classify(&b.Ops[k], gen)
 			}
 			if mid < hi {
-				claim.Store(int64(c + 2))
-				work <- int64(c + 2)
+				work <- c + 1
 			}
 			main.cur.nextMap = lay.mapOf.len()
 			lay.marks[c] = main.cur
 			for k := lo; k < mid; k++ {
 				lay.layOp(&b.Ops[k], main)
 			}
-			if mid == hi {
-				continue
+			if mid < hi {
+				<-done
+				lay.merge(c+1, rp, main)
 			}
-			if claim.CompareAndSwap(int64(c+2), 0) {
-				main.cur.nextMap = lay.mapOf.len()
-				lay.marks[c+1] = main.cur
-				for k := mid; k < hi; k++ {
-					lay.layOp(&b.Ops[k], main)
-				}
-				continue
-			}
-			<-done
-			lay.merge(c+1, rp, main)
 		}
 		close(work)
 	}

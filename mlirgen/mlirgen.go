@@ -418,7 +418,7 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
-	lay.resolve(op, st, nil)
+	lay.resolve(op, st, false)
 	nc := lay.g.NumCores(op)
 	u := 0
 	accs := lay.g.OpAccesses(op) // reads, then writes

@@ -229,8 +229,9 @@ type layoutScratch struct {
 	grp  []groupSlot
 	tab  groupTab
 	set  declSet
-	main layPart // the caller's part
-	rec  layPart // the helper's
+	op   opSyms
+	key  []byte
+	last []byte
 }
 
 var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
@@ -372,217 +373,8 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 	}
 }
 
-// layPart is the layout state of one run of ops: the caller's, which
-// declares and numbers maps as it goes (direct), or a helper's, which
-// records what the caller merges after the ops before (rec).
-type layPart struct {
-	rec bool
-	st  opSyms
-	// cur counts what the part's ops used up: from the bundle's start
-	// (direct), or from the part's first op (rec).
-	cur mark
-	// key is the step key of an access (its nonzero steps, eight bytes
-	// each); last and lastMap remember the previous one, which
-	// consecutive accesses often repeat.
-	key, last []byte
-	lastMap   int32
-	// mapIdx numbers step keys: the bundle's maps (direct), or the part's
-	// own, first-seen, whose keys are mapKeys (rec).
-	mapIdx  map[string]int32
-	mapKeys []string
-	// rec: each tiled non-LX access's map in mapKeys, and the
-	// declarations the part's ops asked for, in order.
-	mapOf []int32
-	cands []cand
-}
-
-// cand is a declaration a recorded part asked for: pool address v.n of
-// group gi whose pool offset is off (pool), or slice or core value v.
-type cand struct {
-	v    value
-	off  int64
-	gi   int32
-	pool bool
-}
-
-// layOp lays op out on part pt: its groups must be classified.
-func (lay *layout) layOp(op *ir.Op, pt *layPart) {
-	g := lay.g
-	st := &pt.st
-	lay.resolve(op, st, pt)
-	cur := &pt.cur
-	cur.nextID += int64(len(st.syms))
-	// What applies does: count the %addr_K of the op's tiled accesses
-	// (one per symbol) and number their maps.
-	nc := g.NumCores(op)
-	u := 0
-	accs := g.OpAccesses(op)
-	for ai := range accs {
-		a := &accs[ai]
-		if lay.slot(a.Group).kind() == omitted {
-			continue
-		}
-		cur.results += nc
-		if !g.HasStride(a) {
-			u += nc
-			continue
-		}
-		lay.addMap(a, pt)
-		for c := 0; c < nc; c++ {
-			s := &st.syms[st.uses[u]]
-			u++
-			if s.addr < 0 {
-				s.addr = cur.addrN
-				cur.addrN++
-			}
-		}
-	}
-}
-
-// addMap numbers tiled access a's map on part pt.
-func (lay *layout) addMap(a *ir.Access, pt *layPart) {
-	key := pt.key[:0]
-	for _, s := range lay.g.Strides(a) {
-		if s != 0 {
-			key = binary.LittleEndian.AppendUint64(key, uint64(s))
-		}
-	}
-	pt.key = key
-	if pt.lastMap >= 0 && string(key) == string(pt.last) {
-		pt.addMapOf(lay, pt.lastMap)
-		return
-	}
-	if pt.mapIdx == nil {
-		pt.mapIdx = map[string]int32{}
-	}
-	m, ok := pt.mapIdx[string(key)]
-	if !ok {
-		if pt.rec {
-			m = int32(len(pt.mapKeys))
-			k := string(key)
-			pt.mapIdx[k] = m
-			pt.mapKeys = append(pt.mapKeys, k)
-		} else {
-			m = lay.newMap(pt.mapIdx, string(key))
-		}
-	}
-	pt.addMapOf(lay, m)
-	pt.last, pt.lastMap = append(pt.last[:0], key...), m
-}
-
-func (pt *layPart) addMapOf(lay *layout, m int32) {
-	if pt.rec {
-		pt.mapOf = append(pt.mapOf, m)
-		return
-	}
-	lay.mapOf.add(m)
-}
-
-// newMap numbers the map of step key k, new in idx, the bundle's.
-func (lay *layout) newMap(idx map[string]int32, k string) int32 {
-	m := int32(len(lay.maps))
-	idx[k] = m
-	coeffs := make([]int64, len(k)/8)
-	for d := range coeffs {
-		coeffs[d] = int64(binary.LittleEndian.Uint64([]byte(k[8*d:])))
-	}
-	lay.maps = append(lay.maps, coeffs)
-	return m
-}
-
-// classify classifies the groups of op's accesses not classified yet in
-// this bundle (generation gen), in operand order.
-func (lay *layout) classify(op *ir.Op, gen uint32) {
-	g, p, bi := lay.g, lay.p, lay.bi
-	accs := g.OpAccesses(op)
-	for k := range accs {
-		a := &accs[k]
-		gi := int(a.Group)
-		s := lay.slot(a.Group)
-		if s.gen&^offDeclared == gen {
-			continue
-		}
-		s.gen = gen
-		gr := &g.Groups[gi]
-		switch {
-		case gr.LX:
-			s.info = int32(omitted)
-		case p.Pooled(gi, bi):
-			s.info = int32(poolBase)
-			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
-				s.info |= offInline | int32(off/128)<<argShift
-			}
-			lay.pooled = true
-		default:
-			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
-			lay.nArgs++
-		}
-		if gr.Members.Len > 1 {
-			s.info |= hasViews
-		}
-	}
-}
-
-// merge adds a recorded part's chunk, which follows the ops laid out so
-// far on main: its declarations and maps in order, its mark and counts.
-func (lay *layout) merge(c int, rp, main *layPart) {
-	cur := &main.cur
-	cur.nextMap = lay.mapOf.len()
-	lay.marks[c] = *cur
-	for k := range rp.cands {
-		d := &rp.cands[k]
-		if d.pool {
-			lay.declarePool(lay.slot(d.gi), d.off, d.v.n)
-		} else {
-			lay.declare(d.v)
-		}
-	}
-	// The part's maps in the order it first saw them, which is the order
-	// the bundle first sees those that are new; trans (in mapOf's spare
-	// capacity) turns the part's numbers into the bundle's.
-	trans := rp.mapOf[len(rp.mapOf):]
-	if len(rp.mapKeys) > 0 {
-		if main.mapIdx == nil {
-			main.mapIdx = map[string]int32{}
-		}
-		for _, k := range rp.mapKeys {
-			m, ok := main.mapIdx[k]
-			if !ok {
-				m = lay.newMap(main.mapIdx, k)
-			}
-			trans = append(trans, m)
-		}
-	}
-	for _, m := range rp.mapOf {
-		lay.mapOf.add(trans[m])
-	}
-	cur.nextID += rp.cur.nextID
-	cur.addrN += rp.cur.addrN
-	cur.results += rp.cur.results
-	// The caller's remembered map may not be the previous access's now.
-	main.lastMap = -1
-}
-
-// reset empties a recorded part for the next chunk.
-func (pt *layPart) reset() {
-	pt.cur = mark{}
-	pt.lastMap = -1
-	clear(pt.mapIdx)
-	pt.mapKeys = pt.mapKeys[:0]
-	pt.mapOf = pt.mapOf[:0]
-	pt.cands = pt.cands[:0]
-}
-
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op). The caller holds it once.
-//
-// A bundle of more than one chunk is laid out two chunks at a time: the
-// groups of both classified in op order (the argument numbers are
-// first-seen), the second chunk resolved on a helper goroutine into a
-// recorded part (its symbols, counts, map keys and the declarations it
-// asks for) while the caller lays the first out, then merged: the
-// order-dependent state (declarations, map numbers, marks) is added in
-// op order, so the layout is the one-pass layout's.
 func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
@@ -608,124 +400,165 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	lay.marks = make([]mark, max((len(b.Ops)+chunk-1)/chunk, 1))
 	gen := sc.gen
 	sc.set.reset(len(b.Ops))
-	main := &sc.main
-	main.cur, main.lastMap, main.mapIdx = mark{}, -1, nil
-	n := len(b.Ops)
-	if n <= chunk {
-		for k := range b.Ops {
-			op := &b.Ops[k]
-			lay.classify(op, gen)
-			lay.layOp(op, main)
+	var mapIdx map[string]int32
+	// key is the step key of an access (its nonzero steps, eight bytes
+	// each); last and lastMap remember the previous one, which
+	// consecutive accesses often repeat.
+	key, last := sc.key[:0], sc.last[:0]
+	lastMap := int32(-1)
+	classify := func(a *ir.Access) {
+		gi := int(a.Group)
+		s := lay.slot(a.Group)
+		if s.gen&^offDeclared == gen {
+			return
 		}
-	} else {
-		rp := &sc.rec
-		rp.rec = true
-		work, done := make(chan int), make(chan struct{})
-		go func() {
-			for c := range work {
-				rp.reset()
-				for k := c * chunk; k < min((c+1)*chunk, n); k++ {
-					lay.layOp(&b.Ops[k], rp)
-				}
-				done <- struct{}{}
+		s.gen = gen
+		gr := &g.Groups[gi]
+		switch {
+		case gr.LX:
+			s.info = int32(omitted)
+		case p.Pooled(gi, bi):
+			s.info = int32(poolBase)
+			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
+				s.info |= offInline | int32(off/128)<<argShift
 			}
-		}()
-		for c := 0; c < len(lay.marks); c += 2 {
-			lo, mid, hi := c*chunk, min((c+1)*chunk, n), min((c+2)*chunk, n)
-			for k := lo; k < hi; k++ {
-				lay.classify(&b.Ops[k], gen)
-			}
-			if mid < hi {
-				work <- c + 1
-			}
-			main.cur.nextMap = lay.mapOf.len()
-			lay.marks[c] = main.cur
-			for k := lo; k < mid; k++ {
-				lay.layOp(&b.Ops[k], main)
-			}
-			if mid < hi {
-				<-done
-				lay.merge(c+1, rp, main)
-			}
+			lay.pooled = true
+		default:
+			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
+			lay.nArgs++
 		}
-		close(work)
+		if gr.Members.Len > 1 {
+			s.info |= hasViews
+		}
 	}
-	lay.nResults = main.cur.results
-	main.mapIdx = nil
+	addMap := func(a *ir.Access) {
+		key = key[:0]
+		for _, s := range g.Strides(a) {
+			if s != 0 {
+				key = binary.LittleEndian.AppendUint64(key, uint64(s))
+			}
+		}
+		if lastMap >= 0 && string(key) == string(last) {
+			lay.mapOf.add(lastMap)
+			return
+		}
+		if mapIdx == nil {
+			mapIdx = map[string]int32{}
+		}
+		m, ok := mapIdx[string(key)]
+		if !ok {
+			m = int32(len(lay.maps))
+			mapIdx[string(key)] = m
+			var coeffs []int64
+			for _, s := range g.Strides(a) {
+				if s != 0 {
+					coeffs = append(coeffs, s)
+				}
+			}
+			lay.maps = append(lay.maps, coeffs)
+		}
+		lay.mapOf.add(m)
+		last, lastMap = append(last[:0], key...), m
+	}
+	st := &sc.op
+	var cur mark
+	for k := range b.Ops {
+		if k%chunk == 0 {
+			cur.nextMap = lay.mapOf.len()
+			lay.marks[k/chunk] = cur
+		}
+		op := &b.Ops[k]
+		forAccesses(g, op, classify)
+		lay.resolve(op, st, true)
+		cur.nextID += int64(len(st.syms))
+		// What applies does: count the %addr_K of the op's tiled
+		// accesses (one per symbol) and number their maps.
+		nc := g.NumCores(op)
+		u := 0
+		accs := g.OpAccesses(op)
+		for ai := range accs {
+			a := &accs[ai]
+			if lay.slot(a.Group).kind() == omitted {
+				continue
+			}
+			cur.results += nc
+			if !g.HasStride(a) {
+				u += nc
+				continue
+			}
+			addMap(a)
+			for c := 0; c < nc; c++ {
+				s := &st.syms[st.uses[u]]
+				u++
+				if s.addr < 0 {
+					s.addr = cur.addrN
+					cur.addrN++
+				}
+			}
+		}
+	}
+	lay.nResults = cur.results
+	sc.key, sc.last = key, last
 	sc.set.drop()
 	return lay
 }
 
 // resolve fills st with op's symbols (bundle-ir.md §4 "Symbols" and
 // "Which symbol a core uses"). The groups of op's accesses must be
-// classified. With a part (the layout pass) it also declares, or records
-// on a recorded part, the value of every pool, slice and derived symbol
-// the op registers: the values come in the order the symbols are
-// registered, and the layout drops those declared before.
-func (lay *layout) resolve(op *ir.Op, st *opSyms, pt *layPart) {
+// classified. With declare it also declares the value of every pool,
+// slice and derived symbol the op registers (the layout pass): the values
+// come in the order the symbols are registered, and the layout drops
+// those declared before.
+func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	st.reset()
 	nc := lay.g.NumCores(op)
 	accs := lay.g.OpAccesses(op) // reads, then writes
 	for k := range accs {
-		lay.resolveAccess(op, &accs[k], st, nc, pt)
+		lay.resolveAccess(op, &accs[k], st, nc, declare)
 	}
 }
 
-// reg registers a key; with a part, a new slice or derived symbol's value
-// is declared. A derived key's name is not its key: two accesses of one
-// op may reach one derived key by different names (a view's slice + O,
-// or the root + O'), and the first names the symbol and is the value
+// reg registers a key; with declare, a new slice or derived symbol's
+// value is declared. A derived key's name is not its key: two accesses of
+// one op may reach one derived key by different names (a view's slice +
+// O, or the root + O'), and the first names the symbol and is the value
 // declared.
-func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, pt *layPart) int32 {
+func (lay *layout) reg(st *opSyms, kind symKind, x, y int64, name value, declare bool) int32 {
 	n := len(st.syms)
 	k := st.register(kind, x, y, name)
-	if pt != nil && int(k) == n && kind != symKernel {
-		if pt.rec {
-			pt.cands = append(pt.cands, cand{v: name})
-		} else {
-			lay.declare(name)
-		}
+	if declare && int(k) == n && kind != symKernel {
+		lay.declare(name)
 	}
 	return k
 }
 
-// regPool registers pool address val of group gi in slot sl; with a
-// part, a new one is declared.
-func (lay *layout) regPool(st *opSyms, sl *groupSlot, gi int32, off, val int64, pt *layPart) int32 {
+// regPool registers pool address val of the group in slot sl; with
+// declare, a new one is declared.
+func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bool) int32 {
 	n := len(st.syms)
 	k := st.register(symPool, val, 0, poolAddr(val))
-	if pt != nil && int(k) == n {
-		if pt.rec {
-			pt.cands = append(pt.cands, cand{v: value{kind: vPoolAddr, n: val}, off: off, gi: gi, pool: true})
-		} else {
-			lay.declarePool(sl, off, val)
+	if declare && int(k) == n {
+		// Every op that touches a group registers its address again:
+		// the common repeat is answered by the group's slot.
+		if val == off {
+			if sl.gen&offDeclared != 0 {
+				return k
+			}
+			sl.gen |= offDeclared
+		}
+		if lay.sc.set.add(val) {
+			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
+				lay.decls.add(int32(val / 128))
+			} else {
+				lay.others.add(poolAddr(val))
+				lay.decls.add(-int32(lay.others.len()))
+			}
 		}
 	}
 	return k
 }
 
-// declarePool declares pool address val of the group in slot sl, whose
-// pool offset is off, unless an earlier op declared it.
-func (lay *layout) declarePool(sl *groupSlot, off, val int64) {
-	// Every op that touches a group registers its address again: the
-	// common repeat is answered by the group's slot.
-	if val == off {
-		if sl.gen&offDeclared != 0 {
-			return
-		}
-		sl.gen |= offDeclared
-	}
-	if lay.sc.set.add(val) {
-		if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
-			lay.decls.add(int32(val / 128))
-		} else {
-			lay.others.add(poolAddr(val))
-			lay.decls.add(-int32(lay.others.len()))
-		}
-	}
-}
-
-func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, pt *layPart) {
+func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
 	sl := lay.slot(a.Group)
 	kind := sl.kind()
 	if kind == omitted {
@@ -740,22 +573,22 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, pt
 		base := off + v
 		if !a.Split.Present() {
 			// Every core uses the one address.
-			k := lay.regPool(st, sl, a.Group, off, base, pt)
+			k := lay.regPool(st, sl, off, base, declare)
 			for c := 0; c < nc; c++ {
 				st.uses = append(st.uses, k)
 			}
 			return
 		}
 		for c := 0; c < nc; c++ {
-			st.uses = append(st.uses, lay.regPool(st, sl, a.Group, off, base+lay.g.CoreOffset(a, lay.g.Cores(op), c), pt))
+			st.uses = append(st.uses, lay.regPool(st, sl, off, base+lay.g.CoreOffset(a, lay.g.Cores(op), c), declare))
 		}
 		return
 	}
 	n := int64(sl.info >> argShift)
-	b := lay.reg(st, symKernel, n, 0, arg(n), pt)
+	b := lay.reg(st, symKernel, n, 0, arg(n), declare)
 	s := int64(-1)
 	if v > 0 {
-		b = lay.reg(st, symSlice, n, v, slice(n, v), pt)
+		b = lay.reg(st, symSlice, n, v, slice(n, v), declare)
 		s = v
 	}
 	st.uses = append(st.uses, b)
@@ -769,7 +602,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, pt
 			st.uses = append(st.uses, b)
 			continue
 		}
-		st.uses = append(st.uses, lay.reg(st, symDerived, n, v+oc, core(n, s, oc-o0), pt))
+		st.uses = append(st.uses, lay.reg(st, symDerived, n, v+oc, core(n, s, oc-o0), declare))
 	}
 }
 

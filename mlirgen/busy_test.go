@@ -58,3 +58,20 @@ func BenchmarkBusy10k(b *testing.B) {
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "median-busy-ms")
 	b.ReportMetric(float64(all[len(all)-1].Microseconds())/1000, "max-busy-ms")
 }
+
+// BenchmarkLayout10k times newLayout alone on the 10k-op single bundle,
+// cut as the parallel printer cuts it: the sequential pass before the
+// workers start.
+func BenchmarkLayout10k(b *testing.B) {
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 10_000, Bundles: 1, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	p := planner.Plan(checked(b, src.Bytes()), planner.Options{Budget: planner.DefaultBudget})
+	home := new(scratchList)
+	b.ReportAllocs()
+	for b.Loop() {
+		lay := newLayout(p, 0, chunkOps, home)
+		lay.release()
+	}
+}

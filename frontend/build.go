@@ -333,17 +333,17 @@ func (b *builder) node(t Name) string {
 		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, min(64<<len(b.nodeDecls), nodeChunk)))
 	}
 	last := &b.nodeDecls[len(b.nodeDecls)-1]
-	*last = append(*last, nodeDecl{ref: ref, pos: t.Pos})
+	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
 	return b.names.arena.str(ref)
 }
 
 const nodeChunk = 1 << 16
 
-// nodeDecl is one node name declaration, for nodeDuplicates, which
-// takes the names' prefix8 (off the parser's path when it runs aside).
+// nodeDecl is one node name declaration, for nodeDuplicates.
 type nodeDecl struct {
-	ref arenaRef
-	pos Pos
+	prefix uint64 // prefix8 of the name
+	ref    arenaRef
+	pos    Pos
 }
 
 // nodeDuplicates reports to errs every node name in decls declared
@@ -365,7 +365,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 	keys := make([]prefixKey, 0, n)
 	for c, chunk := range decls {
 		for j := range chunk {
-			keys = append(keys, prefixKey{prefix8(arena.str(chunk[j].ref)), int32(starts[c] + j)})
+			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
 		}
 	}
 	name := func(i int32) string { return arena.str(decl(i).ref) }

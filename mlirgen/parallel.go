@@ -31,10 +31,6 @@ var (
 	bigOps = 2048
 )
 
-// pieceStarts, when not nil, is called by worker w as it starts a piece
-// (for the tests only: they time how soon every worker is busy).
-var pieceStarts func(w int)
-
 // piece is one run of text of the output: printed (done nil), or to be
 // printed by fn on a worker, at indentation indent, done closed when bufs
 // hold the text (in buffers of about chunkSize bytes from bufPool).
@@ -87,12 +83,9 @@ func (pl *pipeline) Write(b []byte) (int, error) {
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
 	var wg sync.WaitGroup
-	for w := range opt.Workers {
+	for range opt.Workers {
 		wg.Go(func() {
 			for pc := range pl.work {
-				if pieceStarts != nil {
-					pieceStarts(w)
-				}
 				pr := &printer{buf: getBuf(), indent: pc.indent}
 				pc.fn(pr)
 				pc.bufs = append(pr.kept, pr.buf)

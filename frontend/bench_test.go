@@ -170,32 +170,13 @@ func BenchmarkParseCheck1Mx1000(b *testing.B)     { benchParseCheckStream(b, "1M
 // steps of finish); the hook collects garbage and samples the live heap.
 // The CPU figure of this benchmark is meaningless.
 func BenchmarkPeakHeap1Mx1000(b *testing.B) {
-	src := perfFile(b, "1Mx1000.bir")
-	var g *ir.Graph
-	for b.Loop() {
-		g = nil
-		runtime.GC()
-		base := liveHeap()
-		var peak uint64
-		memHook = func() {
-			runtime.GC()
-			peak = max(peak, liveHeap())
-		}
-		var errs ErrorList
-		g, errs = ParseCheck("1Mx1000.bir", src)
-		memHook = nil
+	benchPeakHeap(b, "1Mx1000.bir", func(src []byte) (*ir.Graph, error) {
+		g, errs := ParseCheck("1Mx1000.bir", src)
 		if errs != nil {
-			b.Fatal(errs)
+			return nil, errs
 		}
-		runtime.GC()
-		graph := liveHeap() - base
-		b.ReportMetric(float64(peak-base)/1e6, "peak-MB")
-		b.ReportMetric(float64(graph)/1e6, "graph-MB")
-		b.ReportMetric(float64(peak-base-graph)/1e6, "over-MB")
-		b.ReportMetric(float64(len(src))/1e6, "src-MB")
-		b.ReportMetric(float64(base)/1e6, "base-MB")
-	}
-	runtime.KeepAlive(g)
+		return g, nil
+	})
 }
 
 // BenchmarkPeakHeapReader1M and 1Mx1000 are BenchmarkPeakHeap1Mx1000
@@ -206,6 +187,18 @@ func BenchmarkPeakHeapReader1M(b *testing.B)      { benchPeakHeapReader(b, "1M.b
 func BenchmarkPeakHeapReader1Mx1000(b *testing.B) { benchPeakHeapReader(b, "1Mx1000.bir") }
 
 func benchPeakHeapReader(b *testing.B, name string) {
+	benchPeakHeap(b, name, func(src []byte) (*ir.Graph, error) {
+		g, errs, err := ParseCheckReader(name, bytes.NewReader(src), len(src))
+		if errs != nil {
+			return nil, errs
+		}
+		return g, err
+	})
+}
+
+// benchPeakHeap reports the peak-heap figures of parse on the graph
+// file name (see BenchmarkPeakHeap1Mx1000).
+func benchPeakHeap(b *testing.B, name string, parse func(src []byte) (*ir.Graph, error)) {
 	src := perfFile(b, name)
 	var g *ir.Graph
 	for b.Loop() {
@@ -217,12 +210,11 @@ func benchPeakHeapReader(b *testing.B, name string) {
 			runtime.GC()
 			peak = max(peak, liveHeap())
 		}
-		var errs ErrorList
 		var err error
-		g, errs, err = ParseCheckReader(name, bytes.NewReader(src), len(src))
+		g, err = parse(src)
 		memHook = nil
-		if errs != nil || err != nil {
-			b.Fatal(errs, err)
+		if err != nil {
+			b.Fatal(err)
 		}
 		runtime.GC()
 		graph := liveHeap() - base
@@ -230,6 +222,7 @@ func benchPeakHeapReader(b *testing.B, name string) {
 		b.ReportMetric(float64(graph)/1e6, "graph-MB")
 		b.ReportMetric(float64(peak-base-graph)/1e6, "over-MB")
 		b.ReportMetric(float64(len(src))/1e6, "src-MB")
+		b.ReportMetric(float64(base)/1e6, "base-MB")
 	}
 	runtime.KeepAlive(g)
 }

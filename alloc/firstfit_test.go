@@ -13,22 +13,8 @@ import (
 func TestFirstFitMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for iter := 0; iter < 5000; iter++ {
-		n := rng.Intn(80)
-		if iter%50 == 0 {
-			n = 300 + rng.Intn(300) // long free lists, tree growth
-		}
-		items := randomItems(rng, n, 1+rng.Intn(60))
-		if iter%7 == 0 {
-			// Zero-byte intervals take the first free block of any
-			// size (and move it to the end of the list), never a
-			// block already taken.
-			for i := range items {
-				if rng.Intn(3) == 0 {
-					items[i].Size = 0
-				}
-			}
-		}
-		budget := randomBudget(rng, items)
+		items, budget := firstFitCase(rng, iter)
+		n := len(items)
 		got := FirstFit(items, budget)
 		want := NaiveFirstFit(items, budget)
 		if got.PoolEnd != want.PoolEnd || !slices.Equal(got.Offsets, want.Offsets) {

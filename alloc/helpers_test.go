@@ -122,3 +122,24 @@ func bruteOptimum(items []Interval) int64 {
 	}
 	return max(best, 0)
 }
+
+// firstFitCase is case iter of the first-fit equality tests: up to 80
+// intervals, every 50th case 300-600 (long free lists, tree growth), every
+// 7th with a third of them zero-byte (they take the first free block of
+// any size and move it to the end of the list, never a block already
+// taken), and a budget that some of them pass.
+func firstFitCase(rng *rand.Rand, iter int) ([]Interval, int64) {
+	n := rng.Intn(80)
+	if iter%50 == 0 {
+		n = 300 + rng.Intn(300)
+	}
+	items := randomItems(rng, n, 1+rng.Intn(60))
+	if iter%7 == 0 {
+		for i := range items {
+			if rng.Intn(3) == 0 {
+				items[i].Size = 0
+			}
+		}
+	}
+	return items, randomBudget(rng, items)
+}

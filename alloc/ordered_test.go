@@ -59,19 +59,8 @@ func TestSortStartOrderMatchesStartOrder(t *testing.T) {
 func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	for iter := 0; iter < 3000; iter++ {
-		n := rng.Intn(80)
-		if iter%50 == 0 {
-			n = 300 + rng.Intn(300)
-		}
-		items := randomItems(rng, n, 1+rng.Intn(60))
-		if iter%7 == 0 {
-			for i := range items {
-				if rng.Intn(3) == 0 {
-					items[i].Size = 0
-				}
-			}
-		}
-		budget := randomBudget(rng, items)
+		items, budget := firstFitCase(rng, iter)
+		n := len(items)
 		want := NaiveFirstFit(items, budget)
 		order := StartOrder(items)
 		got := Result{Offsets: slices.Repeat([]int64{-7}, n)}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/internal/fresh"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -150,6 +151,7 @@ func newBuilder(file string, size int) *builder {
 		// long runs: twice the slots keep it under half full.
 		b.names = newNameTable(size / 40)
 		b.byPre = make([]int32, size/40)
+		fresh.Write(b.byPre)
 		// The lists that grew by appending, each growth a copy and
 		// the clearing of the new array's tail (pages touched twice):
 		// at 10k ops a far start per 123 bytes, an item of the graph

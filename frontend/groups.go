@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/internal/fresh"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -130,6 +131,7 @@ func (b *builder) buildGroups(claims []int) {
 	// million single-buffer groups, and holding them twice (numbered and
 	// sorted) would double their peak.
 	groupOf := make([]int32, n) // root -> group number + 1
+	fresh.Write(groupOf)
 	ngroups := 0
 	for i := range rootOf {
 		if rootOf[i] == int32(i) {

@@ -3,6 +3,8 @@ package frontend
 import (
 	"hash/maphash"
 	"strings"
+
+	"github.com/sdscgen/sdscgen/internal/fresh"
 )
 
 // The checker's storage. A million-op graph names about 2.5 million
@@ -54,7 +56,9 @@ func newNameTable(hint int) *nameTable {
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	return &nameTable{slots: make([]int32, n), hasher: newHasher()}
+	t := &nameTable{slots: make([]int32, n), hasher: newHasher()}
+	fresh.Write(t.slots)
+	return t
 }
 
 // entry returns the record of id.
@@ -137,6 +141,7 @@ func (t *nameTable) intern(s string) int32 {
 // record.
 func (t *nameTable) grow() {
 	t.slots = make([]int32, 2*len(t.slots))
+	fresh.Write(t.slots)
 	mask := uint32(len(t.slots) - 1)
 	for c, chunk := range t.entries {
 		for k := range chunk {

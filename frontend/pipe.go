@@ -1,5 +1,7 @@
 package frontend
 
+import "github.com/sdscgen/sdscgen/internal/fresh"
+
 // The scanner on a goroutine of its own.
 //
 // ParseCheck is the sequential head of the tool's run, and the second
@@ -186,7 +188,9 @@ func newPreTable(src string) *preTable {
 	for 3*n < 4*(len(src)/40) && n < 1<<26 {
 		n *= 2
 	}
-	return &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, 3*n/4)}
+	t := &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, 3*n/4)}
+	fresh.Write(t.slots)
+	return t
 }
 
 // number returns the number of the name src[off:end].
@@ -214,6 +218,7 @@ func (t *preTable) number(off, end int) int32 {
 // grow doubles the slots.
 func (t *preTable) grow() {
 	t.slots = make([]int32, 2*len(t.slots))
+	fresh.Write(t.slots)
 	mask := uint32(len(t.slots) - 1)
 	for k, r := range t.recs {
 		i := r.hash & mask

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sdscgen/sdscgen/internal/fresh"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -281,6 +282,7 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	sc := l.get()
 	if len(sc.grp) < n {
 		sc.grp = make([]groupSlot, n)
+		fresh.Write(sc.grp)
 		sc.gen = 0
 	}
 	sc.gen++
@@ -314,6 +316,7 @@ func (t *groupTab) reset(n int) {
 		clear(t.keys)
 	} else {
 		t.keys, t.slots = make([]int32, size), make([]groupSlot, size)
+		fresh.Write(t.keys)
 	}
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 }
@@ -657,6 +660,7 @@ func (h *hashSet[K]) reset(size int) {
 		clear(h.tab)
 	} else {
 		h.tab = make([]K, size)
+		fresh.Write(h.tab)
 	}
 	h.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	h.n = 0
@@ -685,6 +689,7 @@ func (h *hashSet[K]) add(key K) bool {
 func (h *hashSet[K]) grow() {
 	old := h.tab
 	h.tab = make([]K, 2*len(old))
+	fresh.Write(h.tab)
 	h.shift--
 	mask := uint64(len(h.tab) - 1)
 	for _, key := range old {
@@ -727,6 +732,7 @@ func (s *declSet) reset(ops int) {
 		clear(s.otab)
 	} else {
 		s.otab = make([]int32, osize)
+		fresh.Write(s.otab)
 	}
 	s.oshift = uint(64 - bits.TrailingZeros(uint(osize)))
 }
@@ -775,6 +781,7 @@ func (s *declSet) addOther(others *seq[value], v value) bool {
 			s.oshift--
 		}
 		s.otab = make([]int32, size)
+		fresh.Write(s.otab)
 		mask = uint64(size - 1)
 		for k := range n - 1 {
 			s.reindex(others.at(k), int32(k+1), mask)

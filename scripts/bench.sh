@@ -184,26 +184,49 @@ basetable
 # 10k end to end, process start included: wall of 15 runs, in ms (median
 # judged, min beside it), after one untimed run that warms the page cache.
 # The clock is bash's own $EPOCHREALTIME (bash 5), read right before and
-# after the command, so no `date` process is timed with it. With --base,
-# the base binary's runs alternate with this tree's (the VM's speed drifts
-# over minutes: alternating keeps the two comparable) and its median is
+# after the command, so no `date` process is timed with it. Each timed run
+# writes a new OUT: the previous run's is removed first, untimed. A run
+# onto the OUT just written is timed too, and printed beside: there the
+# shell's `> OUT` first truncates the previous run's 6 MB (its pages
+# still dirty), which on this VM's ext4 costs several ms by itself (the
+# line after the table times `: > OUT` alone). With --base, the base
+# binary's runs alternate with this tree's (the VM's speed drifts over
+# minutes: alternating keeps the two comparable) and its medians are
 # printed beside, not judged.
 synth 10k 10000 1
 echo
 "$dir/sdscgen" --generic "$dir/10k.bir" > "$dir/10k.out"
 [ -z "$base" ] || "$base" --generic "$dir/10k.bir" > "$dir/10k.out.b"
-us=() bus=()
-time10k() {
+us=() ous=() bus=() bous=() trunc=()
+time10k() { # BIN OUT: one timed run
   local t0 t1
   t0=$EPOCHREALTIME
   "$1" --generic "$dir/10k.bir" > "$2"
   t1=$EPOCHREALTIME
   echo $(( 10#${t1//[^0-9]/} - 10#${t0//[^0-9]/} ))
 }
+truncate10k() { # OUT: the shell's truncation of the OUT just written, alone
+  local t0 t1
+  t0=$EPOCHREALTIME
+  : > "$1"
+  t1=$EPOCHREALTIME
+  echo $(( 10#${t1//[^0-9]/} - 10#${t0//[^0-9]/} ))
+}
 for _ in $(seq 15); do
+  rm -f "$dir/10k.out"
   us+=($(time10k "$dir/sdscgen" "$dir/10k.out"))
-  [ -z "$base" ] || bus+=($(time10k "$base" "$dir/10k.out.b"))
+  ous+=($(time10k "$dir/sdscgen" "$dir/10k.out"))
+  if [ -n "$base" ]; then
+    rm -f "$dir/10k.out.b"
+    bus+=($(time10k "$base" "$dir/10k.out.b"))
+    bous+=($(time10k "$base" "$dir/10k.out.b"))
+  fi
 done
+for _ in $(seq 15); do
+  "$dir/sdscgen" --generic "$dir/10k.bir" > "$dir/10k.trunc"
+  trunc+=($(truncate10k "$dir/10k.trunc"))
+done
+rm -f "$dir/10k.trunc"
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u / 1000}'; }
 stats() { # median and min of the microsecond figures given
   local sorted
@@ -211,11 +234,15 @@ stats() { # median and min of the microsecond figures given
   echo "$(ms "$(sed -n 8p <<<"$sorted")") $(ms "$(sed -n 1p <<<"$sorted")")"
 }
 read -r med min <<<"$(stats "${us[@]}")"
+read -r omed omin <<<"$(stats "${ous[@]}")"
+read -r tmed tmin <<<"$(stats "${trunc[@]}")"
 all=$(for u in "${us[@]}"; do ms "$u"; printf ' '; done)
-echo "10k ops, 1 bundle, \`sdscgen --generic 10k.bir > OUT\` end to end: median $med ms wall of 15 runs, min $min ms (${all% } ms; load average $(load))"
+echo "10k ops, 1 bundle, \`sdscgen --generic 10k.bir > OUT\` end to end, a new OUT each run: median $med ms wall of 15 runs, min $min ms (${all% } ms; load average $(load))"
+echo "The same onto the OUT just written (the shell truncates its 6 MB first): median $omed ms, min $omin ms; \`: > OUT\` alone on a just-written OUT: median $tmed ms, min $tmin ms"
 if [ -n "$base" ]; then
   read -r bmed bmin <<<"$(stats "${bus[@]}")"
-  echo "The \`--base\` binary, its runs alternating with these: median $bmed ms, min $bmin ms"
+  read -r bomed bomin <<<"$(stats "${bous[@]}")"
+  echo "The \`--base\` binary, its runs alternating with these: new OUT median $bmed ms, min $bmin ms; onto the OUT just written median $bomed ms, min $bomin ms"
 fi
 if [ "$quick" = 0 ] && awk -v m="$med" 'BEGIN{exit !(m > 50)}'; then
   missed "10k end to end median $med ms > 50 ms (min $min ms, load $(load))"

@@ -209,6 +209,19 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if err != nil {
 		return nil, err
 	}
+	// --compare's allocators are looked up before anything starts, so
+	// that no error leaves a goroutine below running unobserved.
+	var all []planner.NamedAllocator
+	if opt.Compare {
+		all = make([]planner.NamedAllocator, 0, len(alloc.Table))
+		for _, a := range alloc.Table {
+			f, err := opt.allocFunc(a.Name)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
+		}
+	}
 	// The verifier's share that reads only the graph runs beside the
 	// planner (both only read g).
 	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget(), Workers: runtime.GOMAXPROCS(0)}
@@ -224,14 +237,6 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 		Workers: runtime.GOMAXPROCS(0)}
 	plan := planner.Plan(g, popt)
 	if opt.Compare {
-		all := make([]planner.NamedAllocator, 0, len(alloc.Table))
-		for _, a := range alloc.Table {
-			f, err := opt.allocFunc(a.Name)
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
-		}
 		plan.Compare = planner.Compare(g, popt, all)
 	}
 	if planHook != nil {

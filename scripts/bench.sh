@@ -28,8 +28,9 @@
 #   1M ops in 1 bundle with fusion off (--bundle-symbolic-args=false):
 #     CPU <= 0.3 x mlir-opt CPU (mlir-opt parsing the fusion-off output);
 #   10k ops in 1 bundle, end to end including process start: <= 50 ms wall
-#     (the median of 15 runs, their min printed beside it; only meaningful
-#     on an idle machine, so the load average is printed beside it);
+#     (the median of 15 runs, each writing a new OUT, their min printed
+#     beside it; only meaningful on an idle machine, so the load average is
+#     printed beside it; the runs onto an existing OUT are printed too);
 #   --allocator best on the 100k-op bundle (about 100k buffers): wall
 #     <= 3 x the best-fit run's wall (both the whole default command;
 #     best is bounded by its deterministic --search-effort, no clock).

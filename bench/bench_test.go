@@ -11,6 +11,7 @@ import (
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
@@ -234,12 +235,7 @@ func BenchmarkLiveHeap(b *testing.B) {
 }
 
 // liveMiB is the live heap after a full collection, in MiB.
-func liveMiB() float64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return float64(ms.HeapAlloc) / (1 << 20)
-}
+func liveMiB() float64 { return float64(heapstat.Live()) / (1 << 20) }
 
 // BenchmarkVerify times what the CLI's default --verify adds: the
 // independent verifier on the plan, then on the plan's JSON rendering.

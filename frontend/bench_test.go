@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/synth"
 )
@@ -203,12 +203,10 @@ func benchPeakHeap(b *testing.B, name string, parse func(src []byte) (*ir.Graph,
 	var g *ir.Graph
 	for b.Loop() {
 		g = nil
-		runtime.GC()
-		base := liveHeap()
+		base := heapstat.Live()
 		var peak uint64
 		memHook = func() {
-			runtime.GC()
-			peak = max(peak, liveHeap())
+			peak = max(peak, heapstat.Live())
 		}
 		var err error
 		g, err = parse(src)
@@ -216,8 +214,7 @@ func benchPeakHeap(b *testing.B, name string, parse func(src []byte) (*ir.Graph,
 		if err != nil {
 			b.Fatal(err)
 		}
-		runtime.GC()
-		graph := liveHeap() - base
+		graph := heapstat.Live() - base
 		b.ReportMetric(float64(peak-base)/1e6, "peak-MB")
 		b.ReportMetric(float64(graph)/1e6, "graph-MB")
 		b.ReportMetric(float64(peak-base-graph)/1e6, "over-MB")
@@ -253,30 +250,20 @@ func BenchmarkPeakHeapAST1Mx1000(b *testing.B) {
 	var g *ir.Graph
 	for b.Loop() {
 		g = nil
-		runtime.GC()
-		base := liveHeap()
+		base := heapstat.Live()
 		f, errs := Parse("1Mx1000.bir", src)
 		if errs != nil {
 			b.Fatal(errs)
 		}
-		runtime.GC()
-		ast := liveHeap() - base
+		ast := heapstat.Live() - base
 		g, errs = Check(f)
 		if errs != nil {
 			b.Fatal(errs)
 		}
 		f = nil
-		runtime.GC()
-		graph := liveHeap() - base
+		graph := heapstat.Live() - base
 		b.ReportMetric(float64(ast)/1e6, "ast-MB")
 		b.ReportMetric(float64(graph)/1e6, "graph-MB")
 	}
 	runtime.KeepAlive(g)
-}
-
-// liveHeap is the heap that the last garbage collection found live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
 }

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/synth"
@@ -41,12 +40,12 @@ func BenchmarkPlanPeakLive(b *testing.B) {
 			opt := planner.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}
 			var peak, result uint64
 			for b.Loop() {
-				base := liveBytes()
+				base := heapstat.Live()
 				var hi atomic.Uint64
-				stop := sampleLive(&hi)
+				stop := heapstat.SamplePeak(&hi)
 				p := planner.Plan(g, opt)
 				stop()
-				after := liveBytes()
+				after := heapstat.Live()
 				runtime.KeepAlive(p)
 				peak = max(peak, max(hi.Load(), after)-base)
 				result = max(result, after-base)
@@ -80,36 +79,4 @@ func synthGraph(b *testing.B, ops, bundles int) *ir.Graph {
 		b.Fatal(errs)
 	}
 	return g
-}
-
-// liveBytes is the heap a full collection found live
-// (/gc/heap/live:bytes: what it marked, which includes what was
-// allocated while it marked).
-func liveBytes() uint64 {
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// sampleLive records in hi the largest liveBytes seen until the returned
-// function is called (which waits for the sampler to finish). The
-// collector is otherwise kept off, so that the samples, not the pacer,
-// decide when garbage goes.
-func sampleLive(hi *atomic.Uint64) (stop func()) {
-	old := debug.SetGCPercent(-1)
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for !done.Load() {
-			if v := liveBytes(); v > hi.Load() {
-				hi.Store(v)
-			}
-		}
-	})
-	return func() {
-		done.Store(true)
-		wg.Wait()
-		debug.SetGCPercent(old)
-	}
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"io"
 	"runtime"
-	"runtime/metrics"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/synth"
 )
@@ -50,7 +50,7 @@ func BenchmarkVerifyLive(b *testing.B) {
 			var live, alloc float64
 			for b.Loop() {
 				b.StopTimer()
-				base, total := liveBytes()
+				base, total := heapstat.LiveAndAllocated()
 				b.StartTimer()
 				// Measured where the most is live: after the
 				// per-bundle checks, before their scratch is released.
@@ -58,7 +58,7 @@ func BenchmarkVerifyLive(b *testing.B) {
 				pre := Prepare(p.Graph, opt)
 				pre.atPeak = func() {
 					b.StopTimer()
-					now, all = liveBytes()
+					now, all = heapstat.LiveAndAllocated()
 					b.StartTimer()
 				}
 				if err := pre.Plan(p); err != nil {
@@ -101,13 +101,4 @@ func livePlan(b *testing.B, ops, bundles int) *planner.Result {
 		b.Fatal(errs)
 	}
 	return planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)})
-}
-
-// liveBytes collects and returns the live heap and the bytes allocated
-// so far.
-func liveBytes() (live, allocated uint64) {
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }

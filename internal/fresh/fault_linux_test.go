@@ -31,7 +31,7 @@ func readThenWrite(t *testing.T, m []byte) int64 {
 	return minorFaults(t) - before
 }
 
-// fresh maps n bytes of new anonymous memory: nothing of it is backed
+// freshMap maps n bytes of new anonymous memory: nothing of it is backed
 // yet, which a slice from make does not promise.
 func freshMap(t *testing.T, n int) []byte {
 	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)

@@ -14,6 +14,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/sdscgen/sdscgen/internal/decimal"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -312,7 +313,7 @@ func declaration(pr *printer, v value, c, a *mop) {
 // %pool_addr_V.
 func poolDeclaration(pr *printer, v int64) {
 	var d [24]byte
-	n := appendInt(d[:0], v)
+	n := decimal.Append(d[:0], v)
 	pr.start()
 	pr.s("%pool_offset_")
 	pr.buf = append(pr.buf, n...)

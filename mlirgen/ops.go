@@ -1,5 +1,7 @@
 package mlirgen
 
+import "github.com/sdscgen/sdscgen/internal/decimal"
+
 // The op model: every line sdscgen emits is one mop value (name, result,
 // operands, attributes, region) handed to one of two printers: custom,
 // the op's own assembly format, one function per op kind; or generic,
@@ -289,7 +291,7 @@ func (p *printer) ints(vs []int64) {
 		if k > 0 {
 			p.buf = append(p.buf, ", "...)
 		}
-		p.buf = appendInt(p.buf, v)
+		p.buf = decimal.Append(p.buf, v)
 		if k&255 == 255 {
 			p.check()
 		}

@@ -3,6 +3,8 @@ package planner
 import (
 	"io"
 	"strconv"
+
+	"github.com/sdscgen/sdscgen/internal/decimal"
 )
 
 // WriteJSON writes the plan JSON of bundle-ir.md §5. The layout is fixed (keys in
@@ -96,25 +98,25 @@ func WriteJSON(w io.Writer, p *Result) error {
 		b = append(b, "\n    {\"name\": "...)
 		b = appendString(b, buf.Name)
 		b = append(b, ", \"size\": "...)
-		b = appendInt(b, buf.Size)
+		b = decimal.Append(b, buf.Size)
 		b = append(b, ", \"bundle\": "...)
 		if pg.Bundle >= 0 {
 			b = append(b, quoted[bundleAt[pg.Bundle]:bundleAt[pg.Bundle+1]]...)
 			b = append(b, ", \"start\": "...)
-			b = appendInt(b, int64(pg.Start))
+			b = decimal.Append(b, int64(pg.Start))
 			b = append(b, ", \"end\": "...)
-			b = appendInt(b, int64(pg.End))
+			b = decimal.Append(b, int64(pg.End))
 		} else {
 			b = append(b, "null, \"start\": null, \"end\": null"...)
 		}
 		b = append(b, ", \"offset\": "...)
 		if pg.Offset >= 0 {
-			b = appendInt(b, pg.Offset)
+			b = decimal.Append(b, pg.Offset)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, ", \"view_offset\": "...)
-		b = appendInt(b, buf.ViewOffset)
+		b = decimal.Append(b, buf.ViewOffset)
 		b = append(b, ", \"reason\": "...)
 		if pg.Reason == Pooled {
 			b = append(b, "null}"...)
@@ -160,35 +162,4 @@ func appendString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
-}
-
-// appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does,
-// two digits at a time for the non-negative values of every line.
-func appendInt(b []byte, v int64) []byte {
-	if v < 0 {
-		return strconv.AppendInt(b, v, 10)
-	}
-	if v < 10 {
-		return append(b, byte('0'+v))
-	}
-	const pairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-		"8081828384858687888990919293949596979899"
-	var d [20]byte
-	i := len(d)
-	u := uint64(v)
-	for u >= 100 {
-		r := u % 100
-		u /= 100
-		i -= 2
-		d[i], d[i+1] = pairs[2*r], pairs[2*r+1]
-	}
-	if u >= 10 {
-		i -= 2
-		d[i], d[i+1] = pairs[2*u], pairs[2*u+1]
-	} else {
-		i--
-		d[i] = byte('0' + u)
-	}
-	return append(b, d[i:]...)
 }

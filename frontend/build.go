@@ -150,8 +150,7 @@ func newBuilder(file string, size int) *builder {
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
 		b.names = newNameTable(size / 40)
-		b.byPre = make([]int32, size/40)
-		fresh.Write(b.byPre)
+		b.byPre = fresh.Make[int32](size / 40)
 		// The lists that grew by appending, each growth a copy and
 		// the clearing of the new array's tail (pages touched twice):
 		// at 10k ops a far start per 123 bytes, an item of the graph

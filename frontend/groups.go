@@ -130,8 +130,7 @@ func (b *builder) buildGroups(claims []int) {
 	// with its span of one shared member array: a graph may have a
 	// million single-buffer groups, and holding them twice (numbered and
 	// sorted) would double their peak.
-	groupOf := make([]int32, n) // root -> group number + 1
-	fresh.Write(groupOf)
+	groupOf := fresh.Make[int32](n) // root -> group number + 1
 	ngroups := 0
 	for i := range rootOf {
 		if rootOf[i] == int32(i) {

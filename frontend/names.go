@@ -56,9 +56,7 @@ func newNameTable(hint int) *nameTable {
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	t := &nameTable{slots: make([]int32, n), hasher: newHasher()}
-	fresh.Write(t.slots)
-	return t
+	return &nameTable{slots: fresh.Make[int32](n), hasher: newHasher()}
 }
 
 // entry returns the record of id.
@@ -140,8 +138,7 @@ func (t *nameTable) intern(s string) int32 {
 // grow doubles the slots, placing every id again by the hash in its
 // record.
 func (t *nameTable) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
-	fresh.Write(t.slots)
+	t.slots = fresh.Make[int32](2 * len(t.slots))
 	mask := uint32(len(t.slots) - 1)
 	for c, chunk := range t.entries {
 		for k := range chunk {

@@ -188,9 +188,7 @@ func newPreTable(src string) *preTable {
 	for 3*n < 4*(len(src)/40) && n < 1<<26 {
 		n *= 2
 	}
-	t := &preTable{src: src, hasher: newHasher(), slots: make([]int32, n), recs: make([]preRec, 0, 3*n/4)}
-	fresh.Write(t.slots)
-	return t
+	return &preTable{src: src, hasher: newHasher(), slots: fresh.Make[int32](n), recs: make([]preRec, 0, 3*n/4)}
 }
 
 // number returns the number of the name src[off:end].
@@ -217,8 +215,7 @@ func (t *preTable) number(off, end int) int32 {
 
 // grow doubles the slots.
 func (t *preTable) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
-	fresh.Write(t.slots)
+	t.slots = fresh.Make[int32](2 * len(t.slots))
 	mask := uint32(len(t.slots) - 1)
 	for k, r := range t.recs {
 		i := r.hash & mask

@@ -281,8 +281,7 @@ func (l *scratchList) done() {
 func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	sc := l.get()
 	if len(sc.grp) < n {
-		sc.grp = make([]groupSlot, n)
-		fresh.Write(sc.grp)
+		sc.grp = fresh.Make[groupSlot](n)
 		sc.gen = 0
 	}
 	sc.gen++
@@ -315,8 +314,7 @@ func (t *groupTab) reset(n int) {
 		t.keys, t.slots = t.keys[:size], t.slots[:size]
 		clear(t.keys)
 	} else {
-		t.keys, t.slots = make([]int32, size), make([]groupSlot, size)
-		fresh.Write(t.keys)
+		t.keys, t.slots = fresh.Make[int32](size), make([]groupSlot, size)
 	}
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 }
@@ -659,8 +657,7 @@ func (h *hashSet[K]) reset(size int) {
 		h.tab = h.tab[:size]
 		clear(h.tab)
 	} else {
-		h.tab = make([]K, size)
-		fresh.Write(h.tab)
+		h.tab = fresh.Make[K](size)
 	}
 	h.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	h.n = 0
@@ -688,8 +685,7 @@ func (h *hashSet[K]) add(key K) bool {
 
 func (h *hashSet[K]) grow() {
 	old := h.tab
-	h.tab = make([]K, 2*len(old))
-	fresh.Write(h.tab)
+	h.tab = fresh.Make[K](2 * len(old))
 	h.shift--
 	mask := uint64(len(h.tab) - 1)
 	for _, key := range old {
@@ -731,8 +727,7 @@ func (s *declSet) reset(ops int) {
 		s.otab = s.otab[:osize]
 		clear(s.otab)
 	} else {
-		s.otab = make([]int32, osize)
-		fresh.Write(s.otab)
+		s.otab = fresh.Make[int32](osize)
 	}
 	s.oshift = uint(64 - bits.TrailingZeros(uint(osize)))
 }
@@ -780,8 +775,7 @@ func (s *declSet) addOther(others *seq[value], v value) bool {
 			size *= 2
 			s.oshift--
 		}
-		s.otab = make([]int32, size)
-		fresh.Write(s.otab)
+		s.otab = fresh.Make[int32](size)
 		mask = uint64(size - 1)
 		for k := range n - 1 {
 			s.reindex(others.at(k), int32(k+1), mask)

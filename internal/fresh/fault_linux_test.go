@@ -42,13 +42,13 @@ func freshMap(t *testing.T, n int) []byte {
 	return m
 }
 
-// TestWriteFaultsOncePerPage measures what Write is for: on memory read
+// TestTouchFaultsOncePerPage measures what Make is for (its touch): on memory read
 // before it is written, every page faults twice without it (the read maps
 // the zero page, the write copies it) and once with it. The check without
-// Write tells whether this kernel behaves so at all (it does not with
+// touch tells whether this kernel behaves so at all (it does not with
 // transparent huge pages on every mapping); if not, there is nothing to
 // measure.
-func TestWriteFaultsOncePerPage(t *testing.T) {
+func TestTouchFaultsOncePerPage(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	const n = 8 << 20
@@ -58,9 +58,9 @@ func TestWriteFaultsOncePerPage(t *testing.T) {
 	}
 	m := freshMap(t, n)
 	before := minorFaults(t)
-	Write(m)
+	touch(m)
 	got := minorFaults(t) - before + readThenWrite(t, m)
 	if got > pages+pages/16 {
-		t.Errorf("Write, then reading and writing %d fresh pages, took %d faults, want about one per page", pages, got)
+		t.Errorf("touch, then reading and writing %d fresh pages, took %d faults, want about one per page", pages, got)
 	}
 }

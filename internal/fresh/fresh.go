@@ -9,7 +9,7 @@
 // tables and stamp arrays read every slot before writing it, so they
 // pay that twice per page. Writing each page once when the table is
 // made faults it once, for writing. On memory the process already
-// backs (a reused heap span), Write costs one store per page.
+// backs (a reused heap span), that costs one store per page.
 package fresh
 
 import "unsafe"
@@ -19,10 +19,19 @@ import "unsafe"
 // larger one too.
 const pageSize = 4096
 
-// Write writes the zero value to one element of s per page. s must hold
-// only zero values (as make returns it): then Write changes nothing but
-// which pages are backed.
-func Write[T any](s []T) {
+// Make returns make([]T, n) with one element per page written (the zero
+// value, so the slice is as make returns it): its pages are backed for
+// writing.
+func Make[T any](n int) []T {
+	s := make([]T, n)
+	touch(s)
+	return s
+}
+
+// touch writes the zero value to one element of s per page. s must hold
+// only zero values: then touch changes nothing but which pages are
+// backed.
+func touch[T any](s []T) {
 	var zero T
 	k := step(int(unsafe.Sizeof(zero)))
 	for i := 0; i < len(s); i += k {
@@ -30,7 +39,7 @@ func Write[T any](s []T) {
 	}
 }
 
-// step is how many elements of size bytes Write advances by: a page's
+// step is how many elements of size bytes touch advances by: a page's
 // worth, at least one.
 func step(size int) int {
 	return max(pageSize/max(size, 1), 1)

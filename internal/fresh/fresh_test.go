@@ -2,46 +2,39 @@ package fresh
 
 import "testing"
 
-// big is larger than a page: Write must then touch every element.
+// big is larger than a page: touch must then write every element.
 type big struct {
 	a [5000]byte
 	n int
 }
 
-func checkZero[T comparable](t *testing.T, name string, s []T) {
+func checkZero[T comparable](t *testing.T, name string, s []T, n int) {
 	t.Helper()
+	if len(s) != n || cap(s) < n {
+		t.Fatalf("%s: Make(%d) has length %d, capacity %d", name, n, len(s), cap(s))
+	}
 	var zero T
 	for i := range s {
 		if s[i] != zero {
-			t.Fatalf("%s: element %d of %d is not zero after Write", name, i, len(s))
+			t.Fatalf("%s: element %d of %d is not zero", name, i, len(s))
 		}
 	}
 }
 
-func TestWriteLeavesZeros(t *testing.T) {
+func TestMakeLeavesZeros(t *testing.T) {
 	for _, n := range []int{0, 1, 1023, 1024, 1025, 100_000} {
-		b := make([]uint8, n)
-		Write(b)
-		checkZero(t, "uint8", b)
-		i := make([]int32, n)
-		Write(i)
-		checkZero(t, "int32", i)
-		a := make([][3]int64, n)
-		Write(a)
-		checkZero(t, "[3]int64", a)
-		p := make([]*int, n)
-		Write(p)
-		checkZero(t, "*int", p)
+		checkZero(t, "uint8", Make[uint8](n), n)
+		checkZero(t, "int32", Make[int32](n), n)
+		checkZero(t, "[3]int64", Make[[3]int64](n), n)
+		checkZero(t, "*int", Make[*int](n), n)
 	}
-	g := make([]big, 7)
-	Write(g)
-	checkZero(t, "big", g)
-	Write([]struct{}(nil)) // a zero-size element must not loop forever
+	checkZero(t, "big", Make[big](7), 7)
+	checkZero(t, "struct{}", Make[struct{}](5), 5) // a zero-size element must not loop forever
 }
 
-// TestWriteStep checks which elements Write stores to: the first, then
+// TestTouchStep checks which elements touch stores to: the first, then
 // one per page, so that every page of the slice holds one of them.
-func TestWriteStep(t *testing.T) {
+func TestTouchStep(t *testing.T) {
 	for _, c := range []struct {
 		size, step int
 	}{{1, 4096}, {4, 1024}, {24, 170}, {5008, 1}} {

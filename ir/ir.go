@@ -82,6 +82,10 @@ type Graph struct {
 	// lists of the ops, each after its length, located by Access.Strides,
 	// Access.Split and Op.Cores (see IntsRef).
 	Ints []int64
+	// Kinds holds the distinct `kind` names of the ops (v3), located by
+	// Op.Kind. Kinds[0] is "" (no kind) whenever any op has a kind; a
+	// graph without kinds may leave it nil.
+	Kinds []string
 	// Accesses holds the operands of every op of every bundle, each op's
 	// reads then writes (located by Op.Accesses and Op.NReads).
 	Accesses []Access
@@ -300,7 +304,7 @@ func (g *Graph) AddItems(v []Item) Span {
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:
 // its lists are in graph-wide arrays, read through Graph.Reads,
 // Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
-// an op is 48 bytes with one pointer (its name) and the arrays behind the
+// an op is 56 bytes with one pointer (its name) and the arrays behind the
 // lists hold no pointers at all.
 type Op struct {
 	Name string
@@ -319,6 +323,39 @@ type Op struct {
 	// dimension, each >= 1; absent (Graph.Cores is nil) when the op has
 	// no `cores` clause (one core).
 	Cores IntsRef
+	// Kind indexes Graph.Kinds: the op's `kind` (v3), 0 for an op
+	// without one (an op of a kind of its own, which never shares its
+	// SDSC file). Two ops of one graph have the same kind exactly when
+	// their Kind values are equal and nonzero. Read it with Graph.OpKind.
+	Kind int32
+}
+
+// OpKind returns the op's `kind`, "" when it has none.
+func (g *Graph) OpKind(o *Op) string {
+	if o.Kind <= 0 {
+		return ""
+	}
+	return g.Kinds[o.Kind]
+}
+
+// InternKind returns the Op.Kind value of kind k, adding it to
+// g.Kinds when it is new ("" is 0). It searches linearly: it is for
+// code that builds graphs by hand; the frontend interns through its own
+// name table.
+func (g *Graph) InternKind(k string) int32 {
+	if k == "" {
+		return 0
+	}
+	if len(g.Kinds) == 0 {
+		g.Kinds = []string{""}
+	}
+	for i, s := range g.Kinds {
+		if i > 0 && s == k {
+			return int32(i)
+		}
+	}
+	g.Kinds = append(g.Kinds, k)
+	return int32(len(g.Kinds) - 1)
 }
 
 // Reads returns the op's read operands, capacity capped (nil when it has

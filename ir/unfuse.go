@@ -10,7 +10,7 @@ package ir
 // loop bodies are the unfused graph's own.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
-		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Accesses: g.Accesses,
+		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
 		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
 	// item of its parent's body: its loop list is the one list 0..d-1 of

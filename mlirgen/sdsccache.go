@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/planner"
 )
 
 // The sdsc_cache (bundle-ir.md "The SDSC cache"; torch-spyre's
@@ -51,17 +52,32 @@ func (c *sdscCache) reset() {
 	clear(c.files)
 }
 
-// assign returns the file of op, whose symbols st holds, laid out in lay
-// after nextID symbols of the bundle; base is nextID of the op that
-// first used the file, nFiles the files the bundle used so far (a miss
-// takes file nFiles, base nextID).
-func (c *sdscCache) assign(lay *layout, op *ir.Op, st *opSyms, nFiles int32) (file int32, miss bool) {
-	if op.Kind == 0 {
-		return nFiles, true
-	}
+// The rules of the cache key, in the order sdscKey writes them (and
+// SDSCWhy names the first that differs).
+const (
+	ruleKind = iota
+	ruleCores
+	ruleCounts
+	ruleStorage
+	ruleShape
+	nRules
+)
+
+var ruleText = [nRules]string{
+	ruleKind:    "its kind",
+	ruleCores:   "its cores list",
+	ruleCounts:  "its number of reads or writes",
+	ruleStorage: "the storage of an access (kernel argument index, pooled, LX group) or whether it has a split",
+	ruleShape:   "its symbol table shape (which symbol each access and core uses)",
+}
+
+// sdscKey appends op's cache key to k (op.Kind must be nonzero; st holds
+// its symbols) and returns it with the end of each rule's part.
+func sdscKey(lay *layout, op *ir.Op, st *opSyms, k []byte) ([]byte, [nRules]int) {
+	var ends [nRules]int
 	g := lay.g
-	k := c.key[:0]
 	k = binary.AppendUvarint(k, uint64(op.Kind))
+	ends[ruleKind] = len(k)
 	cores := g.Cores(op)
 	if cores == nil {
 		k = binary.AppendUvarint(k, 1)
@@ -72,8 +88,10 @@ func (c *sdscCache) assign(lay *layout, op *ir.Op, st *opSyms, nFiles int32) (fi
 			k = binary.AppendUvarint(k, uint64(s))
 		}
 	}
+	ends[ruleCores] = len(k)
 	k = binary.AppendUvarint(k, uint64(op.NReads))
 	k = binary.AppendUvarint(k, uint64(op.Accesses.Len-op.NReads))
+	ends[ruleCounts] = len(k)
 	accs := g.OpAccesses(op)
 	for ai := range accs {
 		a := &accs[ai]
@@ -93,18 +111,110 @@ func (c *sdscCache) assign(lay *layout, op *ir.Op, st *opSyms, nFiles int32) (fi
 			k = binary.AppendUvarint(k, uint64(sl.info>>argShift))
 		}
 	}
+	ends[ruleStorage] = len(k)
 	for _, u := range st.uses {
 		k = binary.AppendUvarint(k, uint64(u))
 	}
-	c.key = k
-	if f, ok := c.files[string(k)]; ok {
+	ends[ruleShape] = len(k)
+	return k, ends
+}
+
+// assign returns the file of op, whose symbols st holds, when the
+// bundle used nFiles files before it; miss says it is a new file (number
+// nFiles).
+func (c *sdscCache) assign(lay *layout, op *ir.Op, st *opSyms, nFiles int32) (file int32, miss bool) {
+	if op.Kind == 0 {
+		return nFiles, true
+	}
+	c.key, _ = sdscKey(lay, op, st, c.key[:0])
+	if f, ok := c.files[string(c.key)]; ok {
 		return f, false
 	}
 	if c.files == nil {
 		c.files = map[string]int32{}
 	}
-	c.files[string(k)] = nFiles
+	c.files[string(c.key)] = nFiles
 	return nFiles, true
+}
+
+// SDSCUse is the SDSC file one op's execute names.
+type SDSCUse struct {
+	// File is the K of its sdsc_K.json.
+	File int32
+	// First is the step of the first op of the bundle that uses the
+	// file: the op's own step when it compiles a file of its own.
+	First int32
+}
+
+// SDSCFiles returns the file of every op of bundle bi, in step order, as
+// the bundle's MLIR names them: with cache, under the sdsc_cache; without,
+// op k's file is k.
+func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
+	lay := newLayout(p, bi, 0, nil, cache)
+	defer lay.release()
+	n := len(lay.b.Ops)
+	out := make([]SDSCUse, n)
+	first := make([]int32, 0, n)
+	for k := range n {
+		f := int32(k)
+		if lay.fileOf.len() > 0 {
+			f = lay.fileOf.at(k)
+		}
+		if int(f) == len(first) {
+			first = append(first, int32(k))
+		}
+		out[k] = SDSCUse{File: f, First: first[f]}
+	}
+	return out
+}
+
+// SDSCWhy says why op step of bundle bi compiles an SDSC file of its own
+// under the sdsc_cache: no kind, no earlier op of its kind, or the first
+// rule in which it differs from the nearest earlier op of its kind (that
+// op's step). It is "" for an op that reuses a file.
+func SDSCWhy(p *planner.Result, bi, step int) (why string, nearest int) {
+	lay := newLayout(p, bi, 0, nil, true)
+	defer lay.release()
+	ops := lay.b.Ops
+	op := &ops[step]
+	if op.Kind == 0 {
+		return "it has no kind: an op without a kind never shares its file", -1
+	}
+	if lay.fileOf.len() > 0 {
+		// Misses take the next number, so an op whose file is not
+		// above every earlier op's reuses one.
+		f, top := lay.fileOf.at(step), int32(-1)
+		for k := range step {
+			top = max(top, lay.fileOf.at(k))
+		}
+		if f <= top {
+			return "", -1
+		}
+	}
+	nearest = -1
+	for k := step - 1; k >= 0; k-- {
+		if ops[k].Kind == op.Kind {
+			nearest = k
+			break
+		}
+	}
+	if nearest < 0 {
+		return "no earlier op of the bundle has its kind", -1
+	}
+	var st opSyms
+	lay.resolve(op, &st, false)
+	mine, mEnds := sdscKey(lay, op, &st, nil)
+	lay.resolve(&ops[nearest], &st, false)
+	theirs, tEnds := sdscKey(lay, &ops[nearest], &st, nil)
+	lo := 0
+	for r := range nRules {
+		if string(mine[lo:mEnds[r]]) != string(theirs[lo:tEnds[r]]) {
+			return "it differs from " + ops[nearest].Name + " in " + ruleText[r], nearest
+		}
+		lo = mEnds[r]
+	}
+	// The same key as an earlier op: a reuse, answered above.
+	return "", nearest
 }
 
 // file returns the sdsc file number of the bundle's op at step and the

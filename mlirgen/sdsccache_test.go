@@ -1,6 +1,7 @@
 package mlirgen
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -227,4 +228,78 @@ func TestSDSCCacheCoresAndNoKind(t *testing.T) {
 		`sdscbundle.sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_1.json", "symbol_ids"=[-5, -6]}`,
 		`sdscbundle.sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_3.json", "symbol_ids"=[-11, -12]}`,
 		`sdscbundle.sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_4.json", "symbol_ids"=[-13, -14]}`)
+}
+
+// SDSCFiles and SDSCWhy answer from the same layout as the printer: on
+// the cores test's graph, the files printed there, the first op of each
+// file, and the first rule each miss breaks against its nearest earlier
+// op of the kind.
+func TestSDSCFilesAndWhy(t *testing.T) {
+	src := `graph ex {
+  buffer x : 4096
+  buffer p : 1024
+  buffer r : 1024
+  buffer y : 4096
+  input x
+  output y
+  alias p = x + 1024
+  alias r = x + 2048
+  fused f {
+    op a reads x writes y
+    op b reads x writes y
+    op c reads x writes y
+    op d reads x writes y
+    op e reads p, p writes y
+    op h reads p, r writes y
+    op n1 reads x writes y
+    op m reads x writes y
+    op q reads x, x writes y
+    op z reads x writes y
+    op z3 reads x, x, x writes y
+  }
+}`
+	p := build(t, src, func(e *editor) {
+		e.kind("k", "a", "b", "c", "d", "e", "h", "q", "z", "z3")
+		e.kind("other", "m")
+		e.cores("c", 2)
+		e.cores("d", 2, 1)
+	})
+	// a: file 0; b = a; c: cores differ, file 1; d: file 2; e: two
+	// reads and no cores (unlike d, its nearest), file 3; h: the same
+	// counts and storage as e (p and r are views of x, %arg_0), another
+	// shape (two slices), file 4; n1: no kind, file 5; m: the only op of
+	// its kind, file 6; q: the same counts and storage as h, a shape
+	// (kernel only, uses [0, 0, 1]) unlike h's ([1, 2, 3]): file 7; z is
+	// a again (file 0); z3 has three reads, unlike z: file 8.
+	want := []SDSCUse{{0, 0}, {0, 0}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {0, 0}, {8, 10}}
+	got := SDSCFiles(p, 0, true)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("files %v, want %v", got, want)
+	}
+	for k, u := range SDSCFiles(p, 0, false) {
+		if u.File != int32(k) || u.First != int32(k) {
+			t.Fatalf("cache off: op %d uses %v", k, u)
+		}
+	}
+	for _, c := range []struct {
+		step    int
+		why     string
+		nearest int
+	}{
+		{1, "", -1},
+		{2, "it differs from b in its cores list", 1},
+		{3, "it differs from c in its cores list", 2},
+		{4, "it differs from d in its cores list", 3},
+		{5, "it differs from e in its symbol table shape (which symbol each access and core uses)", 4},
+		{6, "it has no kind: an op without a kind never shares its file", -1},
+		{7, "no earlier op of the bundle has its kind", -1},
+		{8, "it differs from h in its symbol table shape (which symbol each access and core uses)", 5},
+		{9, "", -1},
+		{10, "it differs from z in its number of reads or writes", 9},
+	} {
+		why, nearest := SDSCWhy(p, 0, c.step)
+		if why != c.why || nearest != c.nearest {
+			t.Errorf("op %d: %q (nearest %d), want %q (%d)", c.step, why, nearest, c.why, c.nearest)
+		}
+	}
 }

@@ -173,6 +173,12 @@ type layout struct {
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
+	// fileOf holds, with the sdsc_cache on and a graph with kinds, each
+	// op's sdsc file number (empty otherwise: every op's file is its
+	// step), and fileBase, per file, the id base of the op that first
+	// used it (sdsccache.go).
+	fileOf   seq[int32]
+	fileBase seq[int64]
 	sc       *layoutScratch
 	home     *scratchList // where sc goes back
 	refs     atomic.Int32
@@ -226,13 +232,14 @@ func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
 // layoutScratch is the per-group state of layouts, reused from bundle to
 // bundle.
 type layoutScratch struct {
-	gen  uint32
-	grp  []groupSlot
-	tab  groupTab
-	set  declSet
-	op   opSyms
-	key  []byte
-	last []byte
+	gen   uint32
+	grp   []groupSlot
+	tab   groupTab
+	set   declSet
+	op    opSyms
+	key   []byte
+	last  []byte
+	cache sdscCache
 }
 
 var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
@@ -375,8 +382,9 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 }
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
-// of every op). The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
+// of every op) and, with cache, each op's sdsc file under the
+// sdsc_cache. The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -463,6 +471,10 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	}
 	st := &sc.op
 	var cur mark
+	cache = cache && len(g.Kinds) > 1
+	if cache {
+		sc.cache.reset()
+	}
 	for k := range b.Ops {
 		if k%chunk == 0 {
 			cur.nextMap = lay.mapOf.len()
@@ -471,6 +483,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
 		lay.resolve(op, st, true)
+		if cache {
+			f, miss := sc.cache.assign(lay, op, st, int32(lay.fileBase.len()))
+			if miss {
+				lay.fileBase.add(cur.nextID)
+			}
+			lay.fileOf.add(f)
+		}
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
 		// accesses (one per symbol) and number their maps.

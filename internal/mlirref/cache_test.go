@@ -1,7 +1,6 @@
 package mlirref
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -9,26 +8,13 @@ import (
 	"github.com/sdscgen/sdscgen/planner"
 )
 
-// kindClause matches `op NAME kind KIND` in a test program.
-var kindClause = regexp.MustCompile(`\bop ([A-Za-z_][A-Za-z0-9_.]*) kind ([A-Za-z_][A-Za-z0-9_.]*)`)
-
-// checkKinds parses and plans a v3 program like check. The frontend does
-// not read `kind` yet, so the clauses are taken out of the text and set
-// on the checked graph's ops by name (Graph.InternKind).
-func checkKinds(t *testing.T, src string) (*ir.Graph, *planner.Result) {
+// checkCompared is check, after comparing src's text with mlirgen's in
+// every form, plan and cache setting (compareGraph): each hand-reasoned
+// program below is also one more case of the property.
+func checkCompared(t *testing.T, src string) (*ir.Graph, *planner.Result) {
 	t.Helper()
-	kinds := map[string]string{}
-	for _, m := range kindClause.FindAllStringSubmatch(src, -1) {
-		kinds[m[1]] = m[2]
-	}
-	g, p := check(t, kindClause.ReplaceAllString(src, "op $1"))
-	for bi := range g.Bundles {
-		for oi := range g.Bundles[bi].Ops {
-			op := &g.Bundles[bi].Ops[oi]
-			op.Kind = g.InternKind(kinds[op.Name])
-		}
-	}
-	return g, p
+	compareGraph(t, t.Name(), src)
+	return check(t, src)
 }
 
 // executes returns the sdsc_execute lines of a module, trimmed.
@@ -92,7 +78,7 @@ const cacheExample = `graph e {
 // ids pool(0) -7, pool(1024) -8, kernel(1) -9. Declarations and operands
 // are b's own (the 2048 slice, pool 1024).
 func TestCacheExample(t *testing.T) {
-	g, p := checkKinds(t, cacheExample)
+	g, p := checkCompared(t, cacheExample)
 	expect(t, Emit(g, p, 0, on), `module {
 	func.func @sdsc_bundle(%arg_0_base_addr: !sdscbundle.input_arg<index>, %arg_1_base_addr: !sdscbundle.input_arg<index>) {
 		%pool = sdscbundle.device_mem_allocate 2048 bytes : index
@@ -123,7 +109,7 @@ func TestCacheExample(t *testing.T) {
 // TestCacheOff: without the cache every op prints its step and its own
 // ids (the v2 text); the rest of the module is the same as with it.
 func TestCacheOff(t *testing.T) {
-	g, p := checkKinds(t, cacheExample)
+	g, p := checkCompared(t, cacheExample)
 	off := Emit(g, p, 0, Options{})
 	expectExecutes(t, off,
 		ex("%arg_0_slice_1024, %pool_addr_0", "sdsc_0.json", "-2, -3"),
@@ -154,7 +140,7 @@ func TestCacheOff(t *testing.T) {
 // over [2, 3] (written only inside their loops, never read there, so no
 // back-edge): all conflict, t at 0, u at 1024, v at 2048.
 func TestCacheAcrossLoopDepths(t *testing.T) {
-	g, p := checkKinds(t, `graph l {
+	g, p := checkCompared(t, `graph l {
   buffer x : 4096
   buffer t : 1024
   buffer u : 1024
@@ -188,7 +174,7 @@ func TestCacheAcrossLoopDepths(t *testing.T) {
 		}
 	}
 	// The op inside the loops first: the file belongs to it.
-	g, p = checkKinds(t, `graph l {
+	g, p = checkCompared(t, `graph l {
   buffer x : 4096
   buffer t : 1024
   buffer y : 1024
@@ -220,7 +206,7 @@ func TestCacheAcrossLoopDepths(t *testing.T) {
 // %arg_1_core_1024 as in a). d: x broadcast: the same table as c, but
 // split on neither access of c's x and d's x: (d) misses, sdsc_2.
 func TestCacheMultiCoreSplits(t *testing.T) {
-	g, p := checkKinds(t, `graph m {
+	g, p := checkCompared(t, `graph m {
   buffer x : 8192
   buffer y : 8192
   input x
@@ -247,7 +233,7 @@ func TestCacheMultiCoreSplits(t *testing.T) {
 // -7: [[2], [3], [4]], a miss. c reads xb, xa: the shape of a again
 // (kernel -8, slice 256 -9, kernel(1) -10): sdsc_0 with a's ids.
 func TestCacheSymbolTableShape(t *testing.T) {
-	g, p := checkKinds(t, `graph s {
+	g, p := checkCompared(t, `graph s {
   buffer x  : 4096
   buffer xa : 256
   buffer xb : 256
@@ -279,7 +265,7 @@ func TestCacheSymbolTableShape(t *testing.T) {
 // arg, arg 0) instead of LX: a miss (sdsc_2: kernel(0) -5, pool -6).
 // f reads t, u, w: pool symbols only, kind sink (sdsc_3).
 func TestCacheLX(t *testing.T) {
-	g, p := checkKinds(t, `graph x {
+	g, p := checkCompared(t, `graph x {
   buffer l1 : 1024
   buffer lv : 512
   buffer l2 : 1024
@@ -320,7 +306,7 @@ func TestCacheLX(t *testing.T) {
 // core the table is [[1], [2]], on two [[1, 1], [2, 2]]: only (b) tells
 // them apart.
 func TestCacheCores(t *testing.T) {
-	g, p := checkKinds(t, `graph c {
+	g, p := checkCompared(t, `graph c {
   buffer x : 256
   buffer y : 256
   input x
@@ -352,7 +338,7 @@ func TestCacheCores(t *testing.T) {
 // b have no kind (sdsc_0, sdsc_1); c and d (kind k) share sdsc_2; e has
 // no kind (sdsc_3); f is k again: sdsc_2.
 func TestCacheNoKind(t *testing.T) {
-	g, p := checkKinds(t, `graph n {
+	g, p := checkCompared(t, `graph n {
   buffer x : 256
   buffer y : 256
   input x
@@ -382,7 +368,7 @@ func TestCacheNoKind(t *testing.T) {
 // table [[2], [3]] where a has [[1], [2]]: a miss, printing its own ids
 // with the gap of the hidden kernel symbol (-12).
 func TestCacheCounts(t *testing.T) {
-	g, p := checkKinds(t, `graph n {
+	g, p := checkCompared(t, `graph n {
   buffer x : 512
   buffer xs : 256
   buffer z : 256
@@ -413,9 +399,37 @@ func TestCacheCounts(t *testing.T) {
 // op misses, and the miss counter is the step.
 func TestCacheOnWithoutKindsIsOff(t *testing.T) {
 	for _, src := range []string{specExample, derivedShared, edgePrograms["empty-bodies"], edgePrograms["lx-only-and-zero-size"]} {
-		g, p := check(t, src)
+		g, p := checkCompared(t, src)
 		for bi := range g.Bundles {
 			expect(t, Emit(g, p, bi, on), Emit(g, p, bi, Options{}))
 		}
 	}
+}
+
+// TestCacheDerivedKeyShared: a key registered by one access and met again
+// by a later access of the same op keeps its rank (Reading 10). x is arg
+// 0, xs its view at 256.
+// a: x kernel(0) rank 1 (-1), core 1 derived(0, 512) rank 2 (-2); xs
+// kernel (rank 1), slice(0, 256) rank 3 (-3), core 1 at 256+256: the key
+// derived(0, 512) again, rank 2: [[1, 2], [3, 2]].
+// b: x derived(0, 768) (-5); xs core 1 at 256+256 = 512, a new key (-7,
+// named %arg_0_slice_256_core_256): [[1, 2], [3, 4]], a miss.
+// c: x derived(0, 1024) (-9); xs core 1 at 256+768 = 1024, the key of x's
+// core 1: [[1, 2], [3, 2]], a's file and ids.
+func TestCacheDerivedKeyShared(t *testing.T) {
+	g, p := checkCompared(t, `graph d {
+  buffer x : 2048
+  buffer xs : 1024
+  alias xs = x + 256
+  input x
+  fused blk {
+    op a kind k cores 2 reads x split 512, xs split 256
+    op b kind k cores 2 reads x split 768, xs split 256
+    op c kind k cores 2 reads x split 1024, xs split 768
+  }
+}`)
+	expectExecutes(t, Emit(g, p, 0, on),
+		ex("%arg_0, %arg_0_core_512, %arg_0_slice_256", "sdsc_0.json", "-1, -2, -3"),
+		ex("%arg_0, %arg_0_core_768, %arg_0_slice_256, %arg_0_slice_256_core_256", "sdsc_1.json", "-4, -5, -6, -7"),
+		ex("%arg_0, %arg_0_core_1024, %arg_0_slice_256", "sdsc_0.json", "-1, -2, -3"))
 }

@@ -1,5 +1,5 @@
 // Package mlirref is an independent reference for the MLIR text of the
-// docs/bundle-ir.md §4 ("The MLIR"), with the v3 sdsc_cache
+// docs/bundle-ir.md §4 ("The MLIR"), with the v3 SDSC cache of §4.5.1
 // (Options.SDSCCache).
 //
 // It is written from the contract's words only, deliberately plain and

@@ -386,7 +386,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			}
 		}
 
-		// The file. Without the cache: the step.
+		// The file. Without the cache: the step (Reading 12).
 		if !opt.SDSCCache {
 			info.file, info.printIDs = int(op.Step), info.ids
 			continue
@@ -421,6 +421,8 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			facts.split = append(facts.split, a.Split.Present())
 			facts.table = append(facts.table, row)
 		}
+		// Reading 6: against the first op of each earlier file, in
+		// file order.
 		match := -1
 		for f := range fileFacts {
 			if sameSDSC(fileFacts[f], facts) {

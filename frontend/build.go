@@ -551,12 +551,30 @@ func (b *builder) internKind(s string) int32 {
 	return k
 }
 
-// kindSlot picks kind s's entry of kindHot from its length and last
-// bytes, which tell apart the kinds a graph mixes (an op and its
-// shapes) well enough for a cache.
+// kindSlot picks kind s's entry of kindHot from its length and its
+// first and last eight bytes, where kinds differ (the operation's name
+// after a common prefix, the shapes at the end).
 func kindSlot(s string) int {
-	n := len(s) // at least 1: a kind is a name
-	return (n*7 + int(s[n-1])*3 + int(s[n/2])) & 63
+	var head, tail uint64
+	if n := len(s); n >= 8 {
+		head, tail = le64(s), le64(s[n-8:])
+	} else {
+		for i := 0; i < n; i++ {
+			head = head<<8 | uint64(s[i])
+		}
+		tail = head
+	}
+	h := head*0x9e3779b97f4a7c15 ^ tail*0xc2b2ae3d27d4eb4f ^ uint64(len(s))
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return int(h >> 58)
+}
+
+// le64 is the first eight bytes of s as a little-endian number.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // leafCores checks the open leaf's cores clause.

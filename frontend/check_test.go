@@ -605,6 +605,17 @@ func TestKinds(t *testing.T) {
 		if !reflect.DeepEqual(got, wantOps) {
 			t.Errorf("op kinds = %v, want %v", got, wantOps)
 		}
+		// Fusion off: every op its own bundle, with its kind.
+		u := g.Unfused()
+		for _, b := range u.Bundles {
+			want := ""
+			if k := wantOps[b.Ops[0].Name]; k > 0 {
+				want = g.Kinds[k]
+			}
+			if got := u.OpKind(&b.Ops[0]); got != want {
+				t.Errorf("unfused %s: kind %q, want %q", b.Name, got, want)
+			}
+		}
 	}
 	// Without any kind, Kinds stays nil.
 	if g := mustCheck(t, "graph g { buffer x : 4 op a reads x }"); g.Kinds != nil || g.Bundles[0].Ops[0].Kind != 0 {

@@ -297,8 +297,6 @@ func declaration(pr *printer, v value, c, a *mop) {
 	var base value
 	var delta int64
 	switch v.kind {
-	case vPoolAddr:
-		off, base, delta = numbered(vPoolOffset, v.n), value{kind: vPool}, v.n
 	case vSlice:
 		off, base, delta = value{kind: vSliceOffset, n: v.n, s: v.s}, arg(v.n), v.s
 	case vCore:

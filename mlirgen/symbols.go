@@ -224,7 +224,7 @@ func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
 // poolOffset is pooled group gi's pool offset.
 func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
 	if sl.info&offInline != 0 {
-		return int64(sl.info>>argShift) * 128
+		return int64(sl.info>>argShift) * ir.StickBytes
 	}
 	return lay.p.Groups[gi].Offset
 }
@@ -428,8 +428,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) 
 			s.info = int32(omitted)
 		case p.Pooled(gi, bi):
 			s.info = int32(poolBase)
-			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
-				s.info |= offInline | int32(off/128)<<argShift
+			if off := p.Groups[gi].Offset; off%ir.StickBytes == 0 && off/ir.StickBytes < maxInline {
+				s.info |= offInline | int32(off/ir.StickBytes)<<argShift
 			}
 			lay.pooled = true
 		default:
@@ -567,8 +567,8 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 			sl.gen |= offDeclared
 		}
 		if lay.sc.set.add(val) {
-			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
-				lay.decls.add(int32(val / 128))
+			if val >= 0 && val%ir.StickBytes == 0 && val/ir.StickBytes <= math.MaxInt32 {
+				lay.decls.add(int32(val / ir.StickBytes))
 			} else {
 				lay.others.add(poolAddr(val))
 				lay.decls.add(-int32(lay.others.len()))
@@ -638,7 +638,7 @@ func (lay *layout) declare(v value) {
 // decl returns a declaration's value.
 func (lay *layout) decl(d int32) value {
 	if d >= 0 {
-		return poolAddr(int64(d) * 128)
+		return poolAddr(int64(d) * ir.StickBytes)
 	}
 	return lay.others.at(int(-d - 1))
 }
@@ -762,8 +762,8 @@ func (s *declSet) drop() {
 
 // add inserts pool address v and reports whether it was new.
 func (s *declSet) add(v int64) bool {
-	if v%128 == 0 && v/128 < 1<<32-1 {
-		return s.aligned.add(uint32(v/128 + 1))
+	if v%ir.StickBytes == 0 && v/ir.StickBytes < 1<<32-1 {
+		return s.aligned.add(uint32(v/ir.StickBytes + 1))
 	}
 	return s.odd.add(uint64(v) + 1)
 }

@@ -3,7 +3,6 @@ package mlirref
 import (
 	"fmt"
 	"math/rand"
-	"regexp"
 	"strings"
 )
 
@@ -355,22 +354,4 @@ func cacheGraph(r *rand.Rand) string {
 	bundle("fused g", false)
 	b.WriteString("}\n")
 	return b.String()
-}
-
-// opHead matches the head `op NAME` of an op line.
-var opHead = regexp.MustCompile(`(?m)^(\s*op [A-Za-z_][A-Za-z0-9_.]*)`)
-
-// withKinds makes a v2 program v3: each op gets the kind k0 or k1 or none,
-// a third each (its structure decides whether two ops of one kind share a
-// file; randgraph repeats structures rarely, cacheGraph often).
-func withKinds(r *rand.Rand, src string) string {
-	return opHead.ReplaceAllStringFunc(src, func(h string) string {
-		switch r.Intn(3) {
-		case 0:
-			return h
-		case 1:
-			return h + " kind k0"
-		}
-		return h + " kind k1"
-	})
 }

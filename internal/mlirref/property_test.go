@@ -132,8 +132,8 @@ func compareChecked(t *testing.T, label, src string, g *ir.Graph) int {
 	return n
 }
 
-// TestAgainstMlirgen: seeded random v2 graphs from internal/randgraph,
-// every other one made v3 by withKinds.
+// TestAgainstMlirgen: seeded random v3 graphs from internal/randgraph
+// (with a small pool of kinds per graph).
 func TestAgainstMlirgen(t *testing.T) {
 	cfgs := []randgraph.Config{
 		randgraph.Default,
@@ -145,9 +145,6 @@ func TestAgainstMlirgen(t *testing.T) {
 	for seed := 0; seed < n; seed++ {
 		cfg := cfgs[seed%len(cfgs)]
 		src := randgraph.Generate(rand.New(rand.NewSource(int64(seed))), cfg)
-		if seed%2 == 1 { // v3: kinds on the ops
-			src = withKinds(rand.New(rand.NewSource(int64(seed))), src)
-		}
 		modules += compareGraph(t, fmt.Sprintf("randgraph-seed-%d", seed), src)
 	}
 	t.Logf("%d graphs, %d modules compared", n, modules)

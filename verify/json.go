@@ -41,8 +41,8 @@ type namedInt struct {
 
 // timelineJSON is one element of the footprint's timeline.
 type timelineJSON struct {
-	Node, Kind          string
-	NodeOK, KindOK      bool
+	Node, Kind            string
+	NodeOK, KindOK        bool
 	Standalone, PoolBytes jint
 }
 
@@ -70,8 +70,8 @@ type bundleJSON struct {
 	// Pos is the bundle's source position (version 2). Args and Ops
 	// count the kernel_args and ops elements, -1 when the key is
 	// absent; ArgsBad and OpsBad the elements the hooks rejected.
-	Pos        jstr
-	Args, Ops  int
+	Pos       jstr
+	Args, Ops int
 }
 
 // bufferJSON is one element of the document's buffers array.
@@ -124,6 +124,7 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 			})
 		case "bundles":
 			nBundles = 0
+			hooks.start()
 			r.array(func(i int) {
 				b := bundleJSON{Args: -1, Ops: -1}
 				r.strs = r.strs[:0] // the strings of the last element are done with
@@ -347,9 +348,6 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 		expectMin, expect = nil, nil
 	}
 	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, ps, func(i int, jb *bundleJSON) {
-		if i == 0 {
-			kc.err = Error{} // a repeated "bundles" key: the last one counts
-		}
 		if matches && i < len(g.Bundles) {
 			kc.checkBundleJSON(i, jb)
 			v2.bundle(i, jb)
@@ -370,7 +368,10 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 				withoutV2++
 			}
 		}
-	}, v2.hooks())
+	}, v2.hooks(func() {
+		kc.err = Error{} // a repeated "bundles" key: the last one counts
+		v2.with, v2.without = 0, 0
+	}))
 	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
 	}

@@ -15,8 +15,10 @@ import (
 // v2Hooks receives the elements of the bundles' nested arrays as they
 // stream by: bundle bi's k-th kernel argument and op.
 type v2Hooks struct {
-	arg func(bi, k int, a *argJSON)
-	op  func(bi, k int, o *opJSON)
+	// start is called as a bundles array begins.
+	start func()
+	arg   func(bi, k int, a *argJSON)
+	op    func(bi, k int, o *opJSON)
 }
 
 // decodeFootprint reads the footprint object (nil for null).
@@ -102,11 +104,12 @@ func (s *v2State) argsOf(bi int) []kernelArg {
 	return s.args
 }
 
-func (s *v2State) hooks() *v2Hooks {
+func (s *v2State) hooks(start func()) *v2Hooks {
 	c := s.c
 	return &v2Hooks{
+		start: start,
 		arg: func(bi, k int, a *argJSON) {
-			if bi >= len(c.g.Bundles) || len(c.p.Bundles) != len(c.g.Bundles) {
+			if bi >= len(c.g.Bundles) || len(c.p.Bundles) != len(c.g.Bundles) || len(c.p.Groups) != len(c.g.Groups) {
 				return
 			}
 			name := c.g.Bundles[bi].Name

@@ -353,7 +353,7 @@ func TestExplainUnknown(t *testing.T) {
 		{"ac", `no buffer named "ac" in graph decoder_block; did you mean "acc"?`},
 		{"T0", `no buffer named "T0" in graph decoder_block; did you mean "t0" or "t1"?`},
 		{"mm0", `no buffer named "mm0" in graph decoder_block ("mm0" is an op of bundle mm_block)`},
-		{"k_loop", `no buffer named "k_loop" in graph decoder_block ("k_loop" is a bundle)`},
+		{"sin4", `no buffer named "sin4" in graph decoder_block ("sin4" is a CPU node)`},
 		{"zzzzzz", `no buffer named "zzzzzz" in graph decoder_block`},
 		// Look-alikes (names are ASCII): Cyrillic a (U+0430) in "acc"
 		// is distance 0 from acc once folded, so it is suggested and
@@ -382,6 +382,44 @@ func TestExplainUnknown(t *testing.T) {
 			t.Errorf("%s: wrote %q", c.name, b.String())
 		}
 	}
+}
+
+// TestExplainBundle: a bundle's name explains the bundle. In the
+// contract's example the positions are mm_block 0, k_loop 1, relu3 2 and
+// the CPU node sin4 3. At k_loop the standalone groups are the inputs w
+// (8192) and x (512), t0 (4096, read by sin4 at 3, written at 0) and the
+// output y (4096, first touched at 0): 16896 bytes, and k_loop has no
+// pool. The peak is mm_block's 16896 + its 256-byte pool = 17152. Largest
+// first, ties by name: w, t0, y, x. k_loop reads x (%arg_0) and v, a view
+// of t0 (%arg_1); w and y it does not touch. Nothing is over budget and
+// there is no pool to tighten; what is live is out of a pool's reach:
+// graph-input 8704, graph-output 4096, cpu-read 4096.
+func TestExplainBundle(t *testing.T) {
+	p := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "k_loop")
+	wantLines(t, got,
+		"bundle k_loop: loop, 1 step, declared at spec_example.bir:31:8; position 1 of 4 in the graph\n",
+		"HBM at its position: 16.5 KiB (16896 bytes) = 16.5 KiB (16896 bytes) standalone + 0 B (0 bytes) pool\n",
+		"  the graph's peak is 16.8 KiB (17152 bytes) at mm_block (position 0)\n",
+		"pool: none (no candidate)\n",
+		"standalone groups live here: 4 groups, 16.5 KiB (16896 bytes)\n",
+		"  w: 8.0 KiB (8192 bytes) [graph-input]: its storage holds a graph input, allocated outside any bundle; not touched by this bundle, live to the end as a graph input or output\n",
+		"  t0: 4.0 KiB (4096 bytes) [cpu-read]: CPU node sin4 reads it at ",
+		"; kernel argument %arg_1\n  y: 4.0 KiB (4096 bytes) [graph-output]",
+		"  x: 512 B (512 bytes) [graph-input]: its storage holds a graph input, allocated outside any bundle; kernel argument %arg_0\n",
+		"  a tighter placement: 0 B (0 bytes)",
+		"  a larger budget: 0 groups, 0 B (0 bytes)",
+		"  out of reach of a per-bundle pool (bytes live here by reason): graph-input 8704, graph-output 4096, cpu-read 4096\n",
+	)
+	// mm_block pools acc (256 bytes) and is the peak.
+	wantLines(t, explain(t, p, "mm_block"),
+		"HBM at its position: 16.8 KiB (17152 bytes) = 16.5 KiB (16896 bytes) standalone + 256 B (256 bytes) pool\n  this is the graph's peak\n",
+		"pool: 256 B (256 bytes) for 1 pooled group of 256 B (256 bytes); lower bound 256 B (256 bytes)\n",
+	)
+	// A tight budget: in the reasons case b0's pool (2 KiB) is a third of
+	// its lower bound and one 4 KiB candidate is over budget.
+	wantLines(t, explain(t, plan(t, "reasons", 4096), "b0"),
+		"  a larger budget: 1 group, 4.0 KiB (4096 bytes) (the over-budget candidates, standalone now)\n")
 }
 
 func TestSuggest(t *testing.T) {

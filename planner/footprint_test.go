@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
@@ -373,5 +374,54 @@ func TestFootprintMatchesPlain(t *testing.T) {
 		if f.Peak != peak || f.PeakPosition != at {
 			t.Fatalf("seed %d: peak %d at %d, want %d at %d", seed, f.Peak, f.PeakPosition, peak, at)
 		}
+	}
+}
+
+// TestCompareFootprint: with --compare every allocator's peak is the
+// footprint of the plan that allocator makes (its pools, its over-budget
+// groups standalone), and the plan JSON lists them in table order after
+// the baselines. Graphs of many buffers in two bundles give the
+// allocators room to differ; every other one has a 4 KiB budget, so what
+// falls back differs too.
+func TestCompareFootprint(t *testing.T) {
+	var all []planner.NamedAllocator
+	for _, name := range alloc.Names {
+		f, err := alloc.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, planner.NamedAllocator{Name: name, Func: f})
+	}
+	differ := 0
+	for seed := int64(0); seed < 60; seed++ {
+		src := randgraph.Generate(rand.New(rand.NewSource(seed)), randgraph.Config{Buffers: 40, Bundles: 2, MaxOps: 14, MaxDepth: 1})
+		opt := planner.Options{Budget: []int64{planner.DefaultBudget, 4096}[seed%2]}
+		p := planSrc(t, src, opt, false)
+		p.Compare = planner.Compare(p.Graph, opt, all)
+		seen := map[int64]bool{}
+		for k, alt := range p.Compare {
+			f, _ := alloc.Lookup(alt.Allocator)
+			o := opt
+			o.AllocatorName, o.Allocator = alt.Allocator, f
+			if want := planner.Plan(p.Graph, o).Footprint().Peak; alt.PeakBytes != want || alt.Allocator != alloc.Names[k] {
+				t.Fatalf("seed %d: %s peak %d, its plan's footprint %d", seed, alt.Allocator, alt.PeakBytes, want)
+			}
+			seen[alt.PeakBytes] = true
+		}
+		if len(seen) > 1 {
+			differ++
+		}
+		if seed == 0 {
+			var js bytes.Buffer
+			if err := planner.WriteJSON(&js, p); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(js.String(), "\"resident_pools_peak_bytes\": ") || !strings.Contains(js.String(), ",\n    \"peak_bytes_by_allocator\": {\"first-fit\": ") {
+				t.Errorf("plan JSON lacks peak_bytes_by_allocator after the baselines:\n%s", js.String())
+			}
+		}
+	}
+	if differ < 5 {
+		t.Errorf("only %d of 60 graphs have allocators with different peaks", differ)
 	}
 }

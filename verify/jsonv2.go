@@ -82,6 +82,21 @@ func posText(g *ir.Graph, pos ir.Pos) string {
 	return g.File + ":" + strconv.Itoa(int(pos.Line)) + ":" + strconv.Itoa(int(pos.Col))
 }
 
+// posIs reports whether text is pos as the plan JSON states it, without
+// building that text.
+func posIs(g *ir.Graph, pos ir.Pos, text []byte) bool {
+	f := g.File
+	if len(text) < len(f) || string(text[:len(f)]) != f {
+		return false
+	}
+	m := matcher{data: text, i: len(f), ok: true}
+	m.lit(":")
+	m.int(int64(pos.Line))
+	m.lit(":")
+	m.int(int64(pos.Col))
+	return m.ok && m.i == len(text)
+}
+
 // v2State follows the version 2 parts of the bundles array.
 type v2State struct {
 	c *checker
@@ -145,7 +160,7 @@ func (s *v2State) hooks(start func()) *v2Hooks {
 				return
 			}
 			op := &b.Ops[k]
-			if !o.Name.is(op.Name) || !o.Step.is(int64(k)) || !o.Pos.is(posText(c.g, op.Pos)) {
+			if !o.Name.is(op.Name) || !o.Step.is(int64(k)) || !o.Pos.ok || !posIs(c.g, op.Pos, o.Pos.b) {
 				c.fail("plan JSON: bundle %q: op %d is %s, step %s at %s; want %q, step %d at %s", b.Name, k, o.Name, o.Step, o.Pos, op.Name, k, posText(c.g, op.Pos))
 			}
 		},

@@ -84,24 +84,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	}
 	bundleAt := make([]int, len(g.Bundles))
 	var poolTotal u128
-	for t, n := range nodes {
-		var accs []ir.Access
-		if n.cpu {
-			c := &g.CPU[n.i]
-			f.names[t], f.cpu[t] = c.Name, true
-			accs = append(append(accs, c.Reads...), c.Writes...)
-		} else {
-			b := &g.Bundles[n.i]
-			f.names[t] = b.Name
-			bundleAt[n.i] = t
-			for oi := range b.Ops {
-				accs = append(accs, g.OpAccesses(&b.Ops[oi])...)
-			}
-			if pb := &p.Bundles[n.i]; len(pb.Candidates) > 0 {
-				f.pool[t] = pb.PoolSize
-				poolTotal = poolTotal.plus(uint64(pb.PoolSize))
-			}
-		}
+	touch := func(accs []ir.Access, t int) {
 		for _, a := range accs {
 			if first[a.Group] == -1 {
 				first[a.Group] = t
@@ -109,6 +92,26 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 			if t > last[a.Group] {
 				last[a.Group] = t
 			}
+		}
+	}
+	for t, n := range nodes {
+		if n.cpu {
+			c := &g.CPU[n.i]
+			f.names[t], f.cpu[t] = c.Name, true
+			touch(c.Reads, t)
+			touch(c.Writes, t)
+			continue
+		}
+		b := &g.Bundles[n.i]
+		f.names[t] = b.Name
+		bundleAt[n.i] = t
+		for oi := range b.Ops {
+			touch(g.Reads(&b.Ops[oi]), t)
+			touch(g.Writes(&b.Ops[oi]), t)
+		}
+		if pb := &p.Bundles[n.i]; len(pb.Candidates) > 0 {
+			f.pool[t] = pb.PoolSize
+			poolTotal = poolTotal.plus(uint64(pb.PoolSize))
 		}
 	}
 	type event struct {

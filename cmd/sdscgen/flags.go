@@ -197,7 +197,7 @@ func mainCommand() (*command, *mainFlags) {
 	fs.BoolVar(&m.verify, "verify", true, "check the plan against the spec's rules with an independent verifier; a failure is an internal error (exit 3)")
 	rc := &cfg.rep
 	fs.BoolVar(&rc.stats, "stats", false, "print a per-bundle pool summary table to standard error")
-	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, on standard output, instead of the MLIR")
+	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, or what holds HBM while bundle NAME runs, on standard output, instead of the MLIR")
 	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
 	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")

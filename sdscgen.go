@@ -487,7 +487,7 @@ func (r *Result) WriteStats(w io.Writer) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	return report.Stats(w, r.Plan)
+	return report.Stats(w, r.Plan, r.cache)
 }
 
 // WriteRemarks writes one remark per buffer at its declaration: mode is
@@ -518,7 +518,7 @@ func (r *Result) Explain(w io.Writer, name string) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	return report.Explain(w, r.Plan, name)
+	return report.Explain(w, r.Plan, name, r.cache)
 }
 
 // WriteSVG writes the memory map of bundle bi as an SVG drawing.

@@ -150,10 +150,16 @@ type SDSCUse struct {
 // the bundle's MLIR names them: with cache, under the sdsc_cache; without,
 // op k's file is k.
 func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
+	n := len(p.Graph.Bundles[bi].Ops)
+	out := make([]SDSCUse, n)
+	if !cacheApplies(p.Graph, cache) {
+		for k := range out {
+			out[k] = SDSCUse{File: int32(k), First: int32(k)}
+		}
+		return out
+	}
 	lay := newLayout(p, bi, 0, nil, cache)
 	defer lay.release()
-	n := len(lay.b.Ops)
-	out := make([]SDSCUse, n)
 	first := make([]int32, 0, n)
 	for k := range n {
 		f := int32(k)
@@ -216,6 +222,10 @@ func SDSCWhy(p *planner.Result, bi, step int) (why string, nearest int) {
 	// The same key as an earlier op: a reuse, answered above.
 	return "", nearest
 }
+
+// cacheApplies reports whether the sdsc_cache, on when cache is, can
+// make an op of g name another op's file: only ops with a kind share.
+func cacheApplies(g *ir.Graph, cache bool) bool { return cache && len(g.Kinds) > 1 }
 
 // file returns the sdsc file number of the bundle's op at step and the
 // id base its execute prints: without the cache (or when no op of the

@@ -471,7 +471,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) 
 	}
 	st := &sc.op
 	var cur mark
-	cache = cache && len(g.Kinds) > 1
+	cache = cacheApplies(g, cache)
 	if cache {
 		sc.cache.reset()
 	}

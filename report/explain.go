@@ -58,10 +58,12 @@ func (e *UnknownNameError) Error() string {
 // buffer but a bundle's explains the bundle instead: its HBM on the
 // graph's timeline, the largest groups live there and why they are not
 // pooled, and what pooling could still take (buffers and bundles have
-// separate names; a name that is both is the buffer). An unknown name
+// separate names; a name that is both is the buffer). A name that is an
+// op's (and no bundle's) explains which SDSC file the op names and why,
+// under the SDSC cache when sdscCache is set (explainop.go). An unknown name
 // returns an *UnknownNameError with did-you-mean suggestions and writes
 // nothing.
-func Explain(w io.Writer, p *planner.Result, name string) error {
+func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error {
 	g := p.Graph
 	bufIdx := -1
 	for i := range g.Buffers {
@@ -83,6 +85,9 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 	if bufIdx < 0 {
 		if bi := bundleIndex(p, name); bi >= 0 {
 			return explainBundle(w, p, bi)
+		}
+		if bi, step := opIndex(p, name); bi >= 0 {
+			return explainOp(w, p, bi, step, sdscCache)
 		}
 		return unknown(g, name)
 	}
@@ -223,7 +228,18 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 			fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", groupName(g, o), og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
 		}
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// Exporters name an op after the buffer it writes: the op's story
+	// follows the buffer's.
+	if bi, step := opIndex(p, name); bi >= 0 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		return explainOp(w, p, bi, step, sdscCache)
+	}
+	return nil
 }
 
 // claimPhrase says what an input, output or lx line makes of a name.

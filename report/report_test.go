@@ -78,22 +78,24 @@ func TestHumanSize(t *testing.T) {
 // (4096, graph-output) and t0 (4096, cpu-read): 16896; k_loop x (512) and
 // t0 through v (4096): 4608; relu3 y (4096) and t1 (4096, lx): 8192.
 // Every total is its column's sum: 3 graph-input touches (9216 bytes), 2
-// graph-output (8192), 1 lx (4096), 2 cpu-read (8192), 29696 in all.
+// graph-output (8192), 1 lx (4096), 2 cpu-read (8192), 29696 in all. No
+// op has a kind, so every op names a file of its own: sdsc files = steps,
+// none reusing.
 func TestStatsSpecExample(t *testing.T) {
 	p := plan(t, "spec_example", planner.DefaultBudget)
 	var b bytes.Buffer
-	if err := report.Stats(&b, p); err != nil {
+	if err := report.Stats(&b, p, true); err != nil {
 		t.Fatal(err)
 	}
 	want := `graph decoder_block: 7 buffers in 6 storage groups, 3 bundles; allocator first-fit, budget 14.0 GiB (15032385536 bytes) per bundle
 footprint: peak 16.8 KiB (17152 bytes) at bundle mm_block (position 0 of 4)
   no pooling 16.8 KiB (17152 bytes): pooling saves 0 B (0.0%); resident pools 16.8 KiB (17152 bytes): per-bundle pools save 0 B (0.0%)
-bundle    steps  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks
-mm_block      3           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1
-k_loop        1           0       0          —          0 B      —       —  graph-input 1, cpu-read 1
-relu3         1           0       0          —          0 B      —       —  graph-output 1, lx 1
--------------------------------------------------------------------------------------
-total         5           1       1      256 B        256 B   1.00   <0.1%  graph-input 3, graph-output 2, lx 1, cpu-read 2
+bundle    steps  sdsc files  reusing  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks
+mm_block      3           3        0           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1
+k_loop        1           1        0           0       0          —          0 B      —       —  graph-input 1, cpu-read 1
+relu3         1           1        0           0       0          —          0 B      —       —  graph-output 1, lx 1
+----------------------------------------------------------------------------------------------------------
+total         5           5        0           1       1      256 B        256 B   1.00   <0.1%  graph-input 3, graph-output 2, lx 1, cpu-read 2
 
 bytes outside the pools  graph-input  graph-output    lx  cpu-read  outside pool  pooled groups  pool size
 mm_block                        8704          4096     0      4096         16896            256        256
@@ -135,7 +137,7 @@ func statsTables(t *testing.T, out string) (counts, bytes []string) {
 func TestStatsReasons(t *testing.T) {
 	p := plan(t, "reasons", 4096)
 	var b bytes.Buffer
-	report.Stats(&b, p)
+	report.Stats(&b, p, true)
 	counts, byteLines := statsTables(t, b.String())
 	row := func(lines []string, name string) []string {
 		for _, l := range lines {
@@ -147,11 +149,12 @@ func TestStatsReasons(t *testing.T) {
 		return nil
 	}
 	b0 := strings.Join(row(counts, "b0"), " ")
-	if want := "b0 3 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 1, lx 1, cpu-read 1, not-written 1, not-read 1, multi-writer 1, cross-bundle 1, zero-size 1, over-budget 1"; b0 != want {
+	// No kinds: sdsc files = steps, 0 reusing.
+	if want := "b0 3 3 0 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 1, lx 1, cpu-read 1, not-written 1, not-read 1, multi-writer 1, cross-bundle 1, zero-size 1, over-budget 1"; b0 != want {
 		t.Errorf("b0 row:\n%s\nwant\n%s", b0, want)
 	}
 	b1 := strings.Join(row(counts, "b1"), " ")
-	if want := "b1 2 0 0 — 0 B — — graph-output 1, not-written 1, multi-writer 1, cross-bundle 1"; b1 != want {
+	if want := "b1 2 2 0 0 0 — 0 B — — graph-output 1, not-written 1, multi-writer 1, cross-bundle 1"; b1 != want {
 		t.Errorf("b1 row:\n%s\nwant\n%s", b1, want)
 	}
 	if nb := strings.Join(row(counts, "(no"), " "); nb != "(no bundle) unused 1" {
@@ -160,7 +163,7 @@ func TestStatsReasons(t *testing.T) {
 	// b0's 1 and b1's 1 of graph-output, not-written, multi-writer and
 	// cross-bundle make 2; the unused group only the no-bundle row has.
 	total := strings.Join(row(counts, "total"), " ")
-	if want := "total 5 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 2, lx 1, cpu-read 1, unused 1, not-written 2, not-read 1, multi-writer 2, cross-bundle 2, zero-size 1, over-budget 1"; total != want {
+	if want := "total 5 5 0 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 2, lx 1, cpu-read 1, unused 1, not-written 2, not-read 1, multi-writer 2, cross-bundle 2, zero-size 1, over-budget 1"; total != want {
 		t.Errorf("total row:\n%s\nwant\n%s", total, want)
 	}
 	// The bytes table: every numeric column of the total is the sum of
@@ -199,7 +202,7 @@ func TestStatsReasons(t *testing.T) {
 	// Every numeric column is right-aligned: the header's column ends
 	// where every row's value ends.
 	header0 := counts[0]
-	for _, col := range []string{"steps", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget"} {
+	for _, col := range []string{"steps", "sdsc files", "reusing", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget"} {
 		end := strings.Index(header0, col) + len(col)
 		for _, l := range counts[1:] {
 			if strings.HasPrefix(l, "(no bundle)") {
@@ -217,7 +220,7 @@ func TestStatsReasons(t *testing.T) {
 func explain(t *testing.T, p *planner.Result, name string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.Explain(&b, p, name); err != nil {
+	if err := report.Explain(&b, p, name, true); err != nil {
 		t.Fatalf("Explain(%s): %v", name, err)
 	}
 	return b.String()
@@ -352,7 +355,6 @@ func TestExplainUnknown(t *testing.T) {
 		{"acc_nxt", `no buffer named "acc_nxt" in graph decoder_block; did you mean "acc_next"?`},
 		{"ac", `no buffer named "ac" in graph decoder_block; did you mean "acc"?`},
 		{"T0", `no buffer named "T0" in graph decoder_block; did you mean "t0" or "t1"?`},
-		{"mm0", `no buffer named "mm0" in graph decoder_block ("mm0" is an op of bundle mm_block)`},
 		{"sin4", `no buffer named "sin4" in graph decoder_block ("sin4" is a CPU node)`},
 		{"zzzzzz", `no buffer named "zzzzzz" in graph decoder_block`},
 		// Look-alikes (names are ASCII): Cyrillic a (U+0430) in "acc"
@@ -370,7 +372,7 @@ func TestExplainUnknown(t *testing.T) {
 		{"\u0430\u0441\u0441", "no buffer named \"\u0430\u0441\u0441\" in graph decoder_block; did you mean \"acc\"? (in the name, \"\u0430\" is U+0430, a non-ASCII look-alike of \"a\"; \"\u0441\" is U+0441, a non-ASCII look-alike of \"c\")"},
 	} {
 		var b bytes.Buffer
-		err := report.Explain(&b, p, c.name)
+		err := report.Explain(&b, p, c.name, true)
 		var unk *report.UnknownNameError
 		if !errors.As(err, &unk) {
 			t.Fatalf("%s: err = %v, want *UnknownNameError", c.name, err)
@@ -582,12 +584,12 @@ func TestStatsDisabledAndEmptyBundle(t *testing.T) {
 	g := check(t, "e.bir", []byte("graph e {\n buffer a : 128\n fused f {}\n fused g { op o writes a\n op p reads a }\n}\n"))
 	p := planner.Plan(g, planner.Options{Disabled: true, Budget: planner.DefaultBudget})
 	var b bytes.Buffer
-	report.Stats(&b, p)
+	report.Stats(&b, p, true)
 	wantLines(t, b.String(),
 		"graph e: 1 buffer in 1 storage group, 2 bundles; pool planning off, budget 14.0 GiB (15032385536 bytes) per bundle\n",
-		"\nf           0           0       0          —          0 B      —       —  -\n",
-		"\ng           2           0       0          —          0 B      —       —  disabled 1\n",
-		"\ntotal       2           0       0        0 B          0 B      —       —  disabled 1\n",
+		"\nf           0           0        0           0       0          —          0 B      —       —  -\n",
+		"\ng           2           2        0           0       0          —          0 B      —       —  disabled 1\n",
+		"\ntotal       2           2        0           0       0        0 B          0 B      —       —  disabled 1\n",
 	)
 	// The memory maps of both bundles are valid and empty.
 	for bi := range g.Bundles {
@@ -700,7 +702,7 @@ func TestStatsSaturated(t *testing.T) {
 }`))
 	p := planner.Plan(g, planner.Options{Budget: math.MaxInt64})
 	var b bytes.Buffer
-	if err := report.Stats(&b, p); err != nil {
+	if err := report.Stats(&b, p, true); err != nil {
 		t.Fatal(err)
 	}
 	counts, byteLines := statsTables(t, b.String())
@@ -716,10 +718,11 @@ func TestStatsSaturated(t *testing.T) {
 		}
 	}
 	// The total row sums the rows: x, read by both bundles, counts twice.
+	// No kinds: every op a file of its own.
 	for name, want := range map[string]string{
-		"k1":    "k1 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
-		"k2":    "k2 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
-		"total": "total 4 6 2 ≥8.0 EiB ≥8.0 EiB — 50.0% graph-input 2, graph-output 2, over-budget 4",
+		"k1":    "k1 2 2 0 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
+		"k2":    "k2 2 2 0 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
+		"total": "total 4 4 0 6 2 ≥8.0 EiB ≥8.0 EiB — 50.0% graph-input 2, graph-output 2, over-budget 4",
 	} {
 		if rows[name] != want {
 			t.Errorf("row %s:\n%s\nwant\n%s", name, rows[name], want)

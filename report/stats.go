@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
@@ -47,7 +48,12 @@ const dash = "—"
 // once per row it is in): one column per reason that occurs, "outside
 // pool" their sum, then the bytes of the groups pooled in the bundle and
 // its pool size. Its total row is the sum of the rows too.
-func Stats(w io.Writer, p *planner.Result) error {
+//
+// "sdsc files" is how many SDSC files the bundle's ops name (each op its
+// own with the cache off, sdscCache false), "reusing" how many ops name
+// an earlier op's file (docs/bundle-ir.md 4.5.1; mlirgen.SDSCFiles
+// decides).
+func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 	g := p.Graph
 	bw := bufio.NewWriter(w)
 	state := "allocator " + p.Allocator
@@ -59,12 +65,12 @@ func Stats(w io.Writer, p *planner.Result) error {
 		state, HumanSize(p.Budget), p.Budget)
 	bw.WriteString(footprintLine(p, p.Footprint()))
 
-	header := []string{"bundle", "steps", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget", "fallbacks"}
-	rightAligned := []bool{false, true, true, true, true, true, true, true, false}
+	header := []string{"bundle", "steps", "sdsc files", "reusing", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget", "fallbacks"}
+	rightAligned := []bool{false, true, true, true, true, true, true, true, true, true, false}
 	rows := [][]string{header}
 
 	touched := touchedGroups(g)
-	var tSteps, tCands, tPooled int
+	var tSteps, tFiles, tCands, tPooled int
 	var tPool, tLower int64
 	maxShare := -1.0
 	// byRow[k] is row k's non-pooled groups by reason (bundles, then
@@ -93,7 +99,9 @@ func Stats(w io.Writer, p *planner.Result) error {
 		}
 		fb := fallbacksOf(p, touched[bi], bi)
 		byRow = append(byRow, fb)
-		rows = append(rows, []string{b.Name, strconv.Itoa(len(b.Ops)), strconv.Itoa(len(pb.Candidates)),
+		files := sdscFileCount(p, bi, sdscCache)
+		tFiles += files
+		rows = append(rows, []string{b.Name, strconv.Itoa(len(b.Ops)), strconv.Itoa(files), strconv.Itoa(len(b.Ops) - files), strconv.Itoa(len(pb.Candidates)),
 			strconv.Itoa(pooled), pool, lowerHuman(pb.LowerBound), ratio(pb.PoolSize, pb.LowerBound), share,
 			reasonCounts(fb)})
 		tSteps += len(b.Ops)
@@ -109,7 +117,7 @@ func Stats(w io.Writer, p *planner.Result) error {
 	if untouched != nil {
 		byRow = append(byRow, untouched)
 		names = append(names, noBundle)
-		rows = append(rows, []string{noBundle, "", "", "", "", "", "", "", reasonCounts(untouched)})
+		rows = append(rows, []string{noBundle, "", "", "", "", "", "", "", "", "", reasonCounts(untouched)})
 	}
 	all := make([][]int, len(planner.Reasons))
 	for _, fb := range byRow {
@@ -121,13 +129,24 @@ func Stats(w io.Writer, p *planner.Result) error {
 	if maxShare >= 0 {
 		tShare = percent(maxShare)
 	}
-	rows = append(rows, []string{"total", strconv.Itoa(tSteps), strconv.Itoa(tCands), strconv.Itoa(tPooled),
+	rows = append(rows, []string{"total", strconv.Itoa(tSteps), strconv.Itoa(tFiles), strconv.Itoa(tSteps - tFiles), strconv.Itoa(tCands), strconv.Itoa(tPooled),
 		lowerHuman(tPool), lowerHuman(tLower), ratio(tPool, tLower), tShare, reasonCounts(all)})
 	writeTable(bw, rows, rightAligned, len(rows)-1)
 
 	bw.WriteByte('\n')
 	writeTable(bw, byteRows(p, names, byRow, pooledBytes), nil, len(byRow)+1)
 	return bw.Flush()
+}
+
+// sdscFileCount is how many SDSC files bundle bi's ops name.
+func sdscFileCount(p *planner.Result, bi int, cache bool) int {
+	n := 0
+	for k, u := range mlirgen.SDSCFiles(p, bi, cache) {
+		if int(u.First) == k {
+			n++
+		}
+	}
+	return n
 }
 
 // noBundle names the stats rows of the groups no bundle touches.

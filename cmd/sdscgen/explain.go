@@ -13,7 +13,7 @@ bundles, ops and CPU nodes that write and read it, its live range, the
 reason it is not pooled with the evidence, or its pool offset and the
 buffers that reuse its bytes. The flags are those of sdscgen (e.g.
 --budget, --no-pool, --bundle-symbolic-args=false) but -o, --plan, --svg,
---dump-after and --explain, which do not apply; they may come before,
+--html, --dump-after and --explain, which do not apply; they may come before,
 between or after FILE and NAME.
 
 Flags:
@@ -41,7 +41,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	set := c.set()
-	for _, f := range []string{"o", "plan", "svg", "dump-after", "explain", "version"} {
+	for _, f := range []string{"o", "plan", "svg", "html", "dump-after", "explain", "version"} {
 		if set[f] {
 			return c.usageError(stderr, fmt.Sprintf("--%s does not apply to explain", f))
 		}

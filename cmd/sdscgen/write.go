@@ -75,12 +75,15 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
 	}
 	htmlFile := cfg.rep.htmlPath != "" && cfg.rep.htmlPath != "-"
 	if htmlFile {
-		target, err := checkOutputFile(cfg.rep.htmlPath)
+		target, err := resolveOutput(cfg.rep.htmlPath)
 		if err != nil {
 			return fmt.Errorf("--html: %v", err)
 		}
 		if real := realPath(target); od != nil && (real == od.dir || within(real, od.dir)) {
 			return fmt.Errorf("--html %s is inside the -o DIR %s, which the run replaces whole", cfg.rep.htmlPath, cfg.outDir)
+		}
+		if _, err := checkOutputFile(cfg.rep.htmlPath); err != nil {
+			return fmt.Errorf("--html: %v", err)
 		}
 	}
 

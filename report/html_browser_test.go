@@ -78,7 +78,6 @@ func shotDir(t *testing.T) string {
 // pageState is what the page's script reports (window.sdscView).
 type pageState struct {
 	Bundle  int     `json:"bundle"`
-	Drawn   int     `json:"drawn"`
 	Start   float64 `json:"start"`
 	Parsed  float64 `json:"parsed"`
 	Ready   float64 `json:"ready"`
@@ -178,7 +177,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	}
 	var st pageState
 	if err == nil {
-		st, err = chromedp.Run(ctx, chromedp.Evaluate[pageState](`({bundle: sdscView.bundle, drawn: sdscView.drawn, start: sdscView.start, parsed: sdscView.parsed, ready: sdscView.ready, painted: sdscView.painted})`))
+		st, err = chromedp.Run(ctx, chromedp.Evaluate[pageState](`({bundle: sdscView.bundle, start: sdscView.start, parsed: sdscView.parsed, ready: sdscView.ready, painted: sdscView.painted})`))
 	}
 	if err != nil {
 		t.Fatalf("loading %s: %v", page, err)

@@ -56,7 +56,9 @@ func ExampleCompile() {
 
 // The plan JSON records the options (a budget of 200 bytes, the
 // best-fit allocator) and each buffer's decision: t's 256 bytes do not
-// fit under 200, so it falls back over budget and k's pool is empty.
+// fit under 200, so it falls back over budget, a kernel argument, and k's
+// pool is empty. The footprint has one position, k, where x, t and y are
+// all live: 128 + 256 + 128 = 512 bytes.
 func ExampleResult_WritePlanJSON() {
 	res, err := sdscgen.Compile("g.bir", []byte(src), sdscgen.Options{Budget: 200, Allocator: "best-fit"})
 	if err != nil {
@@ -67,18 +69,35 @@ func ExampleResult_WritePlanJSON() {
 	}
 	// Output:
 	// {
+	//   "format_version": 2,
 	//   "graph": "g",
 	//   "allocator": "best-fit",
 	//   "budget": 200,
 	//   "pool_sizes": {"k": 0},
 	//   "bundles": [
-	//     {"name": "k", "steps": 2, "pool_size": 0, "lower_bound": 256}
+	//     {"name": "k", "steps": 2, "pool_size": 0, "lower_bound": 256, "pos": "g.bir:7:9",
+	//       "kernel_args": [
+	//         {"arg": 0, "group": "x", "names": ["x"]},
+	//         {"arg": 1, "group": "t", "names": ["t"]},
+	//         {"arg": 2, "group": "y", "names": ["y"]}
+	//       ],
+	//       "ops": [
+	//         {"name": "a", "step": 0, "pos": "g.bir:8:8"},
+	//         {"name": "b", "step": 1, "pos": "g.bir:9:8"}
+	//       ]}
 	//   ],
 	//   "buffers": [
-	//     {"name": "x", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input"},
-	//     {"name": "t", "size": 256, "bundle": "k", "start": 0, "end": 1, "offset": null, "view_offset": 0, "reason": "over-budget"},
-	//     {"name": "y", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-output"}
-	//   ]
+	//     {"name": "x", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input", "group": "x", "pos": "g.bir:2:10"},
+	//     {"name": "t", "size": 256, "bundle": "k", "start": 0, "end": 1, "offset": null, "view_offset": 0, "reason": "over-budget", "group": "t", "pos": "g.bir:3:10"},
+	//     {"name": "y", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-output", "group": "y", "pos": "g.bir:4:10"}
+	//   ],
+	//   "footprint": {
+	//     "peak_bytes": 512, "peak_node": "k", "peak_position": 0,
+	//     "no_pooling_peak_bytes": 512, "resident_pools_peak_bytes": 512,
+	//     "timeline": [
+	//       {"node": "k", "kind": "bundle", "standalone_bytes": 512, "pool_bytes": 0}
+	//     ]
+	//   }
 	// }
 }
 

@@ -335,6 +335,11 @@ type EmitOptions struct {
 	// %pool_base_addr argument instead of allocating it (torch-spyre's
 	// FRONTEND_POOL_ALLOCATION).
 	FrontendPoolAllocation bool
+	// NoSDSCCache turns torch-spyre's sdsc_cache off: every op prints
+	// its own sdsc_STEP.json and ids. By default (as upstream's
+	// SPYRE_INDUCTOR_SDSC_CACHE) an op whose SDSC equals an earlier op's
+	// of its bundle prints that op's file and ids (docs/bundle-ir.md).
+	NoSDSCCache bool
 	// Workers is how many goroutines print bundles (0: GOMAXPROCS). The
 	// output is the same bytes for every value.
 	Workers int
@@ -345,7 +350,7 @@ func (o EmitOptions) mlirgen() mlirgen.Options {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, Workers: w}
+	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: !o.NoSDSCCache, Workers: w}
 }
 
 // WriteMLIR writes every bundle's module, in graph order, separated by

@@ -79,6 +79,7 @@ type model struct {
 	aliases map[string]alias  // view -> root and byte offset
 	touched map[string]bool   // names some op reads or writes
 	ops     map[string]string // leaf op -> its bundle
+	kinds   map[string]string // leaf op -> its kind ("" when it has none)
 }
 
 type alias struct {
@@ -88,7 +89,7 @@ type alias struct {
 
 var (
 	aliasLine = regexp.MustCompile(`^alias (\S+) = (\S+)(?: \+ (\d+))?$`)
-	leafLine  = regexp.MustCompile(`^(op|cpu) (\S+)(?: reads (.*?))?(?: writes (.*))?$`)
+	leafLine  = regexp.MustCompile(`^(op|cpu) (\S+)(?: kind (\S+))?(?: reads (.*?))?(?: writes (.*))?$`)
 	fusedLine = regexp.MustCompile(`^fused (\S+) \{$`)
 )
 
@@ -99,7 +100,7 @@ func readModel(t *testing.T, path string) model {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m := model{aliases: map[string]alias{}, touched: map[string]bool{}, ops: map[string]string{}}
+	m := model{aliases: map[string]alias{}, touched: map[string]bool{}, ops: map[string]string{}, kinds: map[string]string{}}
 	fused := ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -124,8 +125,9 @@ func readModel(t *testing.T, path string) model {
 					m.bundles++
 				}
 				m.ops[g[2]] = b
+				m.kinds[g[2]] = g[3]
 			}
-			for _, list := range []string{g[3], g[4]} {
+			for _, list := range []string{g[4], g[5]} {
 				for _, n := range strings.Split(list, ",") {
 					if n = strings.TrimSpace(n); n != "" && g[1] == "op" {
 						m.touched[n] = true
@@ -183,6 +185,12 @@ func TestModelZoo(t *testing.T) {
 			}
 			if len(plan.Bundles) != m.bundles {
 				t.Errorf("plan has %d bundles, the file %d top-level op/fused nodes", len(plan.Bundles), m.bundles)
+			}
+			// The exporter gives every device op a kind (docs/exporter.md).
+			for op, k := range m.kinds {
+				if k == "" {
+					t.Errorf("op %s has no kind", op)
+				}
 			}
 			for _, b := range plan.Bundles {
 				if b.PoolSize != nil && *b.PoolSize < b.LowerBound {

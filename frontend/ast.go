@@ -117,16 +117,25 @@ type Node struct {
 	Loop  *Loop
 }
 
-// Leaf is an `op` or a `cpu` node (Kind tells which). Cores is its
-// `cores` clause, nil without one. The parser accepts `cores` on a cpu
-// node too, so that Check reports it with the other semantic errors.
+// Leaf is an `op` or a `cpu` node (Kind tells which). OpKind is its
+// `kind` clause and Cores its `cores` clause, each nil without one. The
+// parser accepts both on a cpu node too, so that Check reports them with
+// the other semantic errors.
 type Leaf struct {
 	Pos    Pos    // of the keyword
 	Kind   string // "op" or "cpu"
 	Name   Name
+	OpKind *KindClause
 	Cores  *IntList
 	Reads  []Access
 	Writes []Access
+}
+
+// KindClause is `kind K` on a leaf: Pos is that of the keyword, Name the
+// kind K as written.
+type KindClause struct {
+	Pos  Pos
+	Name Name
 }
 
 // Fused is a `fused NAME { ... }` block.
@@ -222,15 +231,22 @@ type refNode struct {
 	Loop  *refLoop  `parser:"| @@"`
 }
 
-// The contract's grammar has no `cores` on a cpu node; this one accepts
-// it there, for Check to report (see Leaf).
+// The contract's grammar has no `kind` and no `cores` on a cpu node;
+// this one accepts them there, for Check to report (see Leaf).
 type refLeaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`
-	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('cores' | 'reads' | 'writes')) @Keyword )"`
+	Name   lexer.Token `parser:"( @Ident | (?= Keyword ('kind' | 'cores' | 'reads' | 'writes')) @Keyword )"`
+	OpKind *refKind    `parser:"@@?"`
 	Cores  *refCores   `parser:"@@?"`
 	Reads  []refAccess `parser:"( 'reads' @@ ( ',' @@ )* )?"`
 	Writes []refAccess `parser:"( 'writes' @@ ( ',' @@ )* )?"`
+}
+
+// refKind is the `kind` clause; its Ident is never a keyword.
+type refKind struct {
+	Pos  lexer.Position
+	Name lexer.Token `parser:"'kind' @Ident"`
 }
 
 type refCores struct {
@@ -378,6 +394,9 @@ func refNodes(nodes []refNode) []Node {
 			l := n.Leaf
 			c.Leaf = &Leaf{Pos: refPos(l.Pos), Kind: l.Kind, Name: refName(l.Name),
 				Reads: refAccesses(l.Reads), Writes: refAccesses(l.Writes)}
+			if l.OpKind != nil {
+				c.Leaf.OpKind = &KindClause{Pos: refPos(l.OpKind.Pos), Name: refName(l.OpKind.Name)}
+			}
 			if l.Cores != nil {
 				c.Leaf.Cores = l.Cores.Ints.convert(l.Cores.Pos)
 			}

@@ -118,6 +118,8 @@ func perfFile(b *testing.B, name string) []byte {
 		"10k.bir":     {Ops: 10_000, Bundles: 1, Seed: 1},
 		"1M.bir":      {Ops: 1_000_000, Bundles: 1, Seed: 1},
 		"1Mx1000.bir": {Ops: 1_000_000, Bundles: 1000, Seed: 1},
+		// 10k.bir with a kind on seven ops in eight, of 16 kinds.
+		"10k-kinds.bir": {Ops: 10_000, Bundles: 1, Seed: 1, Kinds: 16},
 	}[name]
 	var buf bytes.Buffer
 	if err := synth.Generate(&buf, cfg); err != nil {
@@ -162,6 +164,11 @@ func BenchmarkParseThenCheck10k(b *testing.B)     { benchParseCheck(b, "10k.bir"
 func BenchmarkParseThenCheck1Mx1000(b *testing.B) { benchParseCheck(b, "1Mx1000.bir") }
 func BenchmarkParseCheck10k(b *testing.B)         { benchParseCheckStream(b, "10k.bir") }
 func BenchmarkParseCheck1Mx1000(b *testing.B)     { benchParseCheckStream(b, "1Mx1000.bir") }
+
+// BenchmarkParseCheck10kKinds and ParseCheckReader10kKinds are the 10k
+// benchmarks on the same graph with kinds, for what they cost.
+func BenchmarkParseCheck10kKinds(b *testing.B)       { benchParseCheckStream(b, "10k-kinds.bir") }
+func BenchmarkParseCheckReader10kKinds(b *testing.B) { benchParseCheckReader(b, "10k-kinds.bir") }
 
 // BenchmarkPeakHeap1Mx1000 reports the peak live heap of one ParseCheck
 // of the 1Mx1000 graph, over what was live before (the source, which the

@@ -63,6 +63,11 @@ type builder struct {
 	// byPre maps a token's pre to its name's id + 1 (0: not yet
 	// interned); see internPre.
 	byPre []int32
+	// kindIDs maps each kind met to its Op.Kind (an index of
+	// Graph.Kinds); kindHot caches the Op.Kind of kinds met recently
+	// by kindSlot (0: none), see internKind.
+	kindIDs map[string]int32
+	kindHot [64]int32
 
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
@@ -406,10 +411,13 @@ func (b *builder) endBundle() {
 }
 
 // leaf adds an op or cpu node of an AST at the current nesting (Check's
-// path): it feeds the builder as the parser does (leafStart, leafCores,
-// access, writes, leafEnd).
+// path): it feeds the builder as the parser does (leafStart, leafKind,
+// leafCores, access, writes, leafEnd).
 func (b *builder) leaf(l *Leaf) {
 	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
+	if l.OpKind != nil {
+		b.leafKind(l.OpKind.Pos, l.OpKind.Name)
+	}
 	if l.Cores != nil {
 		b.leafCores(astInts(l.Cores))
 	}
@@ -477,6 +485,7 @@ type leafState struct {
 	ncores   int
 	cores    ir.IntsRef
 	coresOK  bool
+	kind     int32 // its Op.Kind (0: no kind clause)
 }
 
 // leafStart opens an op (cpu false) or cpu node at the current nesting;
@@ -503,6 +512,69 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 		lf.depth = len(b.stack())
 	}
 	lf.off = len(*lf.dst)
+}
+
+// leafKind records the open leaf's `kind` clause: the keyword at pos,
+// the kind k. Only an op has a kind.
+func (b *builder) leafKind(pos Pos, k Name) {
+	lf := &b.lf
+	if lf.cpu {
+		b.errorf(pos, "kind on cpu node %s; only op nodes have a kind", quoteText(lf.name.Value))
+		return
+	}
+	lf.kind = b.internKind(k.Value)
+}
+
+// internKind returns the Op.Kind of kind s, giving the kinds numbers 1,
+// 2, ... in order of first appearance (Graph.Kinds[0] is "", no kind).
+// A graph has few kinds, each on many ops: a kind met recently costs a
+// load from kindHot and one comparison, no hash; only the others go to
+// the map.
+func (b *builder) internKind(s string) int32 {
+	slot := &b.kindHot[kindSlot(s)]
+	if k := *slot; k != 0 && b.g.Kinds[k] == s {
+		return k
+	}
+	k, ok := b.kindIDs[s]
+	if !ok {
+		if b.kindIDs == nil {
+			b.kindIDs = map[string]int32{}
+			b.g.Kinds = []string{""}
+		}
+		// s may be in the parser's window: the graph keeps a copy.
+		c := b.names.arena.str(b.names.arena.copy(s))
+		k = int32(len(b.g.Kinds))
+		b.g.Kinds = append(b.g.Kinds, c)
+		b.kindIDs[c] = k
+	}
+	*slot = k
+	return k
+}
+
+// kindSlot picks kind s's entry of kindHot from its length and its
+// first and last eight bytes, where kinds differ (the operation's name
+// after a common prefix, the shapes at the end).
+func kindSlot(s string) int {
+	var head, tail uint64
+	if n := len(s); n >= 8 {
+		head, tail = le64(s), le64(s[n-8:])
+	} else {
+		for i := 0; i < n; i++ {
+			head = head<<8 | uint64(s[i])
+		}
+		tail = head
+	}
+	h := head*0x9e3779b97f4a7c15 ^ tail*0xc2b2ae3d27d4eb4f ^ uint64(len(s))
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return int(h >> 58)
+}
+
+// le64 is the first eight bytes of s as a little-endian number.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // leafCores checks the open leaf's cores clause.
@@ -612,6 +684,7 @@ func (b *builder) leafEnd() {
 			Accesses: ir.Span{Off: int32(lf.off), Len: int32(n)},
 			Loops:    b.loopStack,
 			Cores:    lf.cores,
+			Kind:     lf.kind,
 		})
 		b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 		if lf.top {

@@ -94,6 +94,9 @@ func dump(g *ir.Graph) string {
 			if g.Cores(&o) != nil {
 				cores = fmt.Sprintf(" cores=%v", g.Cores(&o))
 			}
+			if o.Kind != 0 {
+				cores = fmt.Sprintf(" kind=%d:%s", o.Kind, g.OpKind(&o)) + cores
+			}
 			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
 		}
 	}
@@ -575,4 +578,90 @@ func TestCores(t *testing.T) {
 	if g.Reads(&rw)[0].Group != g.Reads(&rw)[1].Group || g.Reads(&rw)[0].Group != g.Writes(&rw)[0].Group || g.Reads(&rw)[0].Buffer == g.Reads(&rw)[1].Buffer {
 		t.Errorf("rw: accesses not one storage under two names: %+v %+v", g.Reads(&rw), g.Writes(&rw))
 	}
+}
+
+// TestKinds checks Op.Kind and Graph.Kinds on testdata/valid/kinds.bir:
+// the kinds are numbered from 1 in order of first appearance (relu in
+// the first op, add in the third, the dtype name f16 in the loop), an op
+// without a kind has 0, and Kinds[0] is "". Both paths agree (the
+// differential test compares whole graphs); ParseCheck is checked here.
+func TestKinds(t *testing.T) {
+	src, err := os.ReadFile("testdata/valid/kinds.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*ir.Graph{mustCheck(t, string(src)), mustParseCheck(t, src)} {
+		want := []string{"", "aten.relu.default.f16_8x64x56x56", "aten.add.Tensor", "f16", "_x.1"}
+		if !reflect.DeepEqual(g.Kinds, want) {
+			t.Errorf("Kinds = %q, want %q", g.Kinds, want)
+		}
+		got := map[string]int32{}
+		for _, b := range g.Bundles {
+			for i := range b.Ops {
+				got[b.Ops[i].Name] = b.Ops[i].Kind
+			}
+		}
+		wantOps := map[string]int32{"relu0": 1, "relu1": 1, "add2": 2, "plain3": 0, "t4": 3, "relu5": 1, "odd6": 4, "alone": 0}
+		if !reflect.DeepEqual(got, wantOps) {
+			t.Errorf("op kinds = %v, want %v", got, wantOps)
+		}
+		// Fusion off: every op its own bundle, with its kind.
+		u := g.Unfused()
+		for _, b := range u.Bundles {
+			want := ""
+			if k := wantOps[b.Ops[0].Name]; k > 0 {
+				want = g.Kinds[k]
+			}
+			if got := u.OpKind(&b.Ops[0]); got != want {
+				t.Errorf("unfused %s: kind %q, want %q", b.Name, got, want)
+			}
+		}
+	}
+	// Without any kind, Kinds stays nil.
+	if g := mustCheck(t, "graph g { buffer x : 4 op a reads x }"); g.Kinds != nil || g.Bundles[0].Ops[0].Kind != 0 {
+		t.Errorf("no kinds: Kinds %q, Kind %d", g.Kinds, g.Bundles[0].Ops[0].Kind)
+	}
+}
+
+// TestKindsMany interns more kinds than the builder's cache of recent
+// kinds holds, in an order that revisits them, through both paths: two
+// ops have the same Kind exactly when they have the same kind.
+func TestKindsMany(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph g {\n  buffer x : 4096\n  fused f {\n")
+	var kinds []string
+	for i := 0; i < 3000; i++ {
+		// 300 kinds, many of one length and last byte.
+		k := fmt.Sprintf("aten.op%d.f16_%dx8", (i*7919)%300, (i*31)%5)
+		kinds = append(kinds, k)
+		fmt.Fprintf(&b, "    op o%d kind %s reads x\n", i, k)
+	}
+	b.WriteString("  }\n}\n")
+	src := []byte(b.String())
+	for _, g := range []*ir.Graph{mustCheck(t, string(src)), mustParseCheck(t, src)} {
+		ops := g.Bundles[0].Ops
+		first := map[string]int32{}
+		for i, k := range kinds {
+			if g.OpKind(&ops[i]) != k {
+				t.Fatalf("op %d: kind %q, want %q", i, g.OpKind(&ops[i]), k)
+			}
+			if f, ok := first[k]; ok && f != ops[i].Kind {
+				t.Fatalf("op %d: kind %q is %d, and %d before", i, k, ops[i].Kind, f)
+			}
+			first[k] = ops[i].Kind
+		}
+		if len(g.Kinds) != len(first)+1 {
+			t.Errorf("%d kinds for %d distinct", len(g.Kinds)-1, len(first))
+		}
+	}
+}
+
+// mustParseCheck is mustCheck through ParseCheck.
+func mustParseCheck(t *testing.T, src []byte) *ir.Graph {
+	t.Helper()
+	g, errs := ParseCheck("t.bir", src)
+	if errs != nil {
+		t.Fatalf("ParseCheck: %v", errs)
+	}
+	return g
 }

@@ -290,10 +290,10 @@ func spans(src []byte) [][2]int {
 }
 
 // addV2 rewrites a random graph in v1 syntax (randgraph.Config.V1) to
-// use the syntax contract v2 added: `+ OFF` on alias lines, `cores` on
-// ops (now and then on cpu nodes, which parse and fail Check), and
-// `split` on accesses, mostly with one entry per cores entry. The result
-// always parses; it need not check.
+// use the syntax contracts v2 and v3 added: `+ OFF` on alias lines,
+// `kind` and `cores` on ops (now and then on cpu nodes, which parse and
+// fail Check), and `split` on accesses, mostly with one entry per cores
+// entry. The result always parses; it need not check.
 func addV2(r *rand.Rand, src []byte) []byte {
 	s := newScanner("", string(src))
 	var out strings.Builder
@@ -358,11 +358,18 @@ func addV2(r *rand.Rand, src []byte) []byte {
 		switch {
 		case nameNext:
 			nameNext = false
+			clauses := ""
+			if kind == kwOp && r.Intn(2) == 0 || kind == kwCPU && r.Intn(20) == 0 {
+				clauses = " kind " + kindPool[r.Intn(len(kindPool))]
+			}
 			if kind == kwOp && r.Intn(3) == 0 || kind == kwCPU && r.Intn(20) == 0 {
 				cores = 1 + r.Intn(3)
 				list := ints(cores, 1)
 				list = strings.ReplaceAll(list, "0", "2")
-				insert(int(t.end), " cores "+list)
+				clauses += " cores " + list
+			}
+			if clauses != "" {
+				insert(int(t.end), clauses)
 			}
 		case t.kind == tokKeyword:
 			switch t.kw {
@@ -384,10 +391,14 @@ func addV2(r *rand.Rand, src []byte) []byte {
 	return []byte(out.String())
 }
 
+// kindPool are the kinds addV2 writes: few, so that they repeat, one a
+// dtype name and one a keyword with a suffix.
+var kindPool = []string{"aten.relu.default.f16_8x64x56x56", "aten.add.Tensor", "f16", "kind_", "k.1"}
+
 // extras are tokens worth inserting: every keyword and punctuation, a few
 // names and integers, and the lexically bad.
 var extras = []string{"graph", "buffer", "bytes", "input", "output", "lx", "alias", "rename", "op", "cpu",
-	"fused", "loop", "count", "reads", "writes", "step", "cores", "split", "{", "}", ":", ",", "=", "[", "]",
+	"fused", "loop", "count", "reads", "writes", "step", "cores", "split", "kind", "kind x", "{", "}", ":", ",", "=", "[", "]",
 	"->", "+", "x", "f16", "KiB", "0", "7", "99999999999999999999", ";", "\n", "// c\n", "-", "/", "\r",
 	"\r\n", "\x00", "\xff\xfe", "é", "4x"}
 
@@ -443,7 +454,7 @@ func mutateByte(r *rand.Rand, src []byte) []byte {
 
 // TestKeywordTable checks the table-driven keyword against a plain switch.
 func TestKeywordTable(t *testing.T) {
-	words := append(append([]string{}, extras...), "graphs", "opx", "o", "Op", "lxx", "cpus", "stepx", "loops", "_", "zzzzzzz", "f16", "cores", "count", "coret", "cords", "split", "spilt", "splix", "Cores", "core_s", "cores9")
+	words := append(append([]string{}, extras...), "graphs", "opx", "o", "Op", "lxx", "cpus", "stepx", "loops", "_", "zzzzzzz", "f16", "cores", "count", "coret", "cords", "split", "spilt", "splix", "Cores", "core_s", "cores9", "kind", "kinds", "kine", "mind", "Kind", "kind.x", "kid")
 	for k := kwGraph; k <= kwLast; k++ {
 		w := kwText(k)
 		words = append(words, w, w+"x", w[:len(w)-1], "x"+w[1:])

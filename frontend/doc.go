@@ -12,12 +12,12 @@
 //
 // ParseCheck does both at once without an AST, and is what the tool uses:
 // the parser hands every declaration and node to the checker (build.go) as
-// soon as it has read it (a leaf node piece by piece: its name, its cores,
-// each access, with the integers parsed into scratch that holds no
+// soon as it has read it (a leaf node piece by piece: its name, its kind,
+// its cores, each access, with the integers parsed into scratch that holds no
 // pointers), and the checker builds the graph as it goes. On a source held
 // whole of 32 KiB or more, the scanner runs on a goroutine of its own a
 // batch of tokens ahead of the parser, and numbers the distinct names
-// (but nodes', never looked up), so that the checker finds a name seen
+// (but nodes' and kinds', never looked up so), so that the checker finds a name seen
 // before with one load (pipe.go); the
 // duplicate node names are looked for on another goroutine during the rest
 // of finish. Both goroutines have ended when ParseCheck returns, and the
@@ -65,6 +65,13 @@
 //     reports it positioned at the keyword, with the other errors.
 //   - `split` on an access: only on an op with cores, one entry per cores
 //     entry.
+//   - `kind K` on an op (contract v3): the builder numbers the distinct
+//     kinds from 1 in order of first appearance into Graph.Kinds
+//     (Kinds[0] is "", nil when no op has a kind) and sets Op.Kind (0
+//     without one), so that two ops have equal Kind exactly when they
+//     have the same K. A kind met recently costs one comparison (a small
+//     cache in front of a map). As with cores, the parser accepts `kind`
+//     on a cpu node and Check reports it at the keyword.
 //   - Bounds: an access with a step or a split must start every core and
 //     iteration at byte 0 or inside the accessed name's own size: its
 //     largest core offset, sum_d (s_d-1)*b_d, plus sum over its loops of
@@ -78,8 +85,10 @@
 // continues the construct before it nor starts another, that is the
 // construct's optional continuations (`unexpected "KiB", expected "bytes"
 // or the end of the declaration`; after an access: ",", "step", "split",
-// "writes"), as the contract's grammar allows them (so no "cores" after a
-// cpu node's name). A dtype size without its shape is reported at the
+// "writes"), as the contract's grammar allows them (so no "kind" and no
+// "cores" after a cpu node's name); a `kind` met after an op's cores or
+// accesses gets a word on where it belongs, and what must follow `kind`
+// is "a kind" (a name). A dtype size without its shape is reported at the
 // dtype, not at the token after it, which is often on the next line.
 //
 // # Two parsers

@@ -129,6 +129,36 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("access to %q reaches %v of %v bytes", g.Buffers[a.Buffer].Name, far, size)
 		}
 	}
+	// Kinds: "" first, then distinct non-empty names, each on some op;
+	// every op's Kind indexes it.
+	if len(g.Kinds) > 0 && g.Kinds[0] != "" {
+		t.Errorf("Kinds[0] is %q", g.Kinds[0])
+	}
+	kindUsed := make([]bool, len(g.Kinds))
+	seenKind := map[string]bool{}
+	for i, k := range g.Kinds {
+		if i > 0 && (k == "" || seenKind[k]) {
+			t.Errorf("Kinds[%d] is %q: empty or a duplicate", i, k)
+		}
+		seenKind[k] = true
+	}
+	for _, b := range g.Bundles {
+		for i := range b.Ops {
+			k := b.Ops[i].Kind
+			if k < 0 || int(k) >= max(len(g.Kinds), 1) {
+				t.Errorf("op %q: kind %d of %d", b.Ops[i].Name, k, len(g.Kinds))
+				continue
+			}
+			if k > 0 {
+				kindUsed[k] = true
+			}
+		}
+	}
+	for i := 1; i < len(kindUsed); i++ {
+		if !kindUsed[i] {
+			t.Errorf("kind %q is on no op", g.Kinds[i])
+		}
+	}
 	for _, b := range g.Bundles {
 		for k, l := range b.Loops {
 			wantDepth := 1

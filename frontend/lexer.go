@@ -65,8 +65,9 @@ const (
 	kwStep
 	kwCores
 	kwSplit
+	kwKind
 
-	kwLast = kwSplit
+	kwLast = kwKind
 )
 
 // kwByShape maps the length, first and last letter of a word to the only
@@ -145,6 +146,8 @@ func kwText(k kw) string {
 		return "cores"
 	case kwSplit:
 		return "split"
+	case kwKind:
+		return "kind"
 	}
 	return ""
 }
@@ -188,6 +191,8 @@ func keywordSlow(s string) kw {
 		return kwCores
 	case "split":
 		return kwSplit
+	case "kind":
+		return kwKind
 	}
 	return kwNone
 }

@@ -97,6 +97,7 @@ type parser struct {
 	// by object: a million-op graph would otherwise make millions of
 	// small allocations.
 	leaves   chunks[Leaf]
+	kinds    chunks[KindClause]
 	loops    chunks[Loop]
 	fuseds   chunks[Fused]
 	intLists chunks[IntList]
@@ -482,7 +483,11 @@ func (p *parser) bodyEnd(g *Graph) {
 // error says what could have continued the construct before it.
 func (p *parser) notInBody(g *Graph) {
 	if p.tok.kind != tokEOF && !(p.tok.kind == tokKeyword && isDeclKeyword(p.tok.kw)) {
-		if want := continuation(p.after, p.afterLeaf, p.afterRead); want != "" {
+		next := kwNone
+		if p.tok.kind == tokKeyword {
+			next = p.tok.kw
+		}
+		if want := continuationAt(p.after, p.afterLeaf, p.afterRead, next); want != "" {
 			p.fail("unexpected " + p.describe() + ", expected " + want)
 		}
 	}
@@ -501,8 +506,15 @@ func (p *parser) leaf() *Leaf {
 	}
 	leafKw := p.tok.kw
 	p.next()
-	l.Name = p.declName(0, kws(kwCores, kwReads, kwWrites))
+	l.Name = p.declName(0, leafClauses)
 	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
+	if p.isKw(kwKind) {
+		k := p.kinds.one()
+		k.Pos = p.tok.pos
+		k.Name = p.kindName()
+		l.OpKind = k
+		p.after = afterKind
+	}
 	if p.isKw(kwCores) {
 		l.Cores = p.ints()
 		p.after = afterCores
@@ -518,6 +530,20 @@ func (p *parser) leaf() *Leaf {
 		l.Writes = p.accesses()
 	}
 	return l
+}
+
+// leafClauses are the keywords that may follow a leaf's name, which
+// confirm a keyword before them as the name (see declName).
+var leafClauses = kws(kwKind, kwCores, kwReads, kwWrites)
+
+// kindName consumes a `kind` keyword, the current token, and returns the
+// kind after it, which must be a name (a keyword is not one).
+func (p *parser) kindName() Name {
+	p.next()
+	if p.tok.kind != tokIdent {
+		p.fail("unexpected " + p.describe() + ", expected " + wantKind)
+	}
+	return p.take()
 }
 
 // accesses parses `ACCESS {, ACCESS}`.
@@ -551,9 +577,15 @@ func (p *parser) leafB() {
 	pos := p.tok.pos
 	leafKw := p.tok.kw
 	p.next()
-	name := p.declName(0, kws(kwCores, kwReads, kwWrites))
+	name := p.declName(0, leafClauses)
 	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
 	p.b.leafStart(leafKw == kwCPU, pos, name)
+	if p.isKw(kwKind) {
+		kpos := p.tok.pos
+		k := p.kindName()
+		p.after = afterKind
+		p.b.leafKind(kpos, k)
+	}
 	if p.isKw(kwCores) {
 		p.lits = p.lits[:0]
 		c := p.intsB()

@@ -90,7 +90,9 @@ func (q *pipe) run(s *scanner, first int) {
 	// follows is a node's, which the builder never looks up (see
 	// builder.node), so it is not numbered (its pre stays 0, which
 	// internPre would take as a name to intern by its text). That is
-	// half the distinct names of a generated graph.
+	// half the distinct names of a generated graph. The same goes for
+	// the name after `kind`, which the builder interns on its own
+	// (builder.internKind).
 	node := false
 	for {
 		var b *tokBatch
@@ -119,7 +121,7 @@ func (q *pipe) run(s *scanner, first int) {
 				// names (buffers and operands) up by this number.
 				t.pre = q.pre.number(int(t.off), int(t.end))
 			}
-			node = t.kind == tokKeyword && declaresNode(t.kw)
+			node = t.kind == tokKeyword && (declaresNode(t.kw) || t.kw == kwKind)
 			n++
 			if t.kind == tokEOF {
 				b.last, b.err = true, s.err

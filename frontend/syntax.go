@@ -73,10 +73,22 @@ func syntaxError(err error, src string, filename string) *Error {
 		}
 	}
 	if want == `a declaration, a node or "}"` || want == `a node or "}"` {
-		if !tok.EOF() && !(tok.Type == tokKeyword && isDeclKeyword(keyword(tok.Value))) {
-			if c := continuation(afterAt(src, tok.Pos.Offset)); c != "" {
+		next := kwNone
+		if tok.Type == tokKeyword {
+			next = keyword(tok.Value)
+		}
+		if !tok.EOF() && !isDeclKeyword(next) {
+			a, leaf, inReads := afterAt(src, tok.Pos.Offset)
+			if c := continuationAt(a, leaf, inReads, next); c != "" {
 				want = c
 			}
+		}
+	}
+	if want == "a name" {
+		// A `kind` keyword is always followed by the kind (as a
+		// declared name it is confirmed by the token after it).
+		if p := prevToken(src, tok.Pos.Offset); p.Type == tokKeyword && p.Value == "kind" {
+			want = wantKind
 		}
 	}
 	if want == "a name" && tok.Type == tokKeyword {
@@ -148,7 +160,8 @@ const (
 	afterSizeInt                  // `buffer x : 4`: "bytes"
 	afterListName                 // `input a`: ","
 	afterAliasTarget              // `alias v = t`: "+"
-	afterLeafName                 // `op a`: "cores" (not on cpu), "reads", "writes"
+	afterLeafName                 // `op a`: "kind", "cores" (neither on cpu), "reads", "writes"
+	afterKind                     // `op a kind k`: "cores" (not on cpu), "reads", "writes"
 	afterCores                    // `op a cores 4`: "reads", "writes"
 	afterAccess                   // `reads x`: ",", "step", "split", "writes"
 	afterStep                     // `reads x step 4`: ",", "split", "writes"
@@ -170,8 +183,11 @@ func continuation(a after, leaf kw, inReads bool) string {
 		words = []string{`","`}
 	case afterAliasTarget:
 		words = []string{`"+"`}
-	case afterLeafName, afterCores:
+	case afterLeafName, afterKind, afterCores:
 		if a == afterLeafName && leaf == kwOp {
+			words = append(words, `"kind"`)
+		}
+		if a != afterCores && leaf == kwOp {
 			words = append(words, `"cores"`)
 		}
 		words = append(words, `"reads"`, `"writes"`)
@@ -197,6 +213,21 @@ func continuation(a after, leaf kw, inReads bool) string {
 	}
 	return strings.Join(words, ", ") + " or the end of " + what
 }
+
+// continuationAt is continuation for an error at a token that is the
+// keyword next (kwNone: not a keyword). A `kind` later in an op than
+// right after its name gets a word on where it belongs: the order of
+// the clauses is fixed.
+func continuationAt(a after, leaf kw, inReads bool, next kw) string {
+	c := continuation(a, leaf, inReads)
+	if c != "" && next == kwKind && leaf == kwOp && (a == afterCores || a >= afterAccess) {
+		c += ` ("kind" comes right after the op's name)`
+	}
+	return c
+}
+
+// wantKind is what a syntax error after a `kind` keyword expected.
+const wantKind = "a kind (a name such as aten.relu.default)"
 
 // isDeclKeyword reports whether k starts a declaration.
 func isDeclKeyword(k kw) bool {
@@ -224,6 +255,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 	var (
 		kind     kw    // keyword of the construct being read
 		nameNext bool  // the next token is the name kind declares
+		kindNext bool  // the next token is the kind of a `kind` clause
 		intsOf   kw    // the Ints after this keyword is being read
 		inList   bool  // inside that Ints' brackets
 		prev     token // the previous token
@@ -250,6 +282,9 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 			if kind == kwOp || kind == kwCPU {
 				a, leaf, inReads = afterLeafName, kind, false
 			}
+		case kindNext:
+			kindNext = false
+			a = afterKind
 		case intsOf != kwNone:
 			if punct == '[' {
 				inList = true
@@ -277,6 +312,8 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 				kind = t.kw
 			case kwCores, kwStep, kwSplit:
 				intsOf = t.kw
+			case kwKind:
+				kindNext = true
 			case kwReads:
 				inReads = true
 			case kwWrites:

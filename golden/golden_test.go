@@ -12,6 +12,7 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/sdscgen/sdscgen/internal/filetree"
+	"github.com/sdscgen/sdscgen/internal/planschema"
 )
 
 // binary is the sdscgen built once for all cases.
@@ -103,6 +104,9 @@ func TestGolden(t *testing.T) {
 			cf, gf := filetree.Read(t, custom), filetree.Read(t, generic)
 
 			gold.Assert(t, "plan.json", cf["plan.json"])
+			if err := planschema.Validate(cf["plan.json"]); err != nil {
+				t.Errorf("plan.json against docs/plan.schema.json: %v", err)
+			}
 			if !bytes.Equal(cf["plan.json"], gf["plan.json"]) {
 				t.Errorf("plan.json differs between custom and generic runs")
 			}

@@ -35,6 +35,12 @@ type Options struct {
 	// addresses.go): builtin dialects only, computing the address of every
 	// access on every core with the same code as the bundle.
 	Addresses bool
+	// SDSCCache turns torch-spyre's sdsc_cache on (its default): an op
+	// whose SDSC would equal an earlier op's of the same bundle prints
+	// that op's sdsc_K.json and symbol ids (sdsccache.go). Without it,
+	// op k's file is sdsc_k.json. The address function is the same
+	// either way.
+	SDSCCache bool
 	// Workers is how many goroutines EmitAll may print on (the caller
 	// passes the cores it may use): batches of small bundles, and the
 	// chunks of declarations and ops a large bundle is cut into once one
@@ -104,7 +110,7 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if o.cut() {
 		chunk = chunkOps
 	}
-	lay := newLayout(p, bi, chunk, o.scratch())
+	lay := newLayout(p, bi, chunk, o.scratch(), opt.SDSCCache && !opt.Addresses)
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)
@@ -291,8 +297,6 @@ func declaration(pr *printer, v value, c, a *mop) {
 	var base value
 	var delta int64
 	switch v.kind {
-	case vPoolAddr:
-		off, base, delta = numbered(vPoolOffset, v.n), value{kind: vPool}, v.n
 	case vSlice:
 		off, base, delta = value{kind: vSliceOffset, n: v.n, s: v.s}, arg(v.n), v.s
 	case vCore:
@@ -473,6 +477,7 @@ func (e *bundleEmitter) op(op *ir.Op) {
 	st := e.applies(op, true)
 	sc := e.sc
 	vals, ids := sc.vals[:0], sc.ids[:0]
+	file, base := e.lay.file(op.Step, e.nextID)
 	for _, u := range st.uses {
 		s := &st.syms[u]
 		if s.used {
@@ -480,13 +485,13 @@ func (e *bundleEmitter) op(op *ir.Op) {
 		}
 		s.used = true
 		vals = append(vals, s.operand())
-		ids = append(ids, -(e.nextID + int64(u) + 1))
+		ids = append(ids, -(base + int64(u) + 1))
 	}
 	e.nextID += int64(len(st.syms))
 	sc.vals, sc.ids = vals, ids
 	m := &e.exec
 	m.operands = vals
-	m.attrBuf[0].i = int64(op.Step)
+	m.attrBuf[0].i = file
 	m.attrBuf[1].ints = ids
 	e.print(m)
 }

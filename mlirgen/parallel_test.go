@@ -34,7 +34,20 @@ func setSizes(t *testing.T, job, big, chunk, decl int) {
 	jobOps, bigOps, chunkOps, declChunk = job, big, chunk, decl
 }
 
-var allForms = []Options{{}, {Generic: true}, {FrontendPoolAllocation: true}, {Generic: true, FrontendPoolAllocation: true}, {Addresses: true}}
+var allForms = []Options{{}, {Generic: true}, {FrontendPoolAllocation: true}, {Generic: true, FrontendPoolAllocation: true}, {Addresses: true},
+	{SDSCCache: true}, {SDSCCache: true, Generic: true, FrontendPoolAllocation: true}}
+
+// withKinds gives every op of g but every fourth one of three kinds, so
+// that the sdsc_cache reuses files across chunk boundaries.
+func withKinds(g *ir.Graph) *ir.Graph {
+	names := []string{"", "k1", "k2", "k3"}
+	for b := range g.Bundles {
+		for k := range g.Bundles[b].Ops {
+			g.Bundles[b].Ops[k].Kind = g.InternKind(names[k%4])
+		}
+	}
+	return g
+}
 
 // sameBytes checks that EmitAll on 2 and 3 workers writes what it writes
 // on one (the sequential printer: every bundle whole, no chunk), in every
@@ -102,6 +115,9 @@ func TestParallelSameBytes(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for k := 0; k < 40; k++ {
 		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 30, Bundles: 10, MaxOps: 8, MaxDepth: 3})))
+		if k%2 == 1 {
+			g = withKinds(g)
+		}
 		graphs = append(graphs, g, g.Unfused())
 	}
 	var src bytes.Buffer
@@ -138,6 +154,9 @@ func TestParallelBigBundles(t *testing.T) {
 		// One top-level node: a bundle, or a CPU node (skipped).
 		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 40, Bundles: 1, MaxOps: 60, MaxDepth: 4})))
 		if len(g.Bundles) == 1 {
+			if len(graphs)%2 == 1 {
+				g = withKinds(g)
+			}
 			graphs = append(graphs, g)
 		}
 	}

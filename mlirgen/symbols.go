@@ -173,6 +173,12 @@ type layout struct {
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
+	// fileOf holds, with the sdsc_cache on and a graph with kinds, each
+	// op's sdsc file number (empty otherwise: every op's file is its
+	// step), and fileBase, per file, the id base of the op that first
+	// used it (sdsccache.go).
+	fileOf   seq[int32]
+	fileBase seq[int64]
 	sc       *layoutScratch
 	home     *scratchList // where sc goes back
 	refs     atomic.Int32
@@ -218,7 +224,7 @@ func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
 // poolOffset is pooled group gi's pool offset.
 func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
 	if sl.info&offInline != 0 {
-		return int64(sl.info>>argShift) * 128
+		return int64(sl.info>>argShift) * ir.StickBytes
 	}
 	return lay.p.Groups[gi].Offset
 }
@@ -226,13 +232,14 @@ func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
 // layoutScratch is the per-group state of layouts, reused from bundle to
 // bundle.
 type layoutScratch struct {
-	gen  uint32
-	grp  []groupSlot
-	tab  groupTab
-	set  declSet
-	op   opSyms
-	key  []byte
-	last []byte
+	gen   uint32
+	grp   []groupSlot
+	tab   groupTab
+	set   declSet
+	op    opSyms
+	key   []byte
+	last  []byte
+	cache sdscCache
 }
 
 var layoutPool = sync.Pool{New: func() any { return new(layoutScratch) }}
@@ -375,8 +382,9 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 }
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
-// of every op). The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
+// of every op) and, with cache, each op's sdsc file under the
+// sdsc_cache. The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -420,8 +428,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 			s.info = int32(omitted)
 		case p.Pooled(gi, bi):
 			s.info = int32(poolBase)
-			if off := p.Groups[gi].Offset; off%128 == 0 && off/128 < maxInline {
-				s.info |= offInline | int32(off/128)<<argShift
+			if off := p.Groups[gi].Offset; off%ir.StickBytes == 0 && off/ir.StickBytes < maxInline {
+				s.info |= offInline | int32(off/ir.StickBytes)<<argShift
 			}
 			lay.pooled = true
 		default:
@@ -463,6 +471,10 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 	}
 	st := &sc.op
 	var cur mark
+	cache = cache && len(g.Kinds) > 1
+	if cache {
+		sc.cache.reset()
+	}
 	for k := range b.Ops {
 		if k%chunk == 0 {
 			cur.nextMap = lay.mapOf.len()
@@ -471,6 +483,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList) *layout {
 		op := &b.Ops[k]
 		forAccesses(g, op, classify)
 		lay.resolve(op, st, true)
+		if cache {
+			f, miss := sc.cache.assign(lay, op, st, int32(lay.fileBase.len()))
+			if miss {
+				lay.fileBase.add(cur.nextID)
+			}
+			lay.fileOf.add(f)
+		}
 		cur.nextID += int64(len(st.syms))
 		// What applies does: count the %addr_K of the op's tiled
 		// accesses (one per symbol) and number their maps.
@@ -548,8 +567,8 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 			sl.gen |= offDeclared
 		}
 		if lay.sc.set.add(val) {
-			if val >= 0 && val%128 == 0 && val/128 <= math.MaxInt32 {
-				lay.decls.add(int32(val / 128))
+			if val >= 0 && val%ir.StickBytes == 0 && val/ir.StickBytes <= math.MaxInt32 {
+				lay.decls.add(int32(val / ir.StickBytes))
 			} else {
 				lay.others.add(poolAddr(val))
 				lay.decls.add(-int32(lay.others.len()))
@@ -619,7 +638,7 @@ func (lay *layout) declare(v value) {
 // decl returns a declaration's value.
 func (lay *layout) decl(d int32) value {
 	if d >= 0 {
-		return poolAddr(int64(d) * 128)
+		return poolAddr(int64(d) * ir.StickBytes)
 	}
 	return lay.others.at(int(-d - 1))
 }
@@ -743,8 +762,8 @@ func (s *declSet) drop() {
 
 // add inserts pool address v and reports whether it was new.
 func (s *declSet) add(v int64) bool {
-	if v%128 == 0 && v/128 < 1<<32-1 {
-		return s.aligned.add(uint32(v/128 + 1))
+	if v%ir.StickBytes == 0 && v/ir.StickBytes < 1<<32-1 {
+		return s.aligned.add(uint32(v/ir.StickBytes + 1))
 	}
 	return s.odd.add(uint64(v) + 1)
 }

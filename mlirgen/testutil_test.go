@@ -53,6 +53,13 @@ func (e *editor) op(name string) *ir.Op {
 
 func (e *editor) cores(op string, cores ...int64) { e.op(op).Cores = e.g.AddInts(cores) }
 
+// kind sets the v3 `kind` of each op named.
+func (e *editor) kind(k string, ops ...string) {
+	for _, op := range ops {
+		e.op(op).Kind = e.g.InternKind(k)
+	}
+}
+
 // split sets the split of op's k-th access in operand order (reads, then
 // writes).
 func (e *editor) split(op string, k int, split ...int64) {

@@ -13,10 +13,13 @@ type NamedAllocator struct {
 
 // Alternative is what another allocator would need: its pool size for
 // every bundle (index as in ir.Graph.Bundles; meaningful where the bundle
-// has a pool entry, which does not depend on the allocator).
+// has a pool entry, which does not depend on the allocator), and the
+// graph's footprint peak with that allocator's plan (its pools, and its
+// over-budget groups standalone).
 type Alternative struct {
 	Allocator string
 	PoolSizes []int64
+	PeakBytes int64
 }
 
 // Compare plans g once per allocator, with every other option as in opt,
@@ -34,7 +37,7 @@ func Compare(g *ir.Graph, opt Options, allocs []NamedAllocator) []Alternative {
 		for bi, b := range r.Bundles {
 			sizes[bi] = b.PoolSize
 		}
-		out = append(out, Alternative{Allocator: a.Name, PoolSizes: sizes})
+		out = append(out, Alternative{Allocator: a.Name, PoolSizes: sizes, PeakBytes: r.Footprint().Peak})
 	}
 	return out
 }

@@ -5,15 +5,23 @@ import (
 	"strconv"
 
 	"github.com/sdscgen/sdscgen/internal/decimal"
+	"github.com/sdscgen/sdscgen/ir"
 )
 
-// WriteJSON writes the plan JSON of bundle-ir.md §5. The layout is fixed (keys in
-// the spec's order, one bundle or buffer per line) so that plans diff well
-// and are byte-identical for the same input and flags. Every buffer line
-// carries its group's decision ("offset" is where the group's storage
-// starts in the pool, shared by all its names) and the name's own
-// "view_offset" (0 for a group's root), which is set whether or not the
-// group is pooled.
+// FormatVersion is the plan JSON's "format_version", its first key. It
+// is raised whenever the document's keys or the meaning, type or order
+// of any value change (docs/bundle-ir.md, "Plan JSON"); version 1 had no
+// such key.
+const FormatVersion = 2
+
+// WriteJSON writes the plan JSON (docs/bundle-ir.md, "Plan JSON"). The
+// layout is fixed (keys in the documented order, one bundle header,
+// kernel argument, op, buffer or timeline entry per line) so that plans
+// diff well and are byte-identical for the same input and flags. Every
+// buffer line carries its group's decision ("offset" is where the
+// group's storage starts in the pool, shared by all its names), the
+// name's own "view_offset" (0 for a group's root), which is set whether
+// or not the group is pooled, its group's root and its source position.
 //
 // The text is built in one buffer and handed to w in pieces of about
 // 64 KiB; names that repeat on every line (bundles, reasons) are quoted
@@ -21,13 +29,19 @@ import (
 func WriteJSON(w io.Writer, p *Result) error {
 	g := p.Graph
 	b := make([]byte, 0, 72<<10)
-	b = append(b, "{\n  \"graph\": "...)
+	b = append(b, "{\n  \"format_version\": "...)
+	b = strconv.AppendInt(b, FormatVersion, 10)
+	b = append(b, ",\n  \"graph\": "...)
 	b = appendString(b, g.Name)
 	b = append(b, ",\n  \"allocator\": "...)
 	b = appendString(b, p.Allocator)
 	b = append(b, ",\n  \"budget\": "...)
 	b = strconv.AppendInt(b, p.Budget, 10)
 	b = append(b, ",\n  \"pool_sizes\": {"...)
+	// file is the source file as the start of a JSON string, without
+	// its closing quote, for appendPos.
+	file := appendString(nil, g.File)
+	file = file[:len(file)-1]
 	first := true
 	for bi, pb := range p.Bundles {
 		if !pb.HasPool() {
@@ -76,7 +90,60 @@ func WriteJSON(w io.Writer, p *Result) error {
 				b = append(b, '}')
 			}
 		}
-		b = append(b, '}')
+		b = append(b, ", \"pos\": "...)
+		b = appendPos(b, file, g.Bundles[bi].Pos)
+		b = append(b, ",\n      \"kernel_args\": ["...)
+		args := p.KernelArgs(bi)
+		for k, ka := range args {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n        {\"arg\": "...)
+			b = strconv.AppendInt(b, int64(k), 10)
+			b = append(b, ", \"group\": "...)
+			b = appendString(b, g.Buffers[g.Groups[ka.Group].Root].Name)
+			b = append(b, ", \"names\": ["...)
+			for j, n := range ka.Names {
+				if j > 0 {
+					b = append(b, ", "...)
+				}
+				b = appendString(b, g.Buffers[n].Name)
+			}
+			b = append(b, "]}"...)
+			if len(b) > 64<<10 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		if len(args) > 0 {
+			b = append(b, "\n      "...)
+		}
+		b = append(b, "],\n      \"ops\": ["...)
+		ops := g.Bundles[bi].Ops
+		for k := range ops {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n        {\"name\": "...)
+			b = appendString(b, ops[k].Name)
+			b = append(b, ", \"step\": "...)
+			b = strconv.AppendInt(b, int64(ops[k].Step), 10)
+			b = append(b, ", \"pos\": "...)
+			b = appendPos(b, file, ops[k].Pos)
+			b = append(b, '}')
+			if len(b) > 64<<10 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		if len(ops) > 0 {
+			b = append(b, "\n      "...)
+		}
+		b = append(b, "]}"...)
 	}
 	if len(p.Bundles) > 0 {
 		b = append(b, "\n  "...)
@@ -124,6 +191,12 @@ func WriteJSON(w io.Writer, p *Result) error {
 			b = appendString(b, pg.Reason.String())
 			b = append(b, '}')
 		}
+		b = b[:len(b)-1]
+		b = append(b, ", \"group\": "...)
+		b = appendString(b, g.Buffers[g.Groups[buf.Group].Root].Name)
+		b = append(b, ", \"pos\": "...)
+		b = appendPos(b, file, buf.Pos)
+		b = append(b, '}')
 		if len(b) > 64<<10 {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -134,9 +207,76 @@ func WriteJSON(w io.Writer, p *Result) error {
 	if len(g.Buffers) > 0 {
 		b = append(b, "\n  "...)
 	}
-	b = append(b, "]\n}\n"...)
+	b = append(b, "],\n"...)
+	b = appendFootprint(b, p, p.Footprint())
+	b = append(b, "}\n"...)
 	_, err := w.Write(b)
 	return err
+}
+
+// appendFootprint appends the "footprint" member, its closing line
+// included.
+func appendFootprint(b []byte, p *Result, f *Footprint) []byte {
+	g := p.Graph
+	b = append(b, "  \"footprint\": {\n    \"peak_bytes\": "...)
+	b = strconv.AppendInt(b, f.Peak, 10)
+	b = append(b, ", \"peak_node\": "...)
+	if f.PeakPosition >= 0 {
+		b = appendString(b, NodeName(g, f.Nodes[f.PeakPosition]))
+		b = append(b, ", \"peak_position\": "...)
+		b = strconv.AppendInt(b, int64(f.PeakPosition), 10)
+	} else {
+		b = append(b, "null, \"peak_position\": null"...)
+	}
+	b = append(b, ",\n    \"no_pooling_peak_bytes\": "...)
+	b = strconv.AppendInt(b, f.NoPoolingPeak, 10)
+	b = append(b, ", \"resident_pools_peak_bytes\": "...)
+	b = strconv.AppendInt(b, f.ResidentPoolsPeak, 10)
+	if len(p.Compare) > 0 {
+		b = append(b, ",\n    \"peak_bytes_by_allocator\": {"...)
+		for k, alt := range p.Compare {
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendString(b, alt.Allocator)
+			b = append(b, ": "...)
+			b = strconv.AppendInt(b, alt.PeakBytes, 10)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ",\n    \"timeline\": ["...)
+	for t, n := range f.Nodes {
+		if t > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n      {\"node\": "...)
+		b = appendString(b, NodeName(g, n))
+		if n.CPU {
+			b = append(b, ", \"kind\": \"cpu\""...)
+		} else {
+			b = append(b, ", \"kind\": \"bundle\""...)
+		}
+		b = append(b, ", \"standalone_bytes\": "...)
+		b = strconv.AppendInt(b, f.Standalone[t], 10)
+		b = append(b, ", \"pool_bytes\": "...)
+		b = strconv.AppendInt(b, f.Pool[t], 10)
+		b = append(b, '}')
+	}
+	if len(f.Nodes) > 0 {
+		b = append(b, "\n    "...)
+	}
+	return append(b, "]\n  }\n"...)
+}
+
+// appendPos appends position pos as the JSON string "FILE:LINE:COL";
+// file is the file name already quoted, without its closing quote.
+func appendPos(b, file []byte, pos ir.Pos) []byte {
+	b = append(b, file...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(pos.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(pos.Col), 10)
+	return append(b, '"')
 }
 
 // appendString appends s as a JSON string. Names in bundle IR are plain

@@ -143,7 +143,7 @@ func TestLowerBoundSaturates(t *testing.T) {
 	if err := planner.WriteJSON(&js, p); err != nil {
 		t.Fatal(err)
 	}
-	if want := `"lower_bound": 9223372036854775807}`; !strings.Contains(js.String(), want) {
+	if want := `"lower_bound": 9223372036854775807, "pos": `; !strings.Contains(js.String(), want) {
 		t.Errorf("plan JSON lacks %s:\n%s", want, js.String())
 	}
 	// Two of them (2^63 bytes) still pass MaxInt64; one alone is exact.
@@ -194,9 +194,9 @@ func TestJSONViewOffset(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`{"name": "t", "size": 4096, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 0, "reason": null}`,
-		`{"name": "hi", "size": 2048, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 3072, "reason": null}`,
-		`{"name": "x", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input"}`,
+		`{"name": "t", "size": 4096, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 0, "reason": null, "group": "t", "pos": ":0:0"}`,
+		`{"name": "hi", "size": 2048, "bundle": "k", "start": 0, "end": 1, "offset": 0, "view_offset": 3072, "reason": null, "group": "t", "pos": ":0:0"}`,
+		`{"name": "x", "size": 128, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input", "group": "x", "pos": ":0:0"}`,
 		`"pool_sizes": {"k": 5120}`,
 	} {
 		if !strings.Contains(js.String(), want) {

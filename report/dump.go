@@ -14,10 +14,12 @@ import (
 // DumpCheck writes the checked graph as stable text: one line per buffer,
 // group, loop, op and CPU node, in model order, with sizes in exact bytes
 // and positions as LINE:COL (the file name appears once, in the header).
-// Accesses name the buffer after renames are resolved; a stride list
-// follows the buffer in brackets, then a split as split[...]. A group is
-// named by its root; a view's buffer line gives its alias declaration and
-// view offset, and the group's members list each view at its offset.
+// An op with a `kind` shows it as kind=K after its name (one without
+// shows nothing). Accesses name the buffer after renames are resolved; a
+// stride list follows the buffer in brackets, then a split as
+// split[...]. A group is named by its root; a view's buffer line gives
+// its alias declaration and view offset, and the group's members list
+// each view at its offset.
 //
 //	graph decoder_block  # spec.bir:9:7
 //	buffer x 512 group=x  # 10:10
@@ -51,6 +53,9 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 			cores := ""
 			if g.Cores(&op) != nil {
 				cores = " cores=" + strings.Trim(strings.ReplaceAll(int64List(g.Cores(&op)), " ", ""), "[]")
+			}
+			if k := g.OpKind(&op); k != "" {
+				cores = " kind=" + k + cores
 			}
 			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name, cores,
 				ints(g.OpLoops(&op)), accesses(g, g.Reads(&op)), accesses(g, g.Writes(&op)), lc(op.Pos))

@@ -54,7 +54,11 @@ func (e *UnknownNameError) Error() string {
 // range and why it has that range, the planner's decision with the
 // evidence behind it and, for a pooled buffer, its offset and the buffers
 // that reuse the same bytes at other times. name may be a rename source:
-// it is explained as the buffer its chain ends at. An unknown name
+// it is explained as the buffer its chain ends at. A name that is no
+// buffer but a bundle's explains the bundle instead: its HBM on the
+// graph's timeline, the largest groups live there and why they are not
+// pooled, and what pooling could still take (buffers and bundles have
+// separate names; a name that is both is the buffer). An unknown name
 // returns an *UnknownNameError with did-you-mean suggestions and writes
 // nothing.
 func Explain(w io.Writer, p *planner.Result, name string) error {
@@ -77,6 +81,9 @@ func Explain(w io.Writer, p *planner.Result, name string) error {
 		}
 	}
 	if bufIdx < 0 {
+		if bi := bundleIndex(p, name); bi >= 0 {
+			return explainBundle(w, p, bi)
+		}
 		return unknown(g, name)
 	}
 

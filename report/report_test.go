@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,9 +63,22 @@ func TestHumanSize(t *testing.T) {
 	}
 }
 
-// TestStatsSpecExample pins the whole table for the contract's example:
+// TestStatsSpecExample pins the whole report for the contract's example:
 // column alignment, human sizes, the ratio and share columns, the dash for
 // bundles without a pool and per-bundle fallbacks by reason.
+//
+// Groups: x (512) and w (8192) inputs, t0 (4096, with its view v) read by
+// the CPU node sin4, t1 (4096) LX, acc (256) pooled in mm_block, y (4096)
+// an output. Positions mm_block 0, k_loop 1, relu3 2, sin4 3: x, w, t0 and
+// y are live everywhere (y from its first touch, 0; t0 from 0 to sin4),
+// 16896 bytes, and mm_block's pool adds 256 at 0: peak 17152 there. acc
+// alone at 0 without pooling, or the one pool resident everywhere, gives
+// 17152 too, so neither saves anything.
+// Bytes outside the pools: mm_block touches x, w (8704, graph-input), y
+// (4096, graph-output) and t0 (4096, cpu-read): 16896; k_loop x (512) and
+// t0 through v (4096): 4608; relu3 y (4096) and t1 (4096, lx): 8192.
+// Every total is its column's sum: 3 graph-input touches (9216 bytes), 2
+// graph-output (8192), 1 lx (4096), 2 cpu-read (8192), 29696 in all.
 func TestStatsSpecExample(t *testing.T) {
 	p := plan(t, "spec_example", planner.DefaultBudget)
 	var b bytes.Buffer
@@ -72,27 +86,58 @@ func TestStatsSpecExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `graph decoder_block: 7 buffers in 6 storage groups, 3 bundles; allocator first-fit, budget 14.0 GiB (15032385536 bytes) per bundle
+footprint: peak 16.8 KiB (17152 bytes) at bundle mm_block (position 0 of 4)
+  no pooling 16.8 KiB (17152 bytes): pooling saves 0 B (0.0%); resident pools 16.8 KiB (17152 bytes): per-bundle pools save 0 B (0.0%)
 bundle    steps  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks
 mm_block      3           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1
 k_loop        1           0       0          —          0 B      —       —  graph-input 1, cpu-read 1
 relu3         1           0       0          —          0 B      —       —  graph-output 1, lx 1
 -------------------------------------------------------------------------------------
-total         5           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, lx 1, cpu-read 1
+total         5           1       1      256 B        256 B   1.00   <0.1%  graph-input 3, graph-output 2, lx 1, cpu-read 2
+
+bytes outside the pools  graph-input  graph-output    lx  cpu-read  outside pool  pooled groups  pool size
+mm_block                        8704          4096     0      4096         16896            256        256
+k_loop                           512             0     0      4096          4608              0          0
+relu3                              0          4096  4096         0          8192              0          0
+----------------------------------------------------------------------------------------------------------
+total                           9216          8192  4096      8192         29696            256        256
 `
 	if got := b.String(); got != want {
 		t.Errorf("stats:\n%s\nwant:\n%s", got, want)
 	}
 }
 
+// statsTables splits a Stats report into its two tables' lines (header
+// first, the rule left out).
+func statsTables(t *testing.T, out string) (counts, bytes []string) {
+	t.Helper()
+	first, second, ok := strings.Cut(out, "\n\n")
+	if !ok {
+		t.Fatalf("one table only:\n%s", out)
+	}
+	for _, l := range strings.Split(first, "\n")[3:] {
+		if !strings.HasPrefix(l, "---") {
+			counts = append(counts, l)
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(second, "\n"), "\n") {
+		if !strings.HasPrefix(l, "---") {
+			bytes = append(bytes, l)
+		}
+	}
+	return counts, bytes
+}
+
 // TestStatsReasons checks the numbers of a bundle with an over-budget
-// fallback: pool below the lower bound, the ratio, the budget share, and
-// that the total counts every group once, including unused ones.
+// fallback: pool below the lower bound, the ratio, the budget share; the
+// row of the groups no bundle touches (the unused one); and that every
+// total, counts and bytes, is the sum of its column.
 func TestStatsReasons(t *testing.T) {
 	p := plan(t, "reasons", 4096)
 	var b bytes.Buffer
 	report.Stats(&b, p)
-	lines := strings.Split(b.String(), "\n")
-	row := func(name string) []string {
+	counts, byteLines := statsTables(t, b.String())
+	row := func(lines []string, name string) []string {
 		for _, l := range lines {
 			if f := strings.Fields(l); len(f) > 0 && f[0] == name {
 				return f
@@ -101,32 +146,69 @@ func TestStatsReasons(t *testing.T) {
 		t.Fatalf("no row %s in\n%s", name, b.String())
 		return nil
 	}
-	b0 := strings.Join(row("b0"), " ")
+	b0 := strings.Join(row(counts, "b0"), " ")
 	if want := "b0 3 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 1, lx 1, cpu-read 1, not-written 1, not-read 1, multi-writer 1, cross-bundle 1, zero-size 1, over-budget 1"; b0 != want {
 		t.Errorf("b0 row:\n%s\nwant\n%s", b0, want)
 	}
-	b1 := strings.Join(row("b1"), " ")
+	b1 := strings.Join(row(counts, "b1"), " ")
 	if want := "b1 2 0 0 — 0 B — — graph-output 1, not-written 1, multi-writer 1, cross-bundle 1"; b1 != want {
 		t.Errorf("b1 row:\n%s\nwant\n%s", b1, want)
 	}
-	total := strings.Join(row("total"), " ")
-	if !strings.Contains(total, "unused 1, not-written 2,") {
-		t.Errorf("total row misses the graph-wide counts: %s", total)
+	if nb := strings.Join(row(counts, "(no"), " "); nb != "(no bundle) unused 1" {
+		t.Errorf("no-bundle row: %s", nb)
+	}
+	// b0's 1 and b1's 1 of graph-output, not-written, multi-writer and
+	// cross-bundle make 2; the unused group only the no-bundle row has.
+	total := strings.Join(row(counts, "total"), " ")
+	if want := "total 5 2 1 2.0 KiB 6.0 KiB 0.33 50.0% graph-input 1, graph-output 2, lx 1, cpu-read 1, unused 1, not-written 2, not-read 1, multi-writer 2, cross-bundle 2, zero-size 1, over-budget 1"; total != want {
+		t.Errorf("total row:\n%s\nwant\n%s", total, want)
+	}
+	// The bytes table: every numeric column of the total is the sum of
+	// the rows, and every row's "outside pool" the sum of its reasons.
+	header := strings.Split(byteLines[0], "  ")
+	var cols []string
+	for _, h := range header {
+		if h = strings.TrimSpace(h); h != "" {
+			cols = append(cols, h)
+		}
+	}
+	reasons := len(cols) - 4 // less the name, outside pool, pooled groups, pool size
+	sums := make([]int64, len(cols))
+	for _, l := range byteLines[1 : len(byteLines)-1] {
+		f := strings.Fields(strings.Replace(l, "(no bundle)", "(no_bundle)", 1))
+		var own int64
+		for c := 1; c < len(f); c++ {
+			n, err := strconv.ParseInt(f[c], 10, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			sums[c] += n
+			if c <= reasons {
+				own += n
+			} else if c == reasons+1 && n != own {
+				t.Errorf("row %q: outside pool %d, its reasons sum to %d", l, n, own)
+			}
+		}
+	}
+	tf := strings.Fields(byteLines[len(byteLines)-1])
+	for c := 1; c < len(tf); c++ {
+		if n, _ := strconv.ParseInt(tf[c], 10, 64); n != sums[c] {
+			t.Errorf("bytes total of %s is %d, the rows sum to %d", cols[c], n, sums[c])
+		}
 	}
 	// Every numeric column is right-aligned: the header's column ends
 	// where every row's value ends.
-	header := lines[1]
+	header0 := counts[0]
 	for _, col := range []string{"steps", "candidates", "pooled", "pool size", "lower bound", "ratio", "budget"} {
-		end := strings.Index(header, col) + len(col)
-		for _, l := range lines[2:] {
-			if l == "" || strings.HasPrefix(l, "---") {
+		end := strings.Index(header0, col) + len(col)
+		for _, l := range counts[1:] {
+			if strings.HasPrefix(l, "(no bundle)") {
 				continue
 			}
 			r := []rune(l)
-			hr := []rune(header)
-			endR := len([]rune(header[:end]))
+			endR := len([]rune(header0[:end]))
 			if endR > len(r) || r[endR-1] == ' ' || (endR < len(r) && r[endR] != ' ') {
-				t.Errorf("column %q not right-aligned in %q (header %q)", col, l, string(hr))
+				t.Errorf("column %q not right-aligned in %q (header %q)", col, l, header0)
 			}
 		}
 	}
@@ -271,7 +353,7 @@ func TestExplainUnknown(t *testing.T) {
 		{"ac", `no buffer named "ac" in graph decoder_block; did you mean "acc"?`},
 		{"T0", `no buffer named "T0" in graph decoder_block; did you mean "t0" or "t1"?`},
 		{"mm0", `no buffer named "mm0" in graph decoder_block ("mm0" is an op of bundle mm_block)`},
-		{"k_loop", `no buffer named "k_loop" in graph decoder_block ("k_loop" is a bundle)`},
+		{"sin4", `no buffer named "sin4" in graph decoder_block ("sin4" is a CPU node)`},
 		{"zzzzzz", `no buffer named "zzzzzz" in graph decoder_block`},
 		// Look-alikes (names are ASCII): Cyrillic a (U+0430) in "acc"
 		// is distance 0 from acc once folded, so it is suggested and
@@ -300,6 +382,44 @@ func TestExplainUnknown(t *testing.T) {
 			t.Errorf("%s: wrote %q", c.name, b.String())
 		}
 	}
+}
+
+// TestExplainBundle: a bundle's name explains the bundle. In the
+// contract's example the positions are mm_block 0, k_loop 1, relu3 2 and
+// the CPU node sin4 3. At k_loop the standalone groups are the inputs w
+// (8192) and x (512), t0 (4096, read by sin4 at 3, written at 0) and the
+// output y (4096, first touched at 0): 16896 bytes, and k_loop has no
+// pool. The peak is mm_block's 16896 + its 256-byte pool = 17152. Largest
+// first, ties by name: w, t0, y, x. k_loop reads x (%arg_0) and v, a view
+// of t0 (%arg_1); w and y it does not touch. Nothing is over budget and
+// there is no pool to tighten; what is live is out of a pool's reach:
+// graph-input 8704, graph-output 4096, cpu-read 4096.
+func TestExplainBundle(t *testing.T) {
+	p := plan(t, "spec_example", planner.DefaultBudget)
+	got := explain(t, p, "k_loop")
+	wantLines(t, got,
+		"bundle k_loop: loop, 1 step, declared at spec_example.bir:31:8; position 1 of 4 in the graph\n",
+		"HBM at its position: 16.5 KiB (16896 bytes) = 16.5 KiB (16896 bytes) standalone + 0 B (0 bytes) pool\n",
+		"  the graph's peak is 16.8 KiB (17152 bytes) at mm_block (position 0)\n",
+		"pool: none (no candidate)\n",
+		"standalone groups live here: 4 groups, 16.5 KiB (16896 bytes)\n",
+		"  w: 8.0 KiB (8192 bytes) [graph-input]: its storage holds a graph input, allocated outside any bundle; not touched by this bundle, live to the end as a graph input or output\n",
+		"  t0: 4.0 KiB (4096 bytes) [cpu-read]: CPU node sin4 reads it at ",
+		"; kernel argument %arg_1\n  y: 4.0 KiB (4096 bytes) [graph-output]",
+		"  x: 512 B (512 bytes) [graph-input]: its storage holds a graph input, allocated outside any bundle; kernel argument %arg_0\n",
+		"  a tighter placement: 0 B (0 bytes)",
+		"  a larger budget: 0 groups, 0 B (0 bytes)",
+		"  out of reach of a per-bundle pool (bytes live here by reason): graph-input 8704, graph-output 4096, cpu-read 4096\n",
+	)
+	// mm_block pools acc (256 bytes) and is the peak.
+	wantLines(t, explain(t, p, "mm_block"),
+		"HBM at its position: 16.8 KiB (17152 bytes) = 16.5 KiB (16896 bytes) standalone + 256 B (256 bytes) pool\n  this is the graph's peak\n",
+		"pool: 256 B (256 bytes) for 1 pooled group of 256 B (256 bytes); lower bound 256 B (256 bytes)\n",
+	)
+	// A tight budget: in the reasons case b0's pool (2 KiB) is a third of
+	// its lower bound and one 4 KiB candidate is over budget.
+	wantLines(t, explain(t, plan(t, "reasons", 4096), "b0"),
+		"  a larger budget: 1 group, 4.0 KiB (4096 bytes) (the over-budget candidates, standalone now)\n")
 }
 
 func TestSuggest(t *testing.T) {
@@ -583,19 +703,36 @@ func TestStatsSaturated(t *testing.T) {
 	if err := report.Stats(&b, p); err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string]string{}
-	for _, l := range strings.Split(b.String(), "\n") {
+	counts, byteLines := statsTables(t, b.String())
+	rows, brows := map[string]string{}, map[string]string{}
+	for _, l := range counts {
 		if f := strings.Fields(l); len(f) > 0 {
 			rows[f[0]] = strings.Join(f, " ")
 		}
 	}
+	for _, l := range byteLines {
+		if f := strings.Fields(l); len(f) > 0 {
+			brows[f[0]] = strings.Join(f, " ")
+		}
+	}
+	// The total row sums the rows: x, read by both bundles, counts twice.
 	for name, want := range map[string]string{
 		"k1":    "k1 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
 		"k2":    "k2 2 3 1 4.0 EiB ≥8.0 EiB ≤0.50 50.0% graph-input 1, graph-output 1, over-budget 2",
-		"total": "total 4 6 2 ≥8.0 EiB ≥8.0 EiB — 50.0% graph-input 1, graph-output 2, over-budget 4",
+		"total": "total 4 6 2 ≥8.0 EiB ≥8.0 EiB — 50.0% graph-input 2, graph-output 2, over-budget 4",
 	} {
 		if rows[name] != want {
 			t.Errorf("row %s:\n%s\nwant\n%s", name, rows[name], want)
+		}
+	}
+	// Bytes: x and y (128 each), two 2^62-byte fallbacks (2^63: past
+	// MaxInt64), the pooled 2^62 and a pool of 2^62.
+	for name, want := range map[string]string{
+		"k1":    "k1 128 128 ≥9223372036854775807 ≥9223372036854775807 4611686018427387904 4611686018427387904",
+		"total": "total 256 256 ≥9223372036854775807 ≥9223372036854775807 ≥9223372036854775807 ≥9223372036854775807",
+	} {
+		if brows[name] != want {
+			t.Errorf("bytes row %s:\n%s\nwant\n%s", name, brows[name], want)
 		}
 	}
 	b.Reset()

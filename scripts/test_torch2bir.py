@@ -34,7 +34,8 @@ class Bir:
         self.aliases = {}  # name -> (root, offset)
         self.inputs, self.outputs = [], []
         self.top = []  # ("op"|"cpu"|"fused", name, [leaf op names])
-        self.leaves = {}  # op/cpu name -> (kind, reads, writes)
+        self.leaves = {}  # op/cpu name -> ("op"|"cpu", reads, writes)
+        self.kinds = {}  # op name -> its `kind` (None when it has none)
         fused = None
         for line in text.splitlines():
             line = line.split("//")[0].strip()
@@ -61,11 +62,12 @@ class Bir:
             if line == "}":
                 fused = None
                 continue
-            m = re.match(r"(op|cpu) (\S+)(?: reads (.*?))?(?: writes (.*))?$", line)
+            m = re.match(r"(op|cpu) (\S+)(?: kind (\S+))?(?: reads (.*?))?(?: writes (.*))?$", line)
             if m:
-                reads = [s.strip() for s in m.group(3).split(",")] if m.group(3) else []
-                writes = [s.strip() for s in m.group(4).split(",")] if m.group(4) else []
+                reads = [s.strip() for s in m.group(4).split(",")] if m.group(4) else []
+                writes = [s.strip() for s in m.group(5).split(",")] if m.group(5) else []
                 self.leaves[m.group(2)] = (m.group(1), reads, writes)
+                self.kinds[m.group(2)] = m.group(3)
                 if fused is not None:
                     fused[2].append(m.group(2))
                 else:
@@ -158,7 +160,7 @@ class TestOps(unittest.TestCase):
         kind, reads, writes = b.leaves["max_1"]
         self.assertEqual((kind, reads), ("op", ["x"]))
         self.assertEqual(writes, ["getitem", "getitem_1"])
-        self.assertIn("buffer getitem_1 : 128  // int64[4] out", b.text)  # the comment keeps the torch dtype
+        self.assertIn("buffer getitem_1 : 128  // i64[4] out", b.text)  # the comment names what is sized
         self.assertEqual(b.buffers["getitem_1"], "128")
 
     def test_unused_outputs_are_written_too(self):
@@ -325,6 +327,143 @@ class TestNames(unittest.TestCase):
             self.assertNotIn(name, T.KEYWORDS)
 
 
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+class TestKinds(unittest.TestCase):
+    """`kind` on device ops: OVERLOAD.ARG....RESULT... (docs/exporter.md)."""
+
+    def test_spelling_of_a_relu(self):
+        # relu of x: [2, 3] sized as f16: the overload, its one argument (an
+        # f16 tensor of shape 2x3) and its one result (the same type)
+        b = export(Lambda(torch.relu), [torch.randn(2, 3)])
+        self.assertEqual(b.kinds["relu"], "aten.relu.default.f16_2x3.f16_2x3")
+
+    def test_equal_shapes_share_a_kind(self):
+        # two relus on two distinct [2, 3] inputs: same overload, same types
+        b = export(Lambda(lambda x, y: torch.relu(x) + torch.relu(y)), [torch.randn(2, 3), torch.randn(2, 3)])
+        self.assertEqual(b.kinds["relu"], b.kinds["relu_1"])
+        self.assertNotEqual(b.kinds["relu"], b.kinds["add"])
+
+    def test_different_shapes_do_not(self):
+        # [2, 3] and [3, 2] have the same element count, not the same shape
+        b = export(Lambda(lambda x, y: (torch.relu(x), torch.relu(y))), [torch.randn(2, 3), torch.randn(3, 2)])
+        self.assertEqual(b.kinds["relu"], "aten.relu.default.f16_2x3.f16_2x3")
+        self.assertEqual(b.kinds["relu_1"], "aten.relu.default.f16_3x2.f16_3x2")
+
+    def test_strides_of_a_view_are_part_of_it(self):
+        # relu of x.t() for x: [2, 3] reads a [3, 2] tensor with strides
+        # (1, 3), not the dense (2, 1): another kind than relu of a dense
+        # [3, 2] tensor y.
+        b = export(Lambda(lambda x, y: (torch.relu(x.t()), torch.relu(y))), [torch.randn(2, 3), torch.randn(3, 2)])
+        self.assertTrue(b.kinds["relu"].startswith("aten.relu.default.f16_3x2_s1x3."), b.kinds["relu"])
+        self.assertEqual(b.kinds["relu_1"], "aten.relu.default.f16_3x2.f16_3x2")
+
+    def test_dtypes(self):
+        # neg of a float and of an int64 tensor: f16 (the --dtype floats are
+        # sized in) and i64; with --dtype f32 the float one says f32
+        f = Lambda(lambda x, i: (torch.neg(x), torch.neg(i)))
+        ins = [torch.randn(4), torch.arange(4)]
+        b = export(f, ins)
+        self.assertEqual(b.kinds["neg"], "aten.neg.default.f16_4.f16_4")
+        self.assertEqual(b.kinds["neg_1"], "aten.neg.default.i64_4.i64_4")
+        self.assertEqual(export(f, ins, dtype="f32").kinds["neg"], "aten.neg.default.f32_4.f32_4")
+
+    def test_scalars(self):
+        # x * 2, x * 3, x * 2.0, x * 0.5, x * -0.5 are mul.Tensor(x, SCALAR):
+        # 2 and 3 differ, 2.0 is the number 2, 0.5 is 0p5, -0.5 is n0p5
+        b = export(Lambda(lambda x: (x * 2, x * 3, x * 2.0, x * 0.5, x * -0.5)), [torch.randn(4)])
+        self.assertEqual([b.kinds[n] for n in ["mul", "mul_1", "mul_2", "mul_3", "mul_4"]],
+                         ["aten.mul.Tensor.f16_4.%s.f16_4" % c for c in ["2", "3", "2", "0p5", "n0p5"]])
+
+    def test_defaults_are_filled_in(self):
+        # sum(x, -1) and sum(x, -1, keepdim=False) are one computation: the
+        # schema sum.dim_IntList(self, dim, keepdim=False, *, dtype=None)
+        # spells both with keepdim False and dtype None; -1 is n1; keepdim
+        # True is another kind with result [2, 1]
+        b = export(Lambda(lambda x: (x.sum(-1), x.sum(-1, keepdim=False), x.sum(-1, keepdim=True))),
+                   [torch.randn(2, 3)])
+        self.assertEqual(b.kinds["sum_1"], "aten.sum.dim_IntList.f16_2x3.n1.False.None.f16_2")
+        self.assertEqual(b.kinds["sum_2"], b.kinds["sum_1"])
+        self.assertEqual(b.kinds["sum_3"], "aten.sum.dim_IntList.f16_2x3.n1.True.None.f16_2x1")
+
+    def test_strings_and_tensor_lists(self):
+        # gelu's approximate is a string argument ('none' by default);
+        # cat's tensor list [x, y, y, y] writes y once with _r3
+        b = export(Lambda(lambda x, y: (F.gelu(y), F.gelu(y, approximate="tanh"), torch.cat([x, y, y, y], 1))),
+                   [torch.randn(2, 1), torch.randn(2, 3)])
+        self.assertEqual(b.kinds["gelu"], "aten.gelu.default.f16_2x3.none.f16_2x3")
+        self.assertEqual(b.kinds["gelu_1"], "aten.gelu.default.f16_2x3.tanh.f16_2x3")
+        # result [2, 1 + 3 * 3] = [2, 10], along dim 1
+        self.assertEqual(b.kinds["cat"], "aten.cat.default.f16_2x1_f16_2x3_r3.1.f16_2x10")
+
+    def test_device_and_dtype_arguments(self):
+        # x.new_zeros(3) passes dtype, layout, device and pin_memory: the
+        # dtype is the exported one (f16), the traced meta device stands for
+        # the model's own (dev)
+        b = export(Lambda(lambda x: x.new_zeros(3)), [torch.randn(2)])
+        self.assertEqual(b.kinds["new_zeros"], "aten.new_zeros.default.f16_2.3.f16.strided.dev.False.f16_3")
+
+    def test_cpu_nodes_have_none(self):
+        b = export(Lambda(lambda x: torch.argmax(torch.relu(x), -1)), [torch.randn(4, 8)])
+        self.assertEqual(b.leaves["argmax"][0], "cpu")
+        self.assertIsNone(b.kinds["argmax"])
+        self.assertEqual(b.kinds["relu"], "aten.relu.default.f16_4x8.f16_4x8")
+        self.assertIn("op relu kind aten.relu.default.f16_4x8.f16_4x8 reads x writes relu", b.text)
+
+    def test_numbers(self):
+        # ints in decimal with n for minus; floats by their shortest repr
+        # with p for the point, n for minus and no +; integral floats as ints
+        cases = [(0, "0"), (7, "7"), (-3, "n3"), (2.0, "2"), (-0.0, "0"), (0.5, "0p5"), (-1.25, "n1p25"),
+                 (1e-05, "1en05"), (1e20, "1e20"), (float("inf"), "inf"), (float("-inf"), "ninf"),
+                 (float("nan"), "nan")]
+        for x, want in cases:
+            self.assertEqual(T.spell_number(x), want, x)
+
+    def test_strings(self):
+        # a-z, 0-9 kept; every other byte _XX: '_' is _5f, 'N' is _4e
+        self.assertEqual(T.spell_string("tanh"), "tanh")
+        self.assertEqual(T.spell_string("a_b"), "a_5fb")
+        self.assertEqual(T.spell_string("None"), "_4eone")
+        self.assertEqual(T.spell_string("a.b"), "a_2eb")
+        self.assertEqual(T.spell_string("é"), "_c3_a9")
+        self.assertEqual(T.spell_string(""), "_")
+
+    def test_spellings_are_distinct(self):
+        # values that differ spell differently (type included): no two of
+        # these may share a field
+        ex = T.Exporter()
+        values = [None, True, False, 0, 1, -1, 11, 0.5, -0.5, 1e-05, "none", "None", "True", "", "_", "r2",
+                  [], [1, 1], [1, -1], [True, False], [0.5, 1], torch.float32, torch.int64,
+                  torch.empty(2, 3), torch.empty(3, 2), torch.empty(2, 3).t(), torch.empty(6),
+                  torch.empty(()), torch.empty(0), torch.empty(2, 3, dtype=torch.int64),
+                  [torch.empty(2), torch.empty(2)], [torch.empty(2), torch.empty(2), torch.empty(2)],
+                  [torch.empty(2), None]]
+        spelled = [ex.spell(v, "test") for v in values]
+        self.assertEqual(len(set(spelled)), len(spelled), spelled)
+        for f in spelled:
+            self.assertRegex(f, r"^[A-Za-z0-9_]+$")  # no '.': fields stay apart
+        # the one deliberate equality: ATen's int[1] arguments take 11 or
+        # [11], which mean the same, and spell the same
+        self.assertEqual(ex.spell([11], "test"), ex.spell(11, "test"))
+
+    def test_kinds_are_identifiers_never_keywords(self):
+        # a model with many kinds of arguments: every kind is a valid
+        # identifier; `kind` itself is a keyword (v3) and not a name
+        torch.manual_seed(0)
+        m = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(16, 8), nn.GELU(approximate="tanh"), nn.LayerNorm(8),
+                          nn.Dropout(0.1), nn.Softmax(-1))
+        b = export(m, [torch.randn(2, 3, 4, 4)])
+        kinds = [k for k in b.kinds.values() if k]
+        self.assertEqual(len(kinds), sum(1 for v in b.leaves.values() if v[0] == "op"))
+        for k in kinds:
+            self.assertRegex(k, IDENT)
+            self.assertNotIn(k, T.KEYWORDS)
+        self.assertIn("kind", T.KEYWORDS)
+        self.assertEqual(T.sanitize("kind"), "kind_")
+
+
 class TestDeterminismAndHeader(unittest.TestCase):
     def test_byte_identical_reruns(self):
         torch.manual_seed(1)
@@ -341,6 +480,32 @@ class TestDeterminismAndHeader(unittest.TestCase):
         self.assertEqual(b.buffers["select"], "128")
         b = export(Lambda(lambda x: x.argmax(-1)), [torch.randn(4, 8)], stick=True)
         self.assertEqual(b.buffers["argmax"], "i64[4]")
+
+
+    def test_header_counts_and_comments(self):
+        # nn.Linear(4, 4) on x: [2, 4]: buffers weight, bias, x, the view
+        # t = weight.t() and addmm: 5 buffers (3 inputs, 1 output, 1 view),
+        # 1 device op of 1 kind in 1 bundle (no fused bundle), 0 cpu nodes;
+        # singular nouns for counts of 1.
+        m = nn.Linear(4, 4)
+        text = T.Exporter().export(m.eval(), [torch.randn(2, 4)], ["x"], "g")
+        self.assertEqual(text.splitlines()[0],
+                         "// 5 buffers (3 inputs, 1 output, 1 view), 1 device op of 1 kind in 1 bundle (0 fused), "
+                         "0 cpu nodes")
+        # comments name what the byte count is sized from: weight is f16
+        # [4, 4] = 32 bytes -> 128; its transpose is a view with strides
+        # (1, 4); with --dtype f32 the comments say f32
+        b = Bir(text)
+        self.assertIn("buffer weight : 128  // f16[4, 4] input", text)
+        self.assertIn("buffer t      : 128  // f16[4, 4] stride [1, 4] out view", text)  # t's result
+        self.assertIn("buffer addmm  : 128  // f16[2, 4] out", text)
+        self.assertEqual(b.buffers["weight"], "128")
+        f32 = T.Exporter(dtype="f32").export(m.eval(), [torch.randn(2, 4)], ["x"], "g")
+        self.assertIn("// f32[4, 4] input", f32)
+        self.assertNotIn("float32", f32)
+
+    def test_plural(self):
+        self.assertEqual([T.plural(n, "bundle") for n in (0, 1, 2)], ["0 bundles", "1 bundle", "2 bundles"])
 
 
 def run_cli(*args):
@@ -404,6 +569,49 @@ class TestCLI(unittest.TestCase):
         lines = r.stdout.splitlines()
         self.assertEqual(lines[1], "// command: torch2bir.py %s:build --batch 2 --max-fused-ops 3" % path)
         self.assertIn("graph m {", r.stdout)
+
+    def test_unknown_model_says_so_with_a_suggestion(self):
+        # resnet5 is no model (not "op resnet5: ..."); resnet50 is the
+        # closest name; a name close to nothing gets no suggestion
+        r = run_cli("resnet5")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertTrue(r.stderr.startswith("torch2bir: error: unknown model resnet5; did you mean resnet50"),
+                        r.stderr)
+        self.assertIn("--list", r.stderr)
+        self.assertNotIn("op resnet5", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        r = run_cli("gtp2")
+        self.assertIn("unknown model gtp2; did you mean gpt2? (", r.stderr)
+        r = run_cli("zzzz")
+        self.assertTrue(r.stderr.startswith("torch2bir: error: unknown model zzzz (--list"), r.stderr)
+
+    def test_missing_model_file(self):
+        r = run_cli("/nonexistent/m.py:build")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr, "torch2bir: error: no such model file /nonexistent/m.py\n")
+
+    def test_list(self):
+        # the script's own models first, then torchvision's classification
+        # models sorted; every listed name is accepted as the model argument
+        r = run_cli("--list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        names = r.stdout.splitlines()
+        self.assertEqual(names[:2], ["gpt2", "transformer"])
+        self.assertEqual(names[2:], sorted(names[2:]))
+        for n in ("resnet50", "vit_b_16", "swin_t", "densenet121"):
+            self.assertIn(n, names)
+        for n in ("list_models", "get_model", "get_weight", "fasterrcnn_resnet50_fpn"):  # helpers, detection
+            self.assertNotIn(n, names)
+        self.assertEqual(names, T.model_names())
+
+    def test_every_option_has_help(self):
+        p = T.build_parser()
+        for a in p._actions:
+            self.assertTrue(a.help, a.option_strings or a.dest)
+        self.assertIn("--batch N", p.format_help())
+        self.assertIn("--seed N", p.format_help())
+
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""torch2bir: export a PyTorch model to sdscgen bundle IR (.bir, contract v2).
+"""torch2bir: export a PyTorch model to sdscgen bundle IR (.bir, contract v3).
 
 The model is traced at the ATen level with make_fx, functionalized (in-place
 ops become explicit out-of-place ops; mutations of graph inputs become a final
@@ -9,6 +9,9 @@ byte offset is known exactly. Weights and buffers are graph
 inputs, model outputs are graph outputs. Bundles follow torch-spyre's fusion
 rule: one fused bundle per maximal contiguous run of device ops in execution
 order; a CPU-fallback op is a boundary and becomes a top-level `cpu` node.
+Every device op carries a `kind`: its ATen overload, argument values and
+tensor types spelled as one identifier (see op_kind), so that ops that would
+compile to the same SDSC share it.
 
 See docs/exporter.md. Run with /usr/bin/python3 (Debian python3-torch).
 Only the standard library and torch/torchvision are used.
@@ -23,7 +26,7 @@ import sys
 
 KEYWORDS = frozenset(
     "graph buffer bytes input output lx alias rename op cpu fused loop count "
-    "reads writes step cores split".split()
+    "reads writes step cores split kind".split()
 )
 
 # Overload packets (aten.NAME) that run on the CPU by default: Spyre has no
@@ -50,6 +53,11 @@ INT_DTYPES = {
 }
 FLOAT_DTYPES = {"f32": 4, "f16": 2, "bf16": 2, "f8": 1}
 TORCH_FLOATS = ("torch.float32", "torch.float16", "torch.bfloat16", "torch.float64")
+
+
+class ModelError(Exception):
+    """The model argument names no model: the message says so (with a
+    did-you-mean when a known name is close)."""
 
 
 class ExportError(Exception):
@@ -238,12 +246,106 @@ class Exporter:
             return 0
         return 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride()))
 
+    def describe(self, t, where):
+        """The buffer comment: the exported dtype and shape the size is
+        computed from, and the strides when the tensor is not dense in
+        row-major order (a view spans 1 + sum((size-1)*stride) elements)."""
+        name, _ = self.export_dtype(t, where)
+        s = "%s[%s]" % (name, ", ".join(str(d) for d in t.shape))
+        if not t.is_contiguous():
+            s += " stride [%s]" % ", ".join(str(d) for d in t.stride())
+        return s
+
     def size_text(self, t, where, view):
         name, item = self.export_dtype(t, where)
         if self.stick and not view and t.is_contiguous():
             shape = list(t.shape) or [1]
             return "%s[%s]" % (name, ", ".join(str(d) for d in shape))
         return str(roundup(self.span_elems(t) * item))
+
+    # ---- kinds
+
+    def op_kind(self, target, args, kwargs, outs, where):
+        """The op's `kind`: what its SDSC holds that the .bir does not say,
+        spelled as one identifier (docs/exporter.md, "Kinds"):
+
+            OVERLOAD . ARG . ARG ... . RESULT . RESULT ...
+
+        OVERLOAD is the ATen overload (aten.relu.default); then one field per
+        schema argument in schema order, defaults filled in (so an argument
+        left out and the same value given explicitly spell the same), then
+        one field per result. args, kwargs and outs are the run-time values
+        (meta tensors). Two ops get the same kind exactly when they have the
+        same overload, the same tensor types (exported dtype, shape, strides
+        when not dense) and the same non-tensor arguments."""
+        schema = getattr(target, "_schema", None)
+        if schema is None:  # not an ATen overload: its name, then the values as given
+            values = list(args) + [kwargs[k] for k in sorted(kwargs)]
+            head = sanitize(op_name(target))
+        else:
+            values = bind(schema, args, kwargs, where)
+            head = _BAD.sub("_", str(target))
+        fields = [head] + [self.spell(v, where) for v in values] + [self.spell(t, where) for t in outs]
+        kind = ".".join(fields)
+        if not _IDENT.match(kind) or kind in KEYWORDS:  # cannot happen: every field is [A-Za-z0-9_]
+            raise ExportError(where, "kind %r is not an identifier" % kind)
+        return kind
+
+    def spell(self, v, where):
+        """One field of a kind (no '.' in it). Tensor: DTYPE_DIMS, DIMS the
+        sizes joined by x (0d for a 0-d tensor), then _sSTRIDES when the
+        tensor is not contiguous. Numbers: ints in decimal, n for minus;
+        floats by Python's shortest repr with p for the point, n for minus
+        (1en05 is 1e-05), integral floats as ints (2.0 is 2), inf, ninf,
+        nan. None, True, False as in Python. A list: numbers joined by x;
+        tensors (or None) joined by _, a run of K > 1 equal ones written
+        once followed by _rK; empty for []. A string: a-z and 0-9 kept, any
+        other byte _XX (hex), so no string spells None, True or False. A
+        dtype: the exported dtype (f16, i64, ...); a device: dev for the
+        model's own (traced as meta), else its type; a layout or memory
+        format by its name (strided, contiguous_format)."""
+        torch = _torch()
+        if v is None:
+            return "None"
+        if isinstance(v, bool):
+            return "True" if v else "False"
+        if isinstance(v, int):
+            return spell_number(v)
+        if isinstance(v, float):
+            return spell_number(v)
+        if isinstance(v, torch.Tensor):
+            dt, _ = self.export_dtype(v, where)
+            s = "%s_%s" % (dt, "x".join(str(d) for d in v.shape) if v.dim() else "0d")
+            if not v.is_contiguous():
+                s += "_s" + "x".join(str(d) for d in v.stride())
+            return s
+        if isinstance(v, (list, tuple)):
+            if not v:
+                return "empty"
+            parts = [self.spell(x, where) for x in v]
+            if all(isinstance(x, (bool, int, float)) for x in v):
+                return "x".join(parts)
+            runs = []  # [part, count]: a run of K > 1 equal elements is PART_rK
+            for x in parts:
+                if runs and runs[-1][0] == x:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([x, 1])
+            return "_".join(x if k == 1 else "%s_r%d" % (x, k) for x, k in runs)
+        if isinstance(v, str):
+            return spell_string(v)
+        if isinstance(v, torch.dtype):
+            d = str(v)
+            if d in TORCH_FLOATS:
+                return self.dtype
+            if d in INT_DTYPES:
+                return INT_DTYPES[d][0]
+            raise ExportError(where, "dtype argument %s is not supported" % d)
+        if isinstance(v, torch.device):  # meta stands for the model's device
+            return "dev" if v.type == "meta" else spell_string(v.type)
+        if isinstance(v, (torch.layout, torch.memory_format)):
+            return str(v).replace("torch.", "")  # a name of a fixed set, [a-z_]
+        raise ExportError(where, "cannot spell argument %r of type %s in a kind" % (v, type(v).__name__))
 
     # ---- tracing
 
@@ -300,10 +402,10 @@ class Exporter:
                 if rel < 0:
                     raise ExportError(where, "view of %s starts before its base" % root)
                 off = rel * exp_item // real_item
-                decls.append((name, self.size_text(t, where, True), "%s %s view" % (fmt_t(t), kind)))
+                decls.append((name, self.size_text(t, where, True), "%s %s view" % (self.describe(t, where), kind)))
                 aliases.append((name, root, off))
                 return True
-            decls.append((name, self.size_text(t, where, False), "%s %s" % (fmt_t(t), kind)))
+            decls.append((name, self.size_text(t, where, False), "%s %s" % (self.describe(t, where), kind)))
             if key is not None:
                 _, exp_item = self.export_dtype(t, where)
                 storages[key] = (name, t.storage_offset() * t.element_size(), t.element_size(), exp_item)
@@ -421,15 +523,16 @@ class Exporter:
                     writes.append(name)
             bufname[node] = names if multi else names[0]
             if not any(isinstance(t, torch.Tensor) for t in outs) and not writes:
-                kind = "cpu"  # returns no tensor
+                node_kind = "cpu"  # returns no tensor
             elif packet(target) in self.cpu_ops:
-                kind = "cpu"
+                node_kind = "cpu"
             elif not writes:
                 continue  # a pure view: only alias declarations
             else:
-                kind = "op"
+                node_kind = "op"
             red = packet(target) in REDUCTION_OPS
-            items.append((kind, nodenames.take(node.name), reads, writes, red))
+            opkind = self.op_kind(target, args, kwargs, outs, where) if node_kind == "op" else None
+            items.append((node_kind, nodenames.take(node.name), reads, writes, red, opkind))
 
         bundles = self.bundle(items, nodenames)
         return self.render(graph_name, header, decls, in_names, out_names, aliases, bundles, items)
@@ -474,8 +577,11 @@ class Exporter:
         ncpu = sum(1 for it in items if it[0] == "cpu")
         nfused = sum(1 for b in bundles if b[0] == "fused")
         nb = sum(1 for b in bundles if b[0] != "cpu")
-        L.append("// %d buffers (%d inputs, %d outputs, %d views), %d device ops in %d bundles (%d fused), %d cpu nodes"
-                 % (len(decls), len(in_names), len(out_names), len(aliases), nops, nb, nfused, ncpu))
+        nkinds = len({it[5] for it in items if it[0] == "op"})
+        L.append("// %s (%s, %s, %s), %s of %s in %s (%d fused), %s"
+                 % (plural(len(decls), "buffer"), plural(len(in_names), "input"), plural(len(out_names), "output"),
+                    plural(len(aliases), "view"), plural(nops, "device op"), plural(nkinds, "kind"),
+                    plural(nb, "bundle"), nfused, plural(ncpu, "cpu node")))
         L.append("graph %s {" % graph_name)
         w = max((len(d[0]) for d in decls), default=0)
         for name, size, comment in decls:
@@ -490,8 +596,10 @@ class Exporter:
         L.append("")
 
         def node_text(it, indent):
-            kind, name, reads, writes, _ = it
-            s = "%s%s %s" % (indent, kind, name)
+            node_kind, name, reads, writes, _, opkind = it
+            s = "%s%s %s" % (indent, node_kind, name)
+            if opkind:
+                s += " kind " + opkind
             if reads:
                 s += " reads " + ", ".join(reads)
             if writes:
@@ -513,8 +621,57 @@ class Exporter:
 # ---------------------------------------------------------------- utilities
 
 
-def fmt_t(t):
-    return "%s[%s]" % (str(t.dtype).replace("torch.", ""), ", ".join(str(d) for d in t.shape))
+def plural(n, word):
+    """'1 bundle', '2 bundles', '0 bundles'."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+def bind(schema, args, kwargs, where):
+    """The values of schema's arguments, in schema order: positional ones
+    from args, keyword-only ones (and any passed by name) from kwargs, the
+    rest their defaults."""
+    out = []
+    for i, a in enumerate(schema.arguments):
+        if i < len(args) and not a.kwarg_only:
+            out.append(args[i])
+        elif a.name in kwargs:
+            out.append(kwargs[a.name])
+        elif a.has_default_value():
+            out.append(a.default_value)
+        else:
+            raise ExportError(where, "argument %s is missing" % a.name)
+    return out
+
+
+def spell_number(x):
+    """A number as [A-Za-z0-9]: 3, n3 (-3), 0p5 (0.5), 1en05 (1e-05), inf,
+    ninf, nan; a float with an integral value is spelled as the int."""
+    if isinstance(x, float):
+        if x != x:
+            return "nan"
+        if x in (float("inf"), float("-inf")):
+            return "inf" if x > 0 else "ninf"
+        if x == int(x) and abs(x) < 2**63:
+            x = int(x)
+        else:
+            return repr(x).replace("-", "n").replace("+", "").replace(".", "p")
+    return str(x).replace("-", "n")
+
+
+def spell_string(s):
+    """A string as [a-z0-9_]: a-z and 0-9 kept, every other byte of its
+    UTF-8 spelled _XX in lowercase hex (so '_' is _5f: the spelling is
+    one-to-one, and never None, True or False)."""
+    out = []
+    for ch in s:
+        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
+            out.append(ch)
+        else:
+            out.extend("_%02x" % b for b in ch.encode("utf-8"))
+    return "".join(out) or "_"
 
 
 def first_line(e, limit=240):
@@ -636,6 +793,36 @@ def _relu(x):
     return _torch().nn.functional.relu(x)
 
 
+# the models written in this script, besides torchvision's
+OWN_MODELS = ("gpt2", "transformer")
+
+
+def model_names():
+    """Every model name the exporter builds: its own, then torchvision's
+    image classification models (torchvision.models.list_models, or on a
+    torchvision without it the public callables of torchvision.models whose
+    name starts with a lowercase letter), sorted."""
+    import torchvision
+
+    tm = torchvision.models
+    if hasattr(tm, "list_models"):
+        vision = tm.list_models(module=tm)
+    else:  # torchvision < 0.14
+        vision = [n for n in dir(tm) if n[:1].islower() and callable(getattr(tm, n)) and not n.startswith("get_")]
+    return list(OWN_MODELS) + sorted(vision)
+
+
+def unknown_model(name):
+    """The ModelError for a name that is no model, with the closest names."""
+    import difflib
+
+    msg = "unknown model %s" % name
+    close = difflib.get_close_matches(name, model_names(), n=3, cutoff=0.6)
+    if close:
+        msg += "; did you mean %s?" % (close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1])
+    return ModelError(msg + " (--list lists the models; FILE.py:FUNCTION builds your own)")
+
+
 def zoo(name, batch, resolution, seq):
     """(model, inputs, input names) for a zoo model name."""
     torch = _torch()
@@ -643,11 +830,15 @@ def zoo(name, batch, resolution, seq):
         path, fn = name.rsplit(":", 1)
         import importlib.util
 
+        if not os.path.isfile(path):
+            raise ModelError("no such model file %s" % path)
         spec = importlib.util.spec_from_file_location("torch2bir_user_model", path)
-        if spec is None or not os.path.exists(path):
-            raise ExportError(name, "no such model file %s" % path)
+        if spec is None:
+            raise ModelError("cannot load %s as Python" % path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
+        if not callable(getattr(mod, fn, None)):
+            raise ModelError("%s has no function %s" % (path, fn))
         got = getattr(mod, fn)(batch)
         model, inputs = got[0], list(got[1])
         names = list(got[2]) if len(got) > 2 else (["x"] if len(inputs) == 1 else ["x%d" % i for i in range(len(inputs))])
@@ -664,19 +855,20 @@ def zoo(name, batch, resolution, seq):
         return m, [torch.randn(batch, seq, 512), torch.randn(batch, seq, 512)], ["src", "tgt"]
     import torchvision
 
-    ctor = getattr(torchvision.models, name, None)
-    if ctor is None or not callable(ctor):
-        raise ExportError(name, "unknown model (a torchvision.models name, gpt2 or transformer)")
-    m = ctor(weights=None)
+    if name not in model_names():
+        raise unknown_model(name)
+    m = getattr(torchvision.models, name)(weights=None)
     return m, [torch.randn(batch, 3, resolution, resolution)], ["x"]
 
 
-def parse_args(argv):
+def build_parser():
     p = argparse.ArgumentParser(prog="torch2bir.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="torchvision.models name (resnet50, vit_b_16, ...), gpt2, transformer, "
+    p.add_argument("model", nargs="?", help="torchvision.models name (resnet50, vit_b_16, ...), gpt2, transformer, "
                    "or FILE.py:FUNCTION where FUNCTION(batch) returns (model, inputs[, input names])")
     p.add_argument("-o", "--output", default="-", help="output .bir file (default: stdout)")
-    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--list", action="store_true", help="list the model names and exit")
+    p.add_argument("--batch", type=int, default=1, metavar="N",
+                   help="batch size: the leading dimension of every model input (default 1)")
     p.add_argument("--resolution", type=int, default=224, help="image side for vision models (default 224)")
     p.add_argument("--seq", type=int, default=128, help="sequence length for gpt2/transformer (default 128)")
     p.add_argument("--dtype", default="f16", choices=sorted(FLOAT_DTYPES),
@@ -688,8 +880,17 @@ def parse_args(argv):
     p.add_argument("--max-fused-ops", type=int, default=None, metavar="K", help="at most K ops per fused bundle")
     p.add_argument("--isolate-reductions", action="store_true", help="never fuse a reduction op with anything")
     p.add_argument("--graph-name", default=None, help="graph name (default: the model name)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="torch.manual_seed before the model and its inputs are built (default 0); "
+                   "tracing sees only shapes, so the .bir depends on it only when building the model does")
+    return p
+
+
+def parse_args(argv):
+    p = build_parser()
     a = p.parse_args(argv)
+    if a.model is None and not a.list:
+        p.error("the model argument is required (--list lists the models)")
     if a.max_fused_ops is not None and a.max_fused_ops < 1:
         p.error("--max-fused-ops must be at least 1")
     if a.batch < 1:
@@ -715,6 +916,14 @@ def header_lines(argv, fdesc):
 def main(argv=None):
     argv = sys.argv if argv is None else argv
     a = parse_args(argv[1:])
+    if a.list:
+        try:
+            names = model_names()
+        except ImportError as e:
+            print("torch2bir: error: %s" % first_line(e), file=sys.stderr)
+            return 1
+        sys.stdout.write("".join(n + "\n" for n in names))
+        return 0
     try:
         torch = _torch()
         torch.manual_seed(a.seed)
@@ -727,7 +936,7 @@ def main(argv=None):
         gname = a.graph_name or os.path.basename(a.model.rsplit(":", 1)[0]).replace(".py", "")
         text = ex.export(model, inputs, names, sanitize(gname),
                          header=header_lines([prog] + list(argv[1:]), fdesc))
-    except ExportError as e:
+    except (ExportError, ModelError) as e:
         print("torch2bir: error: %s" % e, file=sys.stderr)
         return 1
     except Exception as e:  # building the model, or a bug here

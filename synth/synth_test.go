@@ -2,7 +2,9 @@ package synth
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"regexp"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
@@ -142,9 +144,61 @@ func TestValid(t *testing.T) {
 	}
 }
 
+// TestKinds: with Kinds set, the graph is the one without kinds plus a
+// `kind` clause on most ops (and kinds=N in the header comment), so
+// Kinds 0, the default, writes what synth wrote before kinds existed.
+// Seven ops in eight have a kind (so about 3500 of 4000), no more than
+// Kinds distinct ones, with reuse inside the bundles: the first few
+// kinds are the most drawn, so with 4000 ops in 40 bundles of 100 most
+// ops share their kind with an earlier op of their bundle.
+func TestKinds(t *testing.T) {
+	kindClause := regexp.MustCompile(` kind [A-Za-z0-9_.]+`)
+	for _, cfg := range []Config{{Ops: 4000, Bundles: 40, Seed: 3, Kinds: 12}, {Ops: 300, Bundles: 300, Seed: 1, Kinds: 1}, {Ops: 50, Kinds: 200}} {
+		with := generate(t, cfg)
+		plain := cfg
+		plain.Kinds = 0
+		without := generate(t, plain)
+		if bytes.Contains(without, []byte(" kind")) {
+			t.Fatalf("%+v: a kind without Kinds", plain)
+		}
+		stripped := kindClause.ReplaceAll(with, nil)
+		stripped = bytes.Replace(stripped, []byte(fmt.Sprintf(" kinds=%d\n", cfg.Kinds)), []byte("\n"), 1)
+		if !bytes.Equal(stripped, without) {
+			t.Errorf("%+v: the graph without its kinds is not the one of Kinds 0", cfg)
+		}
+		g, errs := frontend.ParseCheck("synth.bir", with)
+		if errs != nil {
+			t.Fatalf("%+v: %v", cfg, errs)
+		}
+		if len(g.Kinds)-1 > cfg.Kinds || len(g.Kinds) < 2 {
+			t.Errorf("%+v: %d kinds", cfg, len(g.Kinds)-1)
+		}
+		kinded, reused := 0, 0
+		for _, b := range g.Bundles {
+			seen := map[int32]bool{}
+			for _, op := range b.Ops {
+				if op.Kind == 0 {
+					continue
+				}
+				kinded++
+				if seen[op.Kind] {
+					reused++
+				}
+				seen[op.Kind] = true
+			}
+		}
+		if lo, hi := cfg.Ops*7/8-cfg.Ops/16, cfg.Ops*7/8+cfg.Ops/16; kinded < lo || kinded > hi {
+			t.Errorf("%+v: %d ops of a kind, want %d..%d", cfg, kinded, lo, hi)
+		}
+		if cfg.Bundles == 40 && reused < kinded/2 {
+			t.Errorf("%+v: %d of %d ops reuse a kind of their bundle", cfg, reused, kinded)
+		}
+	}
+}
+
 func TestBadConfig(t *testing.T) {
 	var b bytes.Buffer
-	for _, cfg := range []Config{{}, {Ops: 2, Bundles: 3}, {Ops: 2, Bundles: -1}} {
+	for _, cfg := range []Config{{}, {Ops: 2, Bundles: 3}, {Ops: 2, Bundles: -1}, {Ops: 2, Kinds: -1}} {
 		if Generate(&b, cfg) == nil {
 			t.Errorf("%+v: no error", cfg)
 		}

@@ -54,7 +54,7 @@ func TestBufferFastPath(t *testing.T) {
 				// matchBuffer matches exactly the texts that begin
 				// with appendBuffer's.
 				r := rand.New(rand.NewSource(seed<<20 + int64(i)))
-				for range 20 {
+				for range 30 {
 					mut := []byte(line + "]")
 					for range 1 + r.Intn(2) {
 						k := r.Intn(len(mut))
@@ -99,11 +99,11 @@ func TestBufferFastPathEscapes(t *testing.T) {
 	if got := c.appendBuffer(nil, 0); got != nil {
 		t.Fatalf("rendered %s for a name that needs escapes", got)
 	}
-	esc := []byte(`{"name": "a\"\\é", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input"}`)
+	esc := []byte(`{"name": "a\"\\é", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-input", "group": "a\"\\é", "pos": "e.bir:2:10"}`)
 	if n := c.matchBuffer(0, esc); n != 0 {
 		t.Fatalf("matched %d bytes of %s", n, esc)
 	}
-	if got := c.appendBuffer(nil, 1); string(got) != `{"name": "b", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-output"}` {
+	if got := c.appendBuffer(nil, 1); string(got) != `{"name": "b", "size": 256, "bundle": null, "start": null, "end": null, "offset": null, "view_offset": 0, "reason": "graph-output", "group": "b", "pos": "e.bir:3:10"}` {
 		t.Fatalf("buffer b: %s", got)
 	}
 	var js bytes.Buffer
@@ -174,6 +174,14 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 	if pg.Reason == planner.Pooled {
 		dst = append(dst, `null`...)
 	} else if !str(pg.Reason.String()) {
+		return nil
+	}
+	dst = append(dst, `, "group": `...)
+	if !str(g.Buffers[g.Groups[buf.Group].Root].Name) {
+		return nil
+	}
+	dst = append(dst, `, "pos": `...)
+	if !str(g.File + ":" + strconv.Itoa(int(buf.Pos.Line)) + ":" + strconv.Itoa(int(buf.Pos.Col))) {
 		return nil
 	}
 	return append(dst, '}')

@@ -16,6 +16,49 @@ import (
 type planJSON struct {
 	Graph, Allocator jstr
 	Budget           jint
+	// Version is format_version: !ok in a version 1 document.
+	Version jint
+	// Footprint is the footprint object, nil when absent (version 1).
+	Footprint *footprintJSON
+}
+
+// footprintJSON is the document's footprint object.
+type footprintJSON struct {
+	Peak, PeakPosition, NoPooling, Resident jint
+	PeakNode                                jstr
+	PeakNodeName                            string
+	// ByAllocator is peak_bytes_by_allocator in document order, nil
+	// when absent.
+	ByAllocator []namedInt
+	Timeline    []timelineJSON
+	TimelineOK  bool
+}
+
+type namedInt struct {
+	name string
+	v    jint
+}
+
+// timelineJSON is one element of the footprint's timeline.
+type timelineJSON struct {
+	Node, Kind            string
+	NodeOK, KindOK        bool
+	Standalone, PoolBytes jint
+}
+
+// argJSON is one element of a bundle's kernel_args.
+type argJSON struct {
+	Arg   jint
+	Group jstr
+	Names [][]byte
+	// NamesOK: names is there and not null.
+	NamesOK bool
+}
+
+// opJSON is one element of a bundle's ops.
+type opJSON struct {
+	Name, Pos, SDSCFile jstr
+	Step                jint
 }
 
 // bundleJSON is one element of the document's bundles array.
@@ -24,6 +67,11 @@ type bundleJSON struct {
 	Steps, PoolSize, LowerBound jint
 	// Own is compare[the plan's allocator], present with --compare.
 	Own jint
+	// Pos is the bundle's source position (version 2). Args and Ops
+	// count the kernel_args and ops elements, -1 when the key is
+	// absent; ArgsBad and OpsBad the elements the hooks rejected.
+	Pos       jstr
+	Args, Ops int
 }
 
 // bufferJSON is one element of the document's buffers array.
@@ -33,6 +81,8 @@ type bufferJSON struct {
 	Start, End           jint
 	// ViewOffset is the name's own view offset (0 for a group's root).
 	ViewOffset jint
+	// Group and Pos are version 2's root name and source position.
+	Group, Pos jstr
 }
 
 // decodePlan reads the document of bundle-ir.md §5 (keys in any order, exactly
@@ -49,9 +99,13 @@ type bufferJSON struct {
 // that text, it is taken as read and buffer gets a nil element: the
 // caller's expected text is valid JSON whose reading would pass the
 // caller's checks.
-func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i int) int, expect func(i int, data []byte) int, buffer func(i int, b *bufferJSON)) (doc planJSON, nBundles, nBuffers int) {
+func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i int) int, expect func(i int, data []byte) int, buffer func(i int, b *bufferJSON), hooks *v2Hooks) (doc planJSON, nBundles, nBuffers int) {
 	r.object(func(key []byte) {
 		switch string(key) {
+		case "format_version":
+			doc.Version = r.optInt()
+		case "footprint":
+			doc.Footprint = decodeFootprint(r)
 		case "graph":
 			doc.Graph = r.optStr()
 			doc.Graph.b = bytes.Clone(doc.Graph.b)
@@ -70,8 +124,9 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 			})
 		case "bundles":
 			nBundles = 0
+			hooks.start()
 			r.array(func(i int) {
-				var b bundleJSON
+				b := bundleJSON{Args: -1, Ops: -1}
 				r.strs = r.strs[:0] // the strings of the last element are done with
 				r.object(func(key []byte) {
 					switch string(key) {
@@ -83,6 +138,57 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 						b.PoolSize = r.optInt()
 					case "lower_bound":
 						b.LowerBound = r.optInt()
+					case "pos":
+						b.Pos = r.optStr()
+					case "kernel_args":
+						b.Args = 0
+						mark := len(r.strs) // the bundle's own strings stay
+						r.array(func(k int) {
+							r.strs = r.strs[:mark]
+							var a argJSON
+							r.object(func(key []byte) {
+								switch string(key) {
+								case "arg":
+									a.Arg = r.optInt()
+								case "group":
+									a.Group = r.optStr()
+								case "names":
+									a.Names = a.Names[:0]
+									a.NamesOK = r.array(func(int) { a.Names = append(a.Names, r.str()) })
+								default:
+									r.unknown(key)
+								}
+							})
+							if r.err == nil {
+								hooks.arg(i, k, &a)
+								b.Args = k + 1
+							}
+						})
+					case "ops":
+						b.Ops = 0
+						mark := len(r.strs)
+						r.array(func(k int) {
+							r.strs = r.strs[:mark]
+							var o opJSON
+							r.object(func(key []byte) {
+								switch string(key) {
+								case "name":
+									o.Name = r.optStr()
+								case "step":
+									o.Step = r.optInt()
+								case "pos":
+									o.Pos = r.optStr()
+								case "sdsc_file":
+									o.SDSCFile = r.optStr()
+								default:
+									r.unknown(key)
+								}
+							})
+							if r.err == nil {
+								hooks.op(i, k, &o)
+								b.Ops = k + 1
+							}
+						})
 					case "compare":
 						b.Own = jint{}
 						r.object(func(name []byte) {
@@ -133,6 +239,10 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 						b.ViewOffset = r.optInt()
 					case "reason":
 						b.Reason = r.optStr()
+					case "group":
+						b.Group = r.optStr()
+					case "pos":
+						b.Pos = r.optStr()
 					default:
 						r.unknown(key)
 					}
@@ -229,25 +339,39 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 		bc.views = views
 	}
 	ps := &poolSizes{g: g, p: p}
+	v2 := &v2State{c: kc}
+	// withV2 and withoutV2 count the buffers with and without the
+	// version 2 keys.
+	withV2, withoutV2 := 0, 0
 	expectMin, expect := bc.bufferMin, bc.matchBuffer
 	if !matches || slowJSON {
 		expectMin, expect = nil, nil
 	}
 	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, ps, func(i int, jb *bundleJSON) {
-		if i == 0 {
-			kc.err = Error{} // a repeated "bundles" key: the last one counts
-		}
 		if matches && i < len(g.Bundles) {
 			kc.checkBundleJSON(i, jb)
+			v2.bundle(i, jb)
 		}
 	}, expectMin, expect, func(i int, jb *bufferJSON) {
 		if i == 0 {
 			bc.err = Error{} // a repeated "buffers" key: the last one counts
+			withV2, withoutV2 = 0, 0
 		}
-		if jb != nil && matches && i < len(g.Buffers) {
+		switch {
+		case jb == nil:
+			withV2++ // the fast path's text has the version 2 keys
+		case matches && i < len(g.Buffers):
 			bc.checkBuffer(i, jb)
+			if bc.checkBufferV2(i, jb) {
+				withV2++
+			} else {
+				withoutV2++
+			}
 		}
-	})
+	}, v2.hooks(func() {
+		kc.err = Error{} // a repeated "bundles" key: the last one counts
+		v2.with, v2.without = 0, 0
+	}))
 	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
 	}
@@ -273,6 +397,24 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 		c.fail("plan JSON: budget %s, want %d", doc.Budget, p.Budget)
 	}
 	c.checkPoolSizes(ps)
+	switch {
+	case !doc.Version.ok:
+		// Version 1: none of version 2's keys.
+		if doc.Footprint != nil || v2.with > 0 || withV2 > 0 {
+			c.fail("plan JSON: version 2 keys (footprint, pos, kernel_args, ops, group) without format_version")
+		}
+	case doc.Version.v == 2:
+		if v2.without > 0 || withoutV2 > 0 {
+			c.fail("plan JSON: format_version 2, but %d bundles and %d buffers lack its keys", v2.without, withoutV2)
+		}
+		if doc.Footprint == nil {
+			c.fail("plan JSON: format_version 2 without a footprint")
+		} else {
+			c.checkFootprint(doc.Footprint)
+		}
+	default:
+		c.fail("plan JSON: format_version %s, want 2 (or none, version 1)", doc.Version)
+	}
 
 	if nBundles != len(g.Bundles) {
 		c.fail("plan JSON: %d bundles, the graph has %d", nBundles, len(g.Bundles))
@@ -371,7 +513,8 @@ func (c *checker) bufferMin(i int) int {
 	if i >= len(c.g.Buffers) {
 		return 0
 	}
-	n := 256 + 5*20 + len(c.g.Buffers[i].Name) // the keys and reason, the integers
+	n := 300 + 7*20 + len(c.g.Buffers[i].Name) + len(c.g.File) // the keys and reason, the integers, the file
+	n += len(c.g.Buffers[c.g.Groups[c.g.Buffers[i].Group].Root].Name)
 	if pg := &c.p.Groups[c.g.Buffers[i].Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
 		n += len(c.g.Bundles[pg.Bundle].Name)
 	}
@@ -423,11 +566,31 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 	} else {
 		m.str(pg.Reason.String())
 	}
-	m.lit(`}`)
+	m.lit(`, "group": `)
+	m.str(g.Buffers[g.Groups[buf.Group].Root].Name)
+	m.lit(`, "pos": "`)
+	m.lit(c.plainFile())
+	m.lit(`:`)
+	m.int(int64(buf.Pos.Line))
+	m.lit(`:`)
+	m.int(int64(buf.Pos.Col))
+	m.lit(`"}`)
 	if !m.ok {
 		return 0
 	}
 	return m.i
+}
+
+// plainFile is the graph's file name when it needs no escape in a JSON
+// string, else a text that matches no document (a quote).
+func (c *checker) plainFile() string {
+	f := c.g.File
+	for k := 0; k < len(f); k++ {
+		if !plain[f[k]] {
+			return `"`
+		}
+	}
+	return f
 }
 
 // matcher compares data, from i on, with a text given piece by piece;

@@ -167,7 +167,10 @@ func TestGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := plan(t, check(t, in, src), s)
+			// The name the golden test runs the case under (from
+			// golden/), which the plan's source positions carry.
+			name := filepath.Join("testdata", filepath.Base(dir), "input.bir")
+			p := plan(t, check(t, name, src), s)
 			if err := verifyAll(p, s); err != nil {
 				t.Fatalf("verify: %v", err)
 			}
@@ -486,6 +489,21 @@ func TestJSONCatchesEdits(t *testing.T) {
 		{`"lower_bound": 256`, `"lower_bound": 0`},
 		{`"budget": 15032385536`, `"budget": 1`},
 		{`"graph": "decoder_block"`, `"graph": "decoder_block", "extra": 1`},
+		// Version 2's keys.
+		{`"format_version": 2`, `"format_version": 3`},
+		{"\"format_version\": 2,\n", ""}, // v2 keys in a v1 document
+		{`"peak_bytes": 17152`, `"peak_bytes": 17024`},
+		{`"peak_position": 0`, `"peak_position": 1`},
+		{`"resident_pools_peak_bytes": 17152`, `"resident_pools_peak_bytes": 16896`},
+		{`"standalone_bytes": 16896, "pool_bytes": 256`, `"standalone_bytes": 16896, "pool_bytes": 0`},
+		{`{"node": "sin4", "kind": "cpu"`, `{"node": "sin4", "kind": "bundle"`},
+		{`{"arg": 0, "group": "x"`, `{"arg": 0, "group": "w"`},
+		{`"names": ["v", "t0"]`, `"names": ["t0", "v"]`},
+		{`"reason": "cpu-read", "group": "t0", "pos": "spec.bir:16:10"`, `"reason": "cpu-read", "group": "v", "pos": "spec.bir:16:10"`},
+		{`"pos": "spec.bir:16:10"`, `"pos": "spec.bir:16:11"`},
+		{`{"name": "mul1", "step": 1`, `{"name": "mul1", "step": 2`},
+		{`{"name": "mul1", "step": 1, "pos": "spec.bir:27:10"}`, `{"name": "mul1", "step": 1, "pos": "spec.bir:27:10", "sdsc": 1}`},
+		{`"group": "x", "pos": "spec.bir:10:10"}`, `"pos": "spec.bir:10:10"}`},
 	}
 	for _, e := range edits {
 		if !strings.Contains(good, e[0]) {
@@ -495,6 +513,36 @@ func TestJSONCatchesEdits(t *testing.T) {
 		if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil {
 			t.Errorf("edit %q -> %q not detected", e[0], e[1])
 		}
+	}
+}
+
+// TestJSONVersion1: the check still reads a version 1 document (no
+// format_version, footprint, group, pos, kernel_args or ops): the
+// spec example's plan as sdscgen wrote it before version 2, and accepts
+// an op's sdsc_file in version 2.
+func TestJSONVersion1(t *testing.T) {
+	src, err := os.ReadFile("../golden/testdata/spec_example/input.bir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, check(t, "spec.bir", src), setup{budget: planner.DefaultBudget})
+	v1, err := os.ReadFile("testdata/spec_example_v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.JSON(p.Graph, p, v1); err != nil {
+		t.Fatalf("version 1: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := planner.WriteJSON(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	withFile := strings.Replace(buf.String(), `"pos": "spec.bir:25:8"}`, `"pos": "spec.bir:25:8", "sdsc_file": "sdsc_0.json"}`, 1)
+	if withFile == buf.String() {
+		t.Fatal("no op mm0 in the plan JSON")
+	}
+	if err := verify.JSON(p.Graph, p, []byte(withFile)); err != nil {
+		t.Fatalf("an op's sdsc_file: %v", err)
 	}
 }
 

@@ -11,7 +11,10 @@ const explainLong = explainShort + `
 Explains how buffer NAME of FILE.bir is planned: its storage group, the
 bundles, ops and CPU nodes that write and read it, its live range, the
 reason it is not pooled with the evidence, or its pool offset and the
-buffers that reuse its bytes. The flags are those of sdscgen (e.g.
+buffers that reuse its bytes. A NAME that is a bundle's (and no buffer's)
+explains the bundle: its HBM at its position on the graph's timeline,
+the largest groups live there and why each is not pooled, and what
+pooling could still take. The flags are those of sdscgen (e.g.
 --budget, --no-pool, --bundle-symbolic-args=false) but -o, --plan, --svg,
 --html, --dump-after and --explain, which do not apply; they may come before,
 between or after FILE and NAME.

@@ -116,8 +116,9 @@ module per bundle: to standard output separated by "// -----" lines, or as
 DIR/<bundle>/bundle.mlir plus DIR/plan.json with -o.
 
 Environment: HBM_POOL_PLANNING=0|false|no turns planning off (1|true|yes on);
-BUNDLE_SYMBOLIC_ARGS=0|false|no turns fusion off. Flags win over the
-environment.
+BUNDLE_SYMBOLIC_ARGS=0|false|no turns fusion off;
+SPYRE_INDUCTOR_SDSC_CACHE=0|false|no turns the sdsc_cache off. Flags win
+over the environment.
 
 Exit status: 0 ok, 1 bad input, 2 bad usage, 3 internal error.
 
@@ -174,6 +175,7 @@ type mainFlags struct {
 	budget, segment, reserve int64
 	emit                     string
 	noPool, fused, verify    bool
+	sdscCache                bool
 }
 
 func mainCommand() (*command, *mainFlags) {
@@ -197,12 +199,13 @@ func mainCommand() (*command, *mainFlags) {
 	fs.BoolVar(&m.verify, "verify", true, "check the plan against the spec's rules with an independent verifier; a failure is an internal error (exit 3)")
 	rc := &cfg.rep
 	fs.BoolVar(&rc.stats, "stats", false, "print a per-bundle pool summary table to standard error")
-	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, on standard output, instead of the MLIR")
+	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, or what holds HBM while bundle NAME runs, on standard output, instead of the MLIR")
 	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
 	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
 	fs.StringVar(&rc.htmlPath, "html", "", "write an interactive memory view of the plan to `FILE`: one self-contained HTML page (\"-\": standard output, instead of the MLIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
 	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle: `mlir` (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
+	fs.BoolVar(&m.sdscCache, "sdsc-cache", true, "let an op whose SDSC equals an earlier op's of its bundle reuse that op's sdsc_K.json, as torch-spyre's sdsc_cache (SPYRE_INDUCTOR_SDSC_CACHE) does by default")
 	fs.BoolVar(&cfg.emit.FrontendPoolAllocation, "frontend-pool-allocation", false, "take each bundle's pool as a first %pool_base_addr argument instead of allocating it (torch-spyre FRONTEND_POOL_ALLOCATION)")
 	return c, m
 }
@@ -309,6 +312,15 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 		fused = on
 	}
 	cfg.opt.Unfused = !fused
+	cache := m.sdscCache
+	if !set["sdsc-cache"] {
+		on, err := envBool("SPYRE_INDUCTOR_SDSC_CACHE", true)
+		if err != nil {
+			return nil, err
+		}
+		cache = on
+	}
+	cfg.emit.NoSDSCCache = !cache
 	cfg.opt.CheckOnly = rc.dumpAfter == "check"
 	// The library's own check, after the command line's: an unknown
 	// allocator, for one.

@@ -211,7 +211,7 @@ func TestPlanFileWrittenAtomically(t *testing.T) {
 		t.Errorf("no MLIR on stdout: %q", out)
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || !strings.HasPrefix(string(data), "{\n  \"graph\": \"g\"") {
+	if err != nil || !strings.HasPrefix(string(data), "{\n  \"format_version\": 2,\n  \"graph\": \"g\"") {
 		t.Fatalf("plan: %v %q", err, data)
 	}
 	entries, _ := os.ReadDir(dir)

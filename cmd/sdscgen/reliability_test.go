@@ -107,7 +107,7 @@ func TestOutputFileIntoFIFO(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--plan FIFO: exit %d: %s", code, errs)
 	}
-	if got := drain(r); !strings.HasPrefix(got, "{\n  \"graph\": \"g\"") {
+	if got := drain(r); !strings.HasPrefix(got, "{\n  \"format_version\": 2,\n  \"graph\": \"g\"") {
 		t.Errorf("--plan FIFO: the reader got %q", got)
 	}
 	if !isFIFO(t, fifo) {
@@ -150,7 +150,7 @@ func TestOutputFileThroughSymlink(t *testing.T) {
 		t.Fatalf("the symlink was replaced: %v %v", fi.Mode(), err)
 	}
 	data, _ := os.ReadFile(target)
-	if !strings.HasPrefix(string(data), "{\n  \"graph\"") {
+	if !strings.HasPrefix(string(data), "{\n  \"format_version\": 2,\n  \"graph\"") {
 		t.Errorf("target: %q", data)
 	}
 	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {

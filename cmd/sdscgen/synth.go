@@ -24,8 +24,8 @@ Flags:
 
 // synthFlags are the flags of sdscgen synth.
 type synthFlags struct {
-	ops, bundles, seed int64
-	name, out          string
+	ops, bundles, seed, kinds int64
+	name, out                 string
 }
 
 func synthCommand(f *synthFlags) *command {
@@ -34,6 +34,7 @@ func synthCommand(f *synthFlags) *command {
 	decimalVar(fs, &f.ops, "ops", 10000, "leaf ops in total")
 	decimalVar(fs, &f.bundles, "bundles", 1, "top-level bundles the ops are spread over")
 	decimalVar(fs, &f.seed, "seed", 1, "random seed")
+	decimalVar(fs, &f.kinds, "kinds", 0, "distinct op `kind`s (0: ops have no kind)")
 	fs.StringVar(&f.name, "name", "synth", "graph name")
 	fs.StringVar(&f.out, "o", "", "write to `FILE` instead of standard output")
 	return c
@@ -56,7 +57,11 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen synth: want 1 <= --ops <= %d and 1 <= --bundles <= --ops (got %d, %d)\n", maxSynthOps, *ops, *bundles)
 		return exitUsage
 	}
-	cfg.Ops, cfg.Bundles, cfg.Seed = int(*ops), int(*bundles), uint64(*seed)
+	if sf.kinds < 0 || sf.kinds > maxSynthOps {
+		fmt.Fprintf(stderr, "sdscgen synth: want 0 <= --kinds <= %d (got %d)\n", maxSynthOps, sf.kinds)
+		return exitUsage
+	}
+	cfg.Ops, cfg.Bundles, cfg.Seed, cfg.Kinds = int(*ops), int(*bundles), uint64(*seed), int(sf.kinds)
 	var err error
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 256<<10)

@@ -1,5 +1,6 @@
 // Package mlirref is an independent reference for the MLIR text of the
-// docs/bundle-ir.md §4 ("The MLIR").
+// docs/bundle-ir.md §4 ("The MLIR"), with the v3 SDSC cache of §4.5.1
+// (Options.SDSCCache).
 //
 // It is written from the contract's words only, deliberately plain and
 // slow, and shares no code with package mlirgen: the property test in this
@@ -34,6 +35,45 @@
 //  5. --generic changes only the three sdscbundle ops; the func, arith,
 //     scf and affine lines, the maps and the tab indentation are as in the
 //     custom form.
+//
+// The sdsc_cache (contract v3, Options.SDSCCache; the contract's words:
+// "an op whose SDSC would be identical to an earlier op's of the same
+// bundle reuses that op's file", with the "Same SDSC" conditions (a)-(e))
+// adds these readings:
+//
+//  6. "Same SDSC" is checked literally, condition by condition, between
+//     the op and the first op of each earlier file, in file order; the
+//     op takes the first file that matches. Every condition is an
+//     equality of something computed from one op alone, so the relation
+//     is an equivalence: at most one file can match, and matching the
+//     first op of a file is the same as matching any op of it.
+//  7. Kinds are compared as strings (Graph.OpKind); an op without a kind
+//     ("" there) never reuses a file and no later op reuses its file, but
+//     it still takes the next file number (it "reuses no earlier file").
+//  8. cores: an op without a `cores` clause has the list [1]; lists are
+//     then equal when they have the same length and the same entries in
+//     order. So [1, 1] is neither [1] nor "no cores", and [2, 1] is not
+//     [2] (the contract names only the second).
+//  9. (d) "the same LX storage group" is the same storage group (the
+//     group index), whichever of its names the access uses; "split on
+//     both or on neither" is about the clause being written, whatever its
+//     values (`split 0` is a split). A pooled access and a kernel access
+//     never match; two pooled accesses match whatever their groups.
+//  10. (e) A symbol's number is its rank among the symbols the op
+//     registers, counted from 1 in registration order; a key met again in
+//     the same op keeps its first number (Reading 1's rule). Symbols that
+//     no core uses (a kernel symbol hidden behind a slice) still take a
+//     number, so they shift the table. Both ops have the same accesses
+//     and the same cores by (b)-(d), so the tables are compared cell by
+//     cell; an LX access has an empty row in both.
+//  11. A reusing op's execute keeps its own operands (its own symbols'
+//     %addr_K or SSA names) and prints the first op's filename and id
+//     list as that op printed them, in both forms; with --generic the
+//     operand types follow its own operand count (equal to the first
+//     op's by (e)).
+//  12. With the cache off, or on with no reuse in the bundle, the file of
+//     each op is sdsc_STEP.json: the miss counter and the step agree
+//     while every op misses.
 package mlirref
 
 import (
@@ -51,6 +91,10 @@ type Options struct {
 	FrontendPoolAllocation bool
 	// Generic prints the sdscbundle ops in MLIR's generic form.
 	Generic bool
+	// SDSCCache turns torch-spyre's sdsc_cache on (upstream's default):
+	// an op with the same SDSC as an earlier op of the bundle prints
+	// that op's file and ids. Off, every op prints sdsc_STEP.json.
+	SDSCCache bool
 }
 
 // symbol is one registered symbol of one op.
@@ -60,6 +104,9 @@ type symbol struct {
 	// decl holds the declaration pair (empty for a kernel symbol).
 	decl []string
 	addr string // its %addr_K in this op, or ""
+	// rank is its number in the op's registration order, from 1: the
+	// cache's symbol table shape (Reading 10).
+	rank int
 }
 
 // opInfo is everything printed for one leaf op.
@@ -67,6 +114,61 @@ type opInfo struct {
 	applies  []string // the affine.apply lines, in order
 	operands []string
 	ids      []int
+	// file and printIDs are what the execute prints: its own file and
+	// ids, or those of the first op of the file it reuses.
+	file     int
+	printIDs []int
+}
+
+// sdscFacts is what the sdsc_cache compares of one op (contract v3, "Same
+// SDSC" (a)-(e)).
+type sdscFacts struct {
+	kind           string  // (a); "" = none
+	cores          []int64 // (b), [1] without a cores clause
+	nreads, nwrite int     // (c)
+	storage        []string
+	split          []bool  // (d), per access in operand order
+	table          [][]int // (e): [access][core] -> symbol rank; nil for LX
+}
+
+// sameSDSC reports whether a later op with facts y has the same SDSC as
+// an earlier op with facts x, checking (a) to (e) in the contract's order.
+func sameSDSC(x, y *sdscFacts) bool {
+	// (a) both have a kind, and it is the same (Reading 7).
+	if x.kind == "" || y.kind == "" || x.kind != y.kind {
+		return false
+	}
+	// (b) the same cores list, entry by entry (Reading 8).
+	if len(x.cores) != len(y.cores) {
+		return false
+	}
+	for d := range x.cores {
+		if x.cores[d] != y.cores[d] {
+			return false
+		}
+	}
+	// (c) the same number of reads and of writes.
+	if x.nreads != y.nreads || x.nwrite != y.nwrite {
+		return false
+	}
+	// (d) per access: the same storage, split on both or neither.
+	for i := range x.storage {
+		if x.storage[i] != y.storage[i] || x.split[i] != y.split[i] {
+			return false
+		}
+	}
+	// (e) the same symbol table shape (Reading 10).
+	for i := range x.table {
+		if len(x.table[i]) != len(y.table[i]) {
+			return false
+		}
+		for c := range x.table[i] {
+			if x.table[i][c] != y.table[i][c] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // coreOffset is core c's offset for an access with the given split on an
@@ -143,6 +245,10 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 	declared := map[string]bool{}
 	var decls []string
 	infos := make([]opInfo, len(b.Ops))
+	// The sdsc_cache: the facts of the first op of each file, in file
+	// order, and that op's index.
+	var fileFacts []*sdscFacts
+	var fileOp []int
 
 	for oi := range b.Ops {
 		op := &b.Ops[oi]
@@ -152,7 +258,7 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if s, ok := syms[key]; ok {
 				return s
 			}
-			s := &symbol{id: nextID, ssa: ssa, decl: decl}
+			s := &symbol{id: nextID, ssa: ssa, decl: decl, rank: len(syms) + 1}
 			nextID--
 			syms[key] = s
 			// Declarations: one pair per distinct SSA name, in
@@ -279,6 +385,62 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 				}
 			}
 		}
+
+		// The file. Without the cache: the step (Reading 12).
+		if !opt.SDSCCache {
+			info.file, info.printIDs = int(op.Step), info.ids
+			continue
+		}
+		facts := &sdscFacts{
+			kind:   g.OpKind(op),
+			cores:  g.Cores(op),
+			nreads: len(g.Reads(op)),
+			nwrite: len(g.Writes(op)),
+		}
+		if facts.cores == nil {
+			facts.cores = []int64{1} // Reading 8
+		}
+		for i, a := range accs {
+			gi := int(a.Group)
+			var st string
+			var row []int
+			switch {
+			case g.Groups[gi].LX:
+				st = fmt.Sprintf("lx(%d)", gi) // Reading 9
+			case pooled(gi):
+				st = "pooled" // any offset, any group
+			default:
+				st = fmt.Sprintf("kernel(%d)", argOf[gi])
+			}
+			if !g.Groups[gi].LX {
+				for c := 0; c < n; c++ {
+					row = append(row, uses[i][c].rank)
+				}
+			}
+			facts.storage = append(facts.storage, st)
+			facts.split = append(facts.split, a.Split.Present())
+			facts.table = append(facts.table, row)
+		}
+		// Reading 6: against the first op of each earlier file, in
+		// file order.
+		match := -1
+		for f := range fileFacts {
+			if sameSDSC(fileFacts[f], facts) {
+				match = f
+				break
+			}
+		}
+		if match < 0 {
+			// A miss: the next number, its own ids.
+			info.file, info.printIDs = len(fileFacts), info.ids
+			fileFacts = append(fileFacts, facts)
+			fileOp = append(fileOp, oi)
+			continue
+		}
+		// A reuse: its own operands, the first op's file and ids
+		// (Reading 11).
+		first := &infos[fileOp[match]]
+		info.file, info.printIDs = first.file, first.printIDs
 	}
 
 	// Printing.
@@ -344,10 +506,10 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 				line(depth, a)
 			}
 			var ids []string
-			for _, id := range info.ids {
+			for _, id := range info.printIDs {
 				ids = append(ids, fmt.Sprint(id))
 			}
-			file := fmt.Sprintf("sdsc_%d.json", b.Ops[it.Op].Step)
+			file := fmt.Sprintf("sdsc_%d.json", info.file)
 			if opt.Generic {
 				types := make([]string, len(info.operands))
 				for i := range types {

@@ -45,8 +45,13 @@ var forms = []Options{
 	{Generic: true, FrontendPoolAllocation: true},
 }
 
+// caches are the two settings of the sdsc_cache every module is compared
+// under.
+var caches = []bool{false, true}
+
 // compareGraph plans src every way and compares mlirgen with the reference
-// for every bundle and form; it returns the number of modules compared.
+// for every bundle and form, with the sdsc_cache off and (when some op has
+// a kind) on; it returns the number of modules compared.
 func compareGraph(t *testing.T, label, src string) int {
 	t.Helper()
 	f, errs := frontend.Parse(label+".bir", []byte(src))
@@ -57,6 +62,26 @@ func compareGraph(t *testing.T, label, src string) int {
 	if errs.Len() > 0 {
 		t.Fatalf("%s: check: %v\n%s", label, errs, src)
 	}
+	return compareChecked(t, label, src, g)
+}
+
+// hasKind reports whether some op of g has a kind: without one the cache
+// changes nothing, and the property tests compare the cache on only when
+// it can matter.
+func hasKind(g *ir.Graph) bool {
+	for bi := range g.Bundles {
+		for oi := range g.Bundles[bi].Ops {
+			if g.OpKind(&g.Bundles[bi].Ops[oi]) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compareChecked is compareGraph on the checked graph g of src.
+func compareChecked(t *testing.T, label, src string, g *ir.Graph) int {
+	t.Helper()
 	n := 0
 	for _, graph := range []struct {
 		name string
@@ -64,34 +89,41 @@ func compareGraph(t *testing.T, label, src string) int {
 	}{{"fused", g}, {"unfused", g.Unfused()}} {
 		for _, pv := range planVariants {
 			p := planner.Plan(graph.g, pv.opt)
-			// EmitAll: the modules of every bundle joined by the separator.
-			var all bytes.Buffer
-			if err := mlirgen.EmitAll(&all, p, mlirgen.Options{}); err != nil {
-				t.Fatalf("%s: mlirgen.EmitAll: %v", label, err)
-			}
-			var joined string
-			for bi := range graph.g.Bundles {
-				if bi > 0 {
-					joined += mlirgen.Separator
+			for _, cache := range caches {
+				if cache && !hasKind(graph.g) {
+					continue // the same text as off (Reading 12; TestCacheOnWithoutKindsIsOff)
 				}
-				joined += Emit(graph.g, p, bi, Options{})
-			}
-			if all.String() != joined {
-				t.Fatalf("%s %s %s: mlirgen.EmitAll differs from the reference modules joined by %q\n%s\ninput:\n%s",
-					label, graph.name, pv.name, mlirgen.Separator, Diff(joined, all.String()), src)
-			}
-			for bi := range graph.g.Bundles {
-				for _, o := range forms {
-					var buf bytes.Buffer
-					err := mlirgen.Emit(&buf, p, bi, mlirgen.Options{Generic: o.Generic, FrontendPoolAllocation: o.FrontendPoolAllocation})
-					if err != nil {
-						t.Fatalf("%s: mlirgen.Emit: %v", label, err)
+				// EmitAll: the modules of every bundle joined by the
+				// separator.
+				var all bytes.Buffer
+				if err := mlirgen.EmitAll(&all, p, mlirgen.Options{SDSCCache: cache}); err != nil {
+					t.Fatalf("%s: mlirgen.EmitAll: %v", label, err)
+				}
+				var joined string
+				for bi := range graph.g.Bundles {
+					if bi > 0 {
+						joined += mlirgen.Separator
 					}
-					want := Emit(graph.g, p, bi, o)
-					n++
-					if got := buf.String(); got != want {
-						t.Fatalf("%s %s %s bundle %q %+v: mlirgen differs from the reference\n%s\ninput:\n%s\nreference:\n%s\nmlirgen:\n%s",
-							label, graph.name, pv.name, graph.g.Bundles[bi].Name, o, Diff(want, got), src, want, got)
+					joined += Emit(graph.g, p, bi, Options{SDSCCache: cache})
+				}
+				if all.String() != joined {
+					t.Fatalf("%s %s %s cache=%v: mlirgen.EmitAll differs from the reference modules joined by %q\n%s\ninput:\n%s",
+						label, graph.name, pv.name, cache, mlirgen.Separator, Diff(joined, all.String()), src)
+				}
+				for bi := range graph.g.Bundles {
+					for _, o := range forms {
+						o.SDSCCache = cache
+						var buf bytes.Buffer
+						err := mlirgen.Emit(&buf, p, bi, mlirgen.Options{Generic: o.Generic, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: cache})
+						if err != nil {
+							t.Fatalf("%s: mlirgen.Emit: %v", label, err)
+						}
+						want := Emit(graph.g, p, bi, o)
+						n++
+						if got := buf.String(); got != want {
+							t.Fatalf("%s %s %s bundle %q %+v: mlirgen differs from the reference\n%s\ninput:\n%s\nreference:\n%s\nmlirgen:\n%s",
+								label, graph.name, pv.name, graph.g.Bundles[bi].Name, o, Diff(want, got), src, want, got)
+						}
 					}
 				}
 			}
@@ -100,7 +132,8 @@ func compareGraph(t *testing.T, label, src string) int {
 	return n
 }
 
-// TestAgainstMlirgen: seeded random v2 graphs from internal/randgraph.
+// TestAgainstMlirgen: seeded random v3 graphs from internal/randgraph
+// (with a small pool of kinds per graph).
 func TestAgainstMlirgen(t *testing.T) {
 	cfgs := []randgraph.Config{
 		randgraph.Default,
@@ -113,6 +146,19 @@ func TestAgainstMlirgen(t *testing.T) {
 		cfg := cfgs[seed%len(cfgs)]
 		src := randgraph.Generate(rand.New(rand.NewSource(int64(seed))), cfg)
 		modules += compareGraph(t, fmt.Sprintf("randgraph-seed-%d", seed), src)
+	}
+	t.Logf("%d graphs, %d modules compared", n, modules)
+}
+
+// TestAgainstMlirgenCache: this package's v3 generator (cacheGraph), aimed
+// at the sdsc_cache: ops repeating an earlier op's kind and structure with
+// small changes, so that both hits and near misses are common.
+func TestAgainstMlirgenCache(t *testing.T) {
+	modules := 0
+	n := numGraphs()
+	for seed := 0; seed < n; seed++ {
+		src := cacheGraph(rand.New(rand.NewSource(int64(seed))))
+		modules += compareGraph(t, fmt.Sprintf("cache-seed-%d", seed), src)
 	}
 	t.Logf("%d graphs, %d modules compared", n, modules)
 }

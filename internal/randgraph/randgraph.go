@@ -1,11 +1,13 @@
 // Package randgraph writes seeded random, always-valid bundle IR (contract
-// v2) for property tests and fuzz seeds: buffers of mixed sizes (some
+// v3) for property tests and fuzz seeds: buffers of mixed sizes (some
 // zero), graph inputs and outputs, LX claims, views (`alias v = t [+ OFF]`,
 // with and without an offset, offsets that are whole sticks and offsets
 // that are not, chains of views), rename chains, fused and loop bundles
 // nested a few levels with step lists, ops on 1-D and 2-D cores with split
 // and broadcast accesses, ops that read and write the same storage, the
-// same name read twice with different steps, and CPU fallback nodes.
+// same name read twice with different steps, CPU fallback nodes, and op
+// kinds: a pool of one to three kinds per graph, so that ops of one kind
+// (whose SDSC may be shared) are common, and some ops without a kind.
 //
 // Every step and split it writes keeps the bounds rule of bundle-ir.md §2: the
 // farthest start (largest core offset + every loop's step*(count-1)) is 0
@@ -26,8 +28,9 @@ type Config struct {
 	MaxOps   int // leaf ops per bundle at most
 	MaxDepth int // loop nesting at most
 	// V1 restricts the text to contract v1 syntax: views without an
-	// offset, no cores and no split (for tests that add the v2 syntax
-	// themselves). The graph is still valid under contract v2.
+	// offset, no kind, no cores and no split (for tests that add the
+	// newer syntax themselves). The graph is still valid under contract
+	// v3.
 	V1 bool
 }
 
@@ -50,12 +53,37 @@ type gen struct {
 	// counts holds the counts of the loops enclosing the op being
 	// written, outermost first.
 	counts []int64
+	// kr draws the ops' kinds from kinds, the graph's pool. It is a
+	// source of its own (seeded by the graph's number), so that the
+	// kinds leave every other choice as it was before there were any.
+	kr    *rand.Rand
+	kinds []string
+}
+
+// kindNames are the kinds a graph's pool is drawn from: torch operations
+// with their dtype and shape, as a backend would name what an SDSC
+// holds, and a dtype name, which is a name too.
+var kindNames = []string{
+	"aten.relu.default.f16_8x64x56x56",
+	"aten.add.Tensor.f16_4x64",
+	"aten.mm.default.f16_64x4096x4096",
+	"aten.mul.Tensor.f16_4x64",
+	"aten._softmax.default.f32_16x128",
+	"f16",
 }
 
 // Generate returns one random graph.
 func Generate(r *rand.Rand, cfg Config) string {
 	g := &gen{r: r, cfg: cfg}
-	fmt.Fprintf(&g.b, "graph g%d {\n", r.Intn(100))
+	num := r.Intn(100)
+	fmt.Fprintf(&g.b, "graph g%d {\n", num)
+	if !cfg.V1 {
+		g.kr = rand.New(rand.NewSource(int64(num)*7919 + 1))
+		pool := g.kr.Perm(len(kindNames))[:1+g.kr.Intn(3)]
+		for _, k := range pool {
+			g.kinds = append(g.kinds, kindNames[k])
+		}
+	}
 	n := max(cfg.Buffers, 1)
 	for i := 0; i < n; i++ {
 		text, bytes := g.bufSize()
@@ -281,6 +309,9 @@ func (g *gen) accesses(cores []int64, reads bool) (string, []int) {
 
 func (g *gen) op(ind string) {
 	fmt.Fprintf(&g.b, "%sop %s", ind, g.name("op"))
+	if g.kinds != nil && g.kr.Intn(4) > 0 {
+		fmt.Fprintf(&g.b, " kind %s", g.kinds[g.kr.Intn(len(g.kinds))])
+	}
 	var cores []int64
 	k := g.r.Intn(6)
 	if g.cfg.V1 {

@@ -1,0 +1,217 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// Node is one position of the graph's timeline: a bundle or a top-level
+// CPU node.
+type Node struct {
+	// CPU says Index indexes ir.Graph.CPU rather than ir.Graph.Bundles.
+	CPU   bool
+	Index int32
+}
+
+// Nodes returns the graph's top-level nodes in text order, bundles and
+// CPU nodes interleaved: the positions t = 0..T-1 of the footprint
+// timeline. ir.Graph keeps bundles and CPU nodes in two lists, each in
+// text order, so the two are merged by source position (line, then
+// column). In an unfused graph every bundle is a leaf op at the op's own
+// position, so the bundles of one fused block stay together in step
+// order, and a CPU node written after the block comes after all of them.
+// On equal positions (graphs built by hand, which may leave them zero)
+// bundles come first.
+func Nodes(g *ir.Graph) []Node {
+	out := make([]Node, 0, len(g.Bundles)+len(g.CPU))
+	bi, ci := 0, 0
+	for bi < len(g.Bundles) || ci < len(g.CPU) {
+		if ci == len(g.CPU) || bi < len(g.Bundles) && !posBefore(g.CPU[ci].Pos, g.Bundles[bi].Pos) {
+			out = append(out, Node{Index: int32(bi)})
+			bi++
+		} else {
+			out = append(out, Node{CPU: true, Index: int32(ci)})
+			ci++
+		}
+	}
+	return out
+}
+
+// posBefore reports whether a comes strictly before b in the text.
+func posBefore(a, b ir.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// Footprint is the graph's HBM footprint over its timeline
+// (docs/bundle-ir.md, "The graph's HBM footprint"): at every position,
+// the bytes of the standalone storage groups live there and the bytes of
+// the pool of the bundle there. It counts live bytes, what a perfect
+// allocator needs, not a caching allocator's fragmentation. Byte counts
+// saturate at math.MaxInt64.
+type Footprint struct {
+	// Nodes are the positions, as Nodes returns them.
+	Nodes []Node
+	// Standalone and Pool are, per position, the standalone bytes live
+	// there and the pool bytes of the bundle there (0 for a CPU node or a
+	// bundle without a pool).
+	Standalone, Pool []int64
+	// Peak is the largest Standalone+Pool, PeakPosition its first
+	// position (-1, with Peak 0, for a graph with no nodes).
+	Peak         int64
+	PeakPosition int
+	// NoPoolingPeak is the peak with every pooled group standalone, live
+	// at its bundle's position only; ResidentPoolsPeak the peak with
+	// every bundle's pool live at every position.
+	NoPoolingPeak, ResidentPoolsPeak int64
+	// First and Last are, per storage group, the inclusive positions over
+	// which it is live as a standalone group, or -1 when it is not in HBM
+	// on its own (LX, pooled, or untouched and neither input nor output).
+	First, Last []int32
+	// BundleAt is each bundle's position.
+	BundleAt []int32
+}
+
+// HBM is the bytes live at position t.
+func (f *Footprint) HBM(t int) int64 { return satAdd(f.Standalone[t], f.Pool[t]) }
+
+// Live reports whether group gi is live as a standalone group at t.
+func (f *Footprint) Live(gi, t int) bool {
+	return f.First[gi] >= 0 && int(f.First[gi]) <= t && t <= int(f.Last[gi])
+}
+
+// NodeName is the name of the node at position t.
+func NodeName(g *ir.Graph, n Node) string {
+	if n.CPU {
+		return g.CPU[n.Index].Name
+	}
+	return g.Bundles[n.Index].Name
+}
+
+// Footprint computes p's footprint in time linear in the groups, the
+// nodes and the accesses.
+func (p *Result) Footprint() *Footprint {
+	g := p.Graph
+	nodes := Nodes(g)
+	T := len(nodes)
+	f := &Footprint{Nodes: nodes, Standalone: make([]int64, T), Pool: make([]int64, T), PeakPosition: -1,
+		First: make([]int32, len(g.Groups)), Last: make([]int32, len(g.Groups)), BundleAt: make([]int32, len(g.Bundles))}
+	first, last := f.First, f.Last
+	for i := range first {
+		first[i], last[i] = -1, -1
+	}
+	touch := func(gi int32, t int32) {
+		if first[gi] < 0 {
+			first[gi] = t
+		}
+		last[gi] = t
+	}
+	for t, n := range nodes {
+		t32 := int32(t)
+		if n.CPU {
+			c := &g.CPU[n.Index]
+			for i := range c.Reads {
+				touch(c.Reads[i].Group, t32)
+			}
+			for i := range c.Writes {
+				touch(c.Writes[i].Group, t32)
+			}
+			continue
+		}
+		f.BundleAt[n.Index] = t32
+		b := &g.Bundles[n.Index]
+		for oi := range b.Ops {
+			as := g.OpAccesses(&b.Ops[oi])
+			for i := range as {
+				touch(as[i].Group, t32)
+			}
+		}
+		if pb := &p.Bundles[n.Index]; pb.HasPool() {
+			f.Pool[t] = pb.PoolSize
+		}
+	}
+	// Standalone bytes: a difference array, each size split into its
+	// high and low 32 bits so that no sum overflows (sizes are below
+	// 2^63 and there are fewer than 2^31 groups).
+	var standalone, pooledAt wide
+	standalone.init(T)
+	pooledAt.init(T)
+	for gi := range g.Groups {
+		gr := &g.Groups[gi]
+		pg := &p.Groups[gi]
+		lo, hi := first[gi], last[gi]
+		switch {
+		case gr.LX || T == 0:
+			lo, hi = -1, -1
+		case pg.Offset >= 0:
+			// Pooled: in its bundle's pool; without pooling, standalone
+			// at the bundle's position only.
+			t := f.BundleAt[pg.Bundle]
+			pooledAt.add(int(t), int(t), gr.Size)
+			lo, hi = -1, -1
+		case gr.Input:
+			lo, hi = 0, int32(T-1)
+		case gr.Output:
+			lo, hi = max(lo, 0), int32(T-1)
+		}
+		first[gi], last[gi] = lo, hi
+		if lo >= 0 {
+			standalone.add(int(lo), int(hi), gr.Size)
+		}
+	}
+	var resident int64
+	for bi := range p.Bundles {
+		if pb := &p.Bundles[bi]; pb.HasPool() {
+			resident = satAdd(resident, pb.PoolSize)
+		}
+	}
+	standalone.sums(f.Standalone)
+	extra := make([]int64, T)
+	pooledAt.sums(extra)
+	for t := 0; t < T; t++ {
+		if h := f.HBM(t); h > f.Peak || f.PeakPosition < 0 {
+			f.Peak, f.PeakPosition = h, t
+		}
+		f.NoPoolingPeak = max(f.NoPoolingPeak, satAdd(f.Standalone[t], extra[t]))
+		f.ResidentPoolsPeak = max(f.ResidentPoolsPeak, satAdd(f.Standalone[t], resident))
+	}
+	return f
+}
+
+// wide is a difference array of byte counts held as two int64 arrays,
+// the high and the low 32 bits of each size, so that sums of many sizes
+// near 2^63 do not overflow; sums saturates the totals at MaxInt64.
+type wide struct{ hi, lo []int64 }
+
+func (w *wide) init(n int) { w.hi, w.lo = make([]int64, n+1), make([]int64, n+1) }
+
+// add adds size to every position of [a, b].
+func (w *wide) add(a, b int, size int64) {
+	h, l := size>>32, size&(1<<32-1)
+	w.hi[a] += h
+	w.hi[b+1] -= h
+	w.lo[a] += l
+	w.lo[b+1] -= l
+}
+
+// sums writes the running totals into out.
+func (w *wide) sums(out []int64) {
+	var h, l int64
+	for t := range out {
+		h += w.hi[t]
+		l += w.lo[t]
+		if h >= 1<<31 {
+			out[t] = math.MaxInt64
+		} else {
+			out[t] = satAdd(h<<32, l)
+		}
+	}
+}
+
+// satAdd is a+b for non-negative a and b, saturated at MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}

@@ -21,25 +21,21 @@ type HTMLOptions struct {
 	// (same options otherwise); each bundle's pool is drawn once per
 	// plan, side by side, on one scale.
 	Alternatives []*planner.Result
-	// Timeline, when not empty, is drawn above the bundle view: one bar
-	// per top-level node of the graph, a click on it selecting its
-	// bundle. Baselines are horizontal reference lines over it.
-	Timeline  []TimelinePoint
-	Baselines []Baseline
 }
 
-// TimelinePoint is one position of the graph-level timeline: a
-// top-level node (a bundle or a CPU node), the bytes standalone
-// allocations hold there and the bytes of pools.
-type TimelinePoint struct {
+// timelinePoint is one position of the graph's HBM timeline
+// (planner.Footprint): a top-level node (a bundle or a CPU node), the
+// bytes of the standalone storage groups live there and the bytes of the
+// pool there.
+type timelinePoint struct {
 	Node       string `json:"node"`
-	Bundle     int    `json:"bundle"` // index into the graph's bundles, -1 for none
+	Bundle     int    `json:"bundle"` // index into the graph's bundles, -1 for a CPU node
 	Standalone int64  `json:"standalone"`
 	Pool       int64  `json:"pool"`
 }
 
-// Baseline is a named reference value of the timeline, in bytes.
-type Baseline struct {
+// baseline is a named peak the timeline is compared with, in bytes.
+type baseline struct {
 	Name  string `json:"name"`
 	Bytes int64  `json:"bytes"`
 }
@@ -74,11 +70,13 @@ type htmlPage struct {
 	// ExplainGz is the Explain text of every group's root, as a JSON
 	// array compressed with gzip, in base64 (the texts are most of the
 	// page otherwise, and compress about tenfold); "" when too big.
-	ExplainGz string          `json:"explain_gz"`
-	Evidence  []string        `json:"evidence"` // per group without ExplainGz: the decision's evidence, "" when pooled
-	Bundles   []htmlBundle    `json:"bundles"`
-	Timeline  []TimelinePoint `json:"timeline"`
-	Baselines []Baseline      `json:"baselines"`
+	ExplainGz string       `json:"explain_gz"`
+	Evidence  []string     `json:"evidence"` // per group without ExplainGz: the decision's evidence, "" when pooled
+	Bundles   []htmlBundle `json:"bundles"`
+	// Timeline is the footprint per top-level node; Baselines the peaks
+	// it is compared with.
+	Timeline  []timelinePoint `json:"timeline"`
+	Baselines []baseline      `json:"baselines"`
 }
 
 type htmlBundle struct {
@@ -114,13 +112,21 @@ func HTML(w io.Writer, p *planner.Result, opt HTMLOptions) error {
 func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 	g := p.Graph
 	plans := append([]*planner.Result{p}, opt.Alternatives...)
-	d := &htmlPage{Graph: g.Name, Budget: p.Budget, Reasons: []string{"pooled"},
-		Timeline: opt.Timeline, Baselines: opt.Baselines}
-	if d.Timeline == nil {
-		d.Timeline = []TimelinePoint{}
+	d := &htmlPage{Graph: g.Name, Budget: p.Budget, Reasons: []string{"pooled"}}
+	f := p.Footprint()
+	d.Timeline = make([]timelinePoint, len(f.Nodes))
+	for t, n := range f.Nodes {
+		b := -1
+		if !n.CPU {
+			b = int(n.Index)
+		}
+		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool[t]}
 	}
-	if d.Baselines == nil {
-		d.Baselines = []Baseline{}
+	d.Baselines = []baseline{{"no pooling", f.NoPoolingPeak}, {"pools resident", f.ResidentPoolsPeak}}
+	for _, alt := range p.Compare {
+		if alt.Allocator != p.Allocator {
+			d.Baselines = append(d.Baselines, baseline{alt.Allocator, alt.PeakBytes})
+		}
 	}
 	for _, q := range plans {
 		d.Allocators = append(d.Allocators, q.Allocator)

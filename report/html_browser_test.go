@@ -42,7 +42,7 @@ func browserPath(t *testing.T) string {
 func browser(t *testing.T) context.Context {
 	path := browserPath(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path),
-		chromedp.WindowSize(1400, 900), chromedp.Flag("disable-gpu", true))
+		chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-gpu", true))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -91,8 +91,8 @@ type pageState struct {
 // are the pooled groups of the selected bundle in that allocator's plan;
 // hovering the largest block shows its name and exact bytes; searching a
 // view's name highlights its storage group's block in every panel; a
-// timeline fed to the page selects the bundle of the bar clicked. A
-// screenshot of each page is written.
+// click on a bundle's bar of the timeline selects it. A screenshot of
+// each page is written.
 func TestHTMLInBrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := shotDir(t)
@@ -244,7 +244,8 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		}
 	}
 	if largest >= 0 {
-		box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`sdscView.blockCenter(0, %d)`, largest)))
+		// Bring the map into the viewport first (the timeline is above it).
+		box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { document.querySelector('canvas.map[data-plan="0"]').scrollIntoView({block: "center"}); return sdscView.blockCenter(0, %d); })()`, largest)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,14 +332,19 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		t.Errorf("after two '+': %v of %v steps in view, want 64%%", zoomed[0], zoomed[1])
 	}
 
-	// A timeline fed to the page: clicking the last bundle's bar selects it.
+	// The timeline (the plan's footprint, one bar per top-level node):
+	// clicking the last bundle's bar selects that bundle.
 	if len(g.Bundles) > 1 {
 		last := len(g.Bundles) - 1
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`sdscView.drawTimeline([{node: "a", bundle: 0, standalone: 100, pool: 50}, {node: "b", bundle: %d, standalone: 80, pool: 200}], [{name: "no pools", bytes: 300}]); 0`, last)))
-		if err == nil {
-			err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#timeline g[data-pos="1"] rect`)))
-		}
+		f := p.Footprint()
+		pos := int(f.BundleAt[last])
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { document.getElementById("timeline").scrollIntoView({block: "center"}); return sdscView.timelineCenter(%d); })()`, pos)))
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseEvent("mouseMoved", at[0], at[1]),
+			chromedp.MouseEvent("mousePressed", at[0], at[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+			chromedp.MouseEvent("mouseReleased", at[0], at[1], chromedp.ButtonLeft, chromedp.ClickCount(1))); err != nil {
 			t.Fatal(err)
 		}
 		sel, err := chromedp.Run(ctx, chromedp.Evaluate[int](`sdscView.bundle`))
@@ -346,7 +352,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 			t.Fatal(err)
 		}
 		if sel != last {
-			t.Errorf("timeline click selected bundle %d, want %d", sel, last)
+			t.Errorf("timeline click at position %d selected bundle %d, want %d", pos, sel, last)
 		}
 	}
 }

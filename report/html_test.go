@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"regexp"
@@ -40,7 +41,15 @@ type pageData struct {
 		Blocks    [][]int64 `json:"blocks"`
 		Fallbacks [][]int   `json:"fallbacks"`
 	} `json:"bundles"`
-	Timeline []report.TimelinePoint `json:"timeline"`
+	Timeline []struct {
+		Node             string `json:"node"`
+		Bundle           int    `json:"bundle"`
+		Standalone, Pool int64
+	} `json:"timeline"`
+	Baselines []struct {
+		Name  string `json:"name"`
+		Bytes int64  `json:"bytes"`
+	} `json:"baselines"`
 }
 
 var dataRE = regexp.MustCompile(`(?s)<script id="data" type="application/json">(.*?)</script>`)
@@ -158,6 +167,52 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 	}
 }
 
+// checkTimeline: the page's timeline is the plan's footprint, position by
+// position (node name, its bundle or -1 for a CPU node, standalone and
+// pool bytes), and the baselines are its no-pooling and resident-pools
+// peaks, then the other allocators' peaks of --compare.
+func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
+	t.Helper()
+	f := p.Footprint()
+	if len(d.Timeline) != len(f.Nodes) {
+		t.Fatalf("timeline of %d positions, footprint of %d", len(d.Timeline), len(f.Nodes))
+	}
+	for k, n := range f.Nodes {
+		e := d.Timeline[k]
+		b := int(n.Index)
+		if n.CPU {
+			b = -1
+		}
+		if e.Node != planner.NodeName(p.Graph, n) || e.Bundle != b || e.Standalone != f.Standalone[k] || e.Pool != f.Pool[k] {
+			t.Errorf("timeline[%d] = %+v, want %s %d %d %d", k, e, planner.NodeName(p.Graph, n), b, f.Standalone[k], f.Pool[k])
+		}
+	}
+	want := fmt.Sprintf("no pooling %d, pools resident %d", f.NoPoolingPeak, f.ResidentPoolsPeak)
+	for _, a := range p.Compare {
+		if a.Allocator != p.Allocator {
+			want += fmt.Sprintf(", %s %d", a.Allocator, a.PeakBytes)
+		}
+	}
+	var got []string
+	for _, b := range d.Baselines {
+		got = append(got, fmt.Sprintf("%s %d", b.Name, b.Bytes))
+	}
+	if strings.Join(got, ", ") != want {
+		t.Errorf("baselines %q, want %q", strings.Join(got, ", "), want)
+	}
+}
+
+// TestHTMLTimelineByHand: offset_dedup is one bundle d (pool 768 bytes)
+// reading the 128-byte input x and writing the 128-byte output y, both
+// standalone and live at its one position: standalone 256, pool 768.
+func TestHTMLTimelineByHand(t *testing.T) {
+	p := plan(t, "offset_dedup", planner.DefaultBudget)
+	_, d := renderHTML(t, p, report.HTMLOptions{})
+	if len(d.Timeline) != 1 || d.Timeline[0].Node != "d" || d.Timeline[0].Bundle != 0 || d.Timeline[0].Standalone != 256 || d.Timeline[0].Pool != 768 {
+		t.Errorf("timeline %+v", d.Timeline)
+	}
+}
+
 // unzipTexts decodes the page's compressed explain texts.
 func unzipTexts(t *testing.T, gz string) []string {
 	t.Helper()
@@ -208,9 +263,7 @@ func TestHTMLGoldenInputs(t *testing.T) {
 				t.Errorf("%s: explanation of group %d differs", c.name, gi)
 			}
 		}
-		if len(d.Timeline) != 0 {
-			t.Errorf("timeline %v", d.Timeline)
-		}
+		checkTimeline(t, d, p)
 	}
 }
 
@@ -224,12 +277,12 @@ func TestHTMLAlternatives(t *testing.T) {
 		t.Fatal(err)
 	}
 	alt := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, AllocatorName: "best", Allocator: best})
-	page, d := renderHTML(t, ff, report.HTMLOptions{Alternatives: []*planner.Result{alt},
-		Timeline: []report.TimelinePoint{{Node: "attn_proj", Bundle: 0, Standalone: 10, Pool: 0}}})
+	page, d := renderHTML(t, ff, report.HTMLOptions{Alternatives: []*planner.Result{alt}})
 	checkPage(t, page, d, ff, alt)
-	if strings.Join(d.Allocators, ",") != "first-fit,best" || len(d.Timeline) != 1 || d.Timeline[0].Node != "attn_proj" {
-		t.Errorf("allocators %v, timeline %v", d.Allocators, d.Timeline)
+	if strings.Join(d.Allocators, ",") != "first-fit,best" {
+		t.Errorf("allocators %v", d.Allocators)
 	}
+	checkTimeline(t, d, ff)
 }
 
 // TestHTMLBig: the 10,000-buffer bundle is past the explain budget, so

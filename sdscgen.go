@@ -87,6 +87,14 @@ type Options struct {
 	// a buffer of at most HoldBytes, so emission overlaps verification.
 	// Without it (the default) Compile itself returns the *VerifyError.
 	VerifyAsync bool
+	// NoSDSCCache turns torch-spyre's sdsc_cache off: every op's execute
+	// names its own sdsc_STEP.json and prints its own ids. By default (as
+	// upstream's SPYRE_INDUCTOR_SDSC_CACHE) an op whose SDSC equals an
+	// earlier op's of its bundle names that op's file and ids
+	// (docs/bundle-ir.md 4.5.1). It decides the MLIR, the plan JSON's
+	// "sdsc_file" of each op, the stats' file counts and the explanation
+	// of an op.
+	NoSDSCCache bool
 }
 
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
@@ -155,6 +163,8 @@ type Result struct {
 	verr    error
 	// hold is HoldBytes; this package's tests lower it.
 	hold int
+	// cache is the sdsc_cache's setting (not Options.NoSDSCCache).
+	cache bool
 	// opt are the options compiled with (WriteHTML replans with them).
 	opt Options
 }
@@ -203,7 +213,7 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Unfused {
 		g = g.Unfused()
 	}
-	res := &Result{Graph: g, opt: opt}
+	res := &Result{Graph: g, cache: !opt.NoSDSCCache, opt: opt}
 	if opt.CheckOnly {
 		return res, nil
 	}
@@ -335,22 +345,29 @@ type EmitOptions struct {
 	// %pool_base_addr argument instead of allocating it (torch-spyre's
 	// FRONTEND_POOL_ALLOCATION).
 	FrontendPoolAllocation bool
-	// NoSDSCCache turns torch-spyre's sdsc_cache off: every op prints
-	// its own sdsc_STEP.json and ids. By default (as upstream's
-	// SPYRE_INDUCTOR_SDSC_CACHE) an op whose SDSC equals an earlier op's
-	// of its bundle prints that op's file and ids (docs/bundle-ir.md).
-	NoSDSCCache bool
 	// Workers is how many goroutines print bundles (0: GOMAXPROCS). The
 	// output is the same bytes for every value.
 	Workers int
 }
 
-func (o EmitOptions) mlirgen() mlirgen.Options {
+// mlirgen is the emitter's options for o on r's plan.
+func (r *Result) mlirgen(o EmitOptions) mlirgen.Options {
 	w := o.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: !o.NoSDSCCache, Workers: w}
+	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: r.cache, Workers: w}
+}
+
+// opFiles is, per bundle, the sdsc file number of each op under r's
+// sdsc_cache setting.
+func (r *Result) opFiles(bi int) []int32 {
+	uses := mlirgen.SDSCFiles(r.Plan, bi, r.cache)
+	files := make([]int32, len(uses))
+	for k, u := range uses {
+		files[k] = u.File
+	}
+	return files
 }
 
 // WriteMLIR writes every bundle's module, in graph order, separated by
@@ -359,7 +376,7 @@ func (r *Result) WriteMLIR(w io.Writer, opt EmitOptions) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
-	return r.held(w, func(w io.Writer) error { return mlirgen.EmitAll(w, r.Plan, opt.mlirgen()) })
+	return r.held(w, func(w io.Writer) error { return mlirgen.EmitAll(w, r.Plan, r.mlirgen(opt)) })
 }
 
 // WriteBundleMLIR writes the module of bundle bi (an index of
@@ -368,7 +385,7 @@ func (r *Result) WriteBundleMLIR(w io.Writer, bi int, opt EmitOptions) error {
 	if r.Plan == nil {
 		return errNoPlan
 	}
-	return r.held(w, func(w io.Writer) error { return mlirgen.Emit(w, r.Plan, bi, opt.mlirgen()) })
+	return r.held(w, func(w io.Writer) error { return mlirgen.Emit(w, r.Plan, bi, r.mlirgen(opt)) })
 }
 
 // held runs print, which writes to the writer it is given, so that
@@ -461,7 +478,7 @@ func (r *Result) WritePlanJSON(w io.Writer) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	return planner.WriteJSON(w, r.Plan)
+	return planner.WriteJSONFiles(w, r.Plan, r.opFiles)
 }
 
 // WriteStats writes the per-bundle pool summary table.

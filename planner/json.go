@@ -26,7 +26,14 @@ const FormatVersion = 2
 // The text is built in one buffer and handed to w in pieces of about
 // 64 KiB; names that repeat on every line (bundles, reasons) are quoted
 // once.
-func WriteJSON(w io.Writer, p *Result) error {
+func WriteJSON(w io.Writer, p *Result) error { return WriteJSONFiles(w, p, nil) }
+
+// WriteJSONFiles is WriteJSON with each op's "sdsc_file", the SDSC file
+// its execute names: opFiles(bi) returns the file number of each op of
+// bundle bi in step order (mlirgen decides them: the sdsc_cache is an
+// emission rule). Without opFiles (the verifier's own rendering) no op
+// has the key.
+func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error {
 	g := p.Graph
 	b := make([]byte, 0, 72<<10)
 	b = append(b, "{\n  \"format_version\": "...)
@@ -122,6 +129,10 @@ func WriteJSON(w io.Writer, p *Result) error {
 		}
 		b = append(b, "],\n      \"ops\": ["...)
 		ops := g.Bundles[bi].Ops
+		var files []int32
+		if opFiles != nil {
+			files = opFiles(bi)
+		}
 		for k := range ops {
 			if k > 0 {
 				b = append(b, ',')
@@ -132,6 +143,11 @@ func WriteJSON(w io.Writer, p *Result) error {
 			b = strconv.AppendInt(b, int64(ops[k].Step), 10)
 			b = append(b, ", \"pos\": "...)
 			b = appendPos(b, file, ops[k].Pos)
+			if files != nil {
+				b = append(b, ", \"sdsc_file\": \"sdsc_"...)
+				b = strconv.AppendInt(b, int64(files[k]), 10)
+				b = append(b, ".json\""...)
+			}
 			b = append(b, '}')
 			if len(b) > 64<<10 {
 				if _, err := w.Write(b); err != nil {

@@ -112,7 +112,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	if pb.HasPool() && !saturated(pb.LowerBound) {
 		slack = max(pb.PoolSize-pb.LowerBound, 0)
 	}
-	fmt.Fprintf(bw, "  a tighter placement: %s (pool size less the lower bound; --allocator best reaches the bound when its search completes)\n", sizeBytes(slack))
+	fmt.Fprintf(bw, "  a tighter placement: %s (pool size less the lower bound: at most what a better placement saves; try --allocator best)\n", sizeBytes(slack))
 	fmt.Fprintf(bw, "  a larger budget: %s, %s (the over-budget candidates, standalone now)\n", count(over, "group"), sizeBytes(overBytes))
 	if p.Disabled {
 		fmt.Fprintf(bw, "  planning is off (--no-pool or HBM_POOL_PLANNING=0): every group is standalone\n")

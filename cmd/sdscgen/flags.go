@@ -320,7 +320,7 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 		}
 		cache = on
 	}
-	cfg.emit.NoSDSCCache = !cache
+	cfg.opt.NoSDSCCache = !cache
 	cfg.opt.CheckOnly = rc.dumpAfter == "check"
 	// The library's own check, after the command line's: an unknown
 	// allocator, for one.

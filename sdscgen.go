@@ -165,6 +165,8 @@ type Result struct {
 	hold int
 	// cache is the sdsc_cache's setting (not Options.NoSDSCCache).
 	cache bool
+	// opt are the options compiled with (WriteHTML replans with them).
+	opt Options
 }
 
 // Verified waits for the verifier of a Result compiled with
@@ -211,7 +213,7 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Unfused {
 		g = g.Unfused()
 	}
-	res := &Result{Graph: g, cache: !opt.NoSDSCCache}
+	res := &Result{Graph: g, cache: !opt.NoSDSCCache, opt: opt}
 	if opt.CheckOnly {
 		return res, nil
 	}
@@ -530,6 +532,39 @@ func (r *Result) WriteSVG(w io.Writer, bi int) error {
 		return err
 	}
 	return report.SVG(w, r.Plan, bi)
+}
+
+// htmlAllocators are the allocators --compare draws side by side in the
+// HTML view: the plan's own, then these where they differ from it.
+var htmlAllocators = []string{"first-fit", "best"}
+
+// WriteHTML writes the interactive memory view of the plan: one
+// self-contained HTML page (report.HTML). Compiled with Options.Compare,
+// it also plans with first-fit and best (those of them that are not the
+// plan's own allocator) and draws their pools beside the plan's, on one
+// scale.
+func (r *Result) WriteHTML(w io.Writer) error {
+	if r.Plan == nil {
+		return errNoPlan
+	}
+	if err := r.Verified(); err != nil {
+		return err
+	}
+	var opt report.HTMLOptions
+	if r.opt.Compare {
+		for _, name := range htmlAllocators {
+			if name == r.Plan.Allocator {
+				continue
+			}
+			f, err := r.opt.allocFunc(name)
+			if err != nil {
+				return err
+			}
+			opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, planner.Options{Disabled: r.opt.NoPool, Budget: r.opt.budget(),
+				AllocatorName: name, Allocator: f, Ordered: alloc.LookupOrdered(name), Workers: runtime.GOMAXPROCS(0)}))
+		}
+	}
+	return report.HTML(w, r.Plan, opt)
 }
 
 // WriteDump writes the text dump after stage "check" (the checked graph)

@@ -129,9 +129,10 @@ func TestVerifyAsync(t *testing.T) {
 			"WriteRemarks":    func(w *strings.Builder) error { return res.WriteRemarks(w, "all") },
 			"Explain":         func(w *strings.Builder) error { return res.Explain(w, "t") },
 			"WriteSVG":        func(w *strings.Builder) error { return res.WriteSVG(w, 0) },
+			"WriteHTML":       func(w *strings.Builder) error { return res.WriteHTML(w) },
 			"WriteDump plan":  func(w *strings.Builder) error { return res.WriteDump(w, "plan") },
 		}
-		for _, name := range []string{"WriteMLIR", "WriteBundleMLIR", "WritePlanJSON", "WriteStats", "WriteRemarks", "Explain", "WriteSVG", "WriteDump plan"} {
+		for _, name := range []string{"WriteMLIR", "WriteBundleMLIR", "WritePlanJSON", "WriteStats", "WriteRemarks", "Explain", "WriteSVG", "WriteHTML", "WriteDump plan"} {
 			var out strings.Builder
 			err := writers[name](&out)
 			if !errors.As(err, &verr) || out.Len() != 0 {

@@ -105,7 +105,7 @@ func TestCheckOnly(t *testing.T) {
 	}
 	for name, err := range map[string]error{
 		"mlir": res.WriteMLIR(&b, sdscgen.EmitOptions{}), "plan": res.WritePlanJSON(&b), "stats": res.WriteStats(&b),
-		"explain": res.Explain(&b, "t"), "svg": res.WriteSVG(&b, 0), "dump plan": res.WriteDump(&b, "plan"),
+		"explain": res.Explain(&b, "t"), "svg": res.WriteSVG(&b, 0), "html": res.WriteHTML(&b), "dump plan": res.WriteDump(&b, "plan"),
 		"remarks": res.WriteRemarks(&b, "all"),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "CheckOnly") {

@@ -4,18 +4,21 @@ import (
 	"bufio"
 	"fmt"
 	"hash/fnv"
+	"html/template"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/templates"
 )
 
 // The memory map's fixed geometry, in SVG user units (pixels). The plot
 // area is plotWidth x plotHeight with its top-left corner at
-// (plotLeft, plotTop); the legend goes below it. The drawing is svgWidth
-// wide unless a title or legend line needs more.
+// (plotLeft, plotTop); the legend goes below it, wrapped to the width.
+// The drawing is svgWidth wide unless the title line needs more.
 const (
 	svgWidth   = 1200
 	plotLeft   = 100
@@ -38,6 +41,8 @@ const (
 	labelFont = 11 // px, buffer labels
 	maxLegend = 8  // names listed per fallback reason before "and N more"
 	maxTicks  = 8  // intervals on the offset axis, at most
+
+	legendMargin = 20 // px kept free right of the legend lines
 )
 
 // textWidth estimates the rendered width of s at font size px.
@@ -155,28 +160,164 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
+// svgDoc is what templates/memory.svg.tmpl lays out: every coordinate
+// and text of one bundle's memory map, computed here; the template only
+// places them and escapes the texts.
+type svgDoc struct {
+	Width, Height                int
+	PlotLeft, PlotRight, PlotTop int
+	PlotWidth, PlotHeight        int
+	PlotMid, PlotMidY, TickX     int
+	StepY, AxisY, LegendTop      int
+	YAxisTransform               string
+	Title, Sub, LegendHead       string
+	Ticks                        []svgTick
+	Steps                        []svgStep
+	Rects, Overs                 []svgRect
+	Labels                       []svgLabel
+	Empty                        bool
+	Lines                        []svgLine
+	Legend                       []svgLegend
+}
+
+type svgTick struct{ Y, Label string }
+
+type svgStep struct {
+	X     string
+	Label int
+}
+
+// svgRect is a pooled group's rectangle (Name set) or the copy of a
+// grown one drawn over the others (Name "").
+type svgRect struct {
+	Name         string
+	Offset, Size int64
+	Class        string // "b" (dark outline) or "s" (outline in Stroke)
+	Stroke       string
+	X, Y, W, H   string
+	Fill, Title  string
+}
+
+// svgLabel is a buffer name: inside its rectangle (class "l"; class "v"
+// written upwards, Transform rotating it about its centre) or beside it
+// (class "o"), Size px high.
+type svgLabel struct {
+	Class, X, Y, Transform, Text string
+	Size                         int
+}
+
+// labelSizes are the font sizes a name inside its rectangle may take,
+// largest first.
+var labelSizes = []int{labelFont, 9, 8}
+
+// insideLabel places name inside a w x h rectangle centred at (cx, cy):
+// at the largest of labelSizes that fits, across where it fits that way,
+// else upwards. A name fits across at size px where w >= its textWidth +
+// 4 and h >= px + 2 (upwards: the same with w and h swapped).
+// A place whose box hits one of avoid (the line labels) is skipped.
+func insideLabel(name string, cx, cy, w, h float64, avoid []box) (svgLabel, box, bool) {
+	for _, px := range labelSizes {
+		tw, fh := textWidth(name, float64(px), false), float64(px)
+		if b := (box{cx - tw/2, cy - fh/2, cx + tw/2, cy + fh/2}); w >= tw+4 && h >= fh+2 && !hitsAny(b, avoid) {
+			return svgLabel{Class: "l", Size: px, X: num(cx), Y: num(cy), Text: name}, b, true
+		}
+		if b := (box{cx - fh/2, cy - tw/2, cx + fh/2, cy + tw/2}); h >= tw+4 && w >= fh+2 && !hitsAny(b, avoid) {
+			return svgLabel{Class: "v", Size: px, X: num(cx), Y: num(cy), Transform: "rotate(-90 " + num(cx) + " " + num(cy) + ")", Text: name}, b, true
+		}
+	}
+	return svgLabel{}, box{}, false
+}
+
+type svgLine struct {
+	Name, Y, Color, Dash, TextX, TextY, Anchor, Text string
+}
+
+// svgLegend is one line of the legend; Reason is set on the first line
+// of each reason's entry.
+type svgLegend struct {
+	Reason, Text string
+	X, Y         int
+}
+
+// svgTemplate is templates/memory.svg.tmpl, parsed once.
+var svgTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(templates.FS, "memory.svg.tmpl"))
+})
+
+// wrapText breaks s into lines at most maxW wide (by textWidth at px):
+// after ", " or " " where it can, inside a word longer than a line
+// otherwise.
+func wrapText(s string, maxW, px float64) []string {
+	var lines []string
+	var cur strings.Builder
+	fits := func(t string) bool { return textWidth(t, px, false) <= maxW }
+	for len(s) > 0 {
+		// The next token: up to and including the next space.
+		k := strings.IndexByte(s, ' ')
+		tok := s
+		if k >= 0 {
+			tok = s[:k+1]
+		}
+		s = s[len(tok):]
+		if fits(cur.String() + strings.TrimRight(tok, " ")) {
+			cur.WriteString(tok)
+			continue
+		}
+		if cur.Len() > 0 {
+			lines = append(lines, strings.TrimRight(cur.String(), " "))
+			cur.Reset()
+		}
+		// A token wider than a line is cut where the line is full.
+		for !fits(strings.TrimRight(tok, " ")) {
+			r := []rune(tok)
+			n := max(int(maxW/(px*emWidth)), 1)
+			lines = append(lines, string(r[:n]))
+			tok = string(r[n:])
+		}
+		cur.WriteString(tok)
+	}
+	if t := strings.TrimRight(cur.String(), " "); t != "" || len(lines) == 0 {
+		lines = append(lines, t)
+	}
+	return lines
+}
+
 // SVG writes the memory map of bundle bi: x is the step, y the pool
 // offset (0 at the bottom, ticks at 1-2-5 steps of a binary unit), one
 // rectangle per pooled buffer with data-buffer (the storage group's
 // name), data-offset and data-size attributes and a <title> tooltip
 // (name, size, range, offset, views), at least minHeight tall; the name
-// inside the rectangle where it fits (class "l"), else just above or
-// below it where the rectangle is wide enough and no other label is in
-// the way (class "o"); a dashed line at pool_end (data-line="pool_end"),
-// one at the lower bound (data-line="lower_bound") and one at the budget
+// inside the rectangle where it fits across (class "l") or else upwards
+// (class "v"), at 11 px or, where that does not fit, 9 or 8 px, clear
+// of the line labels (insideLabel), else at 11 px just above or below it where the
+// rectangle is wide enough and no other label is in the way (class
+// "o"); a dashed line at pool_end (data-line="pool_end"), one at
+// the lower bound (data-line="lower_bound") and one at the budget
 // (data-line="budget") when the budget is within the plot; and a legend
 // listing the buffers the bundle touches that are not pooled in it, by
-// reason. Coordinates follow svgScale and are written with two decimals; the
-// drawing is at least svgWidth wide and contains every element. The file
-// is deterministic and its size is about 235 bytes per pooled buffer.
+// reason, wrapped to the drawing's width. Coordinates follow svgScale
+// and are written with two decimals; the drawing is svgWidth wide unless
+// the title line needs more, and contains every element. The file is
+// deterministic and its size is about 235 bytes per pooled buffer. The
+// layout is templates/memory.svg.tmpl.
 func SVG(w io.Writer, p *planner.Result, bi int) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := svgTemplate().Execute(bw, svgData(p, bi)); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// svgData computes the memory map of bundle bi (see SVG).
+func svgData(p *planner.Result, bi int) *svgDoc {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	pb := &p.Bundles[bi]
 	sc := scaleOf(p, bi)
 
 	fallbacks := fallbacksOf(p, touchedBy(g, bi), bi)
-	var legend []string
+	type entry struct{ reason, text string }
+	var legend []entry
 	nFallback := 0
 	for r, list := range fallbacks {
 		if len(list) == 0 {
@@ -191,7 +332,7 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 			}
 			names = append(names, groupName(g, gi))
 		}
-		legend = append(legend, fmt.Sprintf("%s (%d): %s", planner.Reasons[r], len(list), strings.Join(names, ", ")))
+		legend = append(legend, entry{planner.Reasons[r].String(), fmt.Sprintf("%s (%d): %s", planner.Reasons[r], len(list), strings.Join(names, ", "))})
 	}
 	pooled := 0
 	for _, gi := range pb.Candidates {
@@ -204,41 +345,46 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	if pb.HasPool() {
 		pool = HumanSize(pb.PoolSize)
 	}
-	title := fmt.Sprintf("bundle %s (%s, %s) of graph %s", b.Name, b.Kind, plural(len(b.Ops), "step"), g.Name)
-	sub := fmt.Sprintf("pool %s · lower bound %s · %d pooled · %d not pooled · budget %s · allocator %s",
-		pool, lowerHuman(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), p.Allocator)
-	head := "not pooled: none"
+	d := &svgDoc{
+		PlotLeft: plotLeft, PlotRight: plotLeft + plotWidth, PlotTop: plotTop, PlotWidth: plotWidth, PlotHeight: plotHeight,
+		PlotMid: plotLeft + plotWidth/2, PlotMidY: plotTop + plotHeight/2, TickX: plotLeft - 6,
+		StepY: plotTop + plotHeight + 16, AxisY: plotTop + plotHeight + 36,
+		YAxisTransform: fmt.Sprintf("translate(18 %d) rotate(-90)", plotTop+plotHeight/2),
+		Title:          fmt.Sprintf("bundle %s (%s, %s) of graph %s", b.Name, b.Kind, plural(len(b.Ops), "step"), g.Name),
+		Sub: fmt.Sprintf("pool %s · lower bound %s · %d pooled · %d not pooled · budget %s · allocator %s",
+			pool, lowerHuman(pb.LowerBound), pooled, nFallback, HumanSize(p.Budget), p.Allocator),
+		LegendHead: "not pooled: none",
+		Empty:      pooled == 0,
+	}
 	if len(legend) > 0 {
-		head = "not pooled (touched by this bundle, by reason):"
+		d.LegendHead = "not pooled (touched by this bundle, by reason):"
 	}
 
-	// The drawing holds the plot and every title and legend line.
+	// The drawing holds the plot and the title lines; the legend wraps
+	// to the width (continuation lines indented).
 	right := float64(plotLeft + plotWidth)
-	right = max(right, plotLeft+textWidth(title, 16, true), plotLeft+textWidth(sub, 12, false), plotLeft+textWidth(head, 12, true))
-	for _, line := range legend {
-		right = max(right, plotLeft+12+textWidth(line, 12, false))
+	right = max(right, plotLeft+textWidth(d.Title, 16, true), plotLeft+textWidth(d.Sub, 12, false))
+	d.Width = max(svgWidth, int(math.Ceil(right))+svgWidth-plotLeft-plotWidth) // the plot's right margin
+	d.LegendTop = plotTop + plotHeight + 56
+	y := d.LegendTop
+	for _, e := range legend {
+		for k, line := range wrapText(e.text, float64(d.Width-plotLeft-12-legendMargin), 12) {
+			y += 20
+			x, reason := plotLeft+12, e.reason
+			if k > 0 {
+				x, reason = plotLeft+24, ""
+			}
+			d.Legend = append(d.Legend, svgLegend{Reason: reason, Text: line, X: x, Y: y})
+		}
 	}
-	width := max(svgWidth, int(math.Ceil(right))+svgWidth-plotLeft-plotWidth) // the plot's right margin
-	legendTop := plotTop + plotHeight + 56
-	height := legendTop + 20*len(legend) + 14
-
-	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		width, height, width, height)
-	bw.WriteString(`<style>rect.b{stroke:#333;stroke-width:.6}rect.s{stroke-width:.8}text.l,text.o{font-size:11px;text-anchor:middle;dominant-baseline:central;pointer-events:none}text.o,text.k{paint-order:stroke;stroke:#fff;stroke-width:3px}line.g{stroke:#ddd}</style>` + "\n")
-	fmt.Fprintf(bw, `<rect x="0" y="0" width="%d" height="%d" fill="#fff"/>`+"\n", width, height)
-
-	fmt.Fprintf(bw, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", plotLeft, esc(title))
-	fmt.Fprintf(bw, `<text x="%d" y="46">%s</text>`+"\n", plotLeft, esc(sub))
+	d.Height = y + 14
 
 	// Grid and axes. A bundle without pool and lower bound has no
 	// offsets to show.
 	if pb.HasPool() || pb.LowerBound > 0 {
 		step, u := ticks(sc.Top)
 		for off := int64(0); ; off += step {
-			y := sc.Y(off)
-			fmt.Fprintf(bw, `<line class="g" x1="%d" y1="%s" x2="%d" y2="%s"/><text class="t" x="%d" y="%s" text-anchor="end" dominant-baseline="central">%s</text>`+"\n",
-				plotLeft, num(y), plotLeft+plotWidth, num(y), plotLeft-6, num(y), tickLabel(off, u))
+			d.Ticks = append(d.Ticks, svgTick{num(sc.Y(off)), tickLabel(off, u)})
 			if off > sc.Top-step {
 				break
 			}
@@ -247,13 +393,9 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	if len(b.Ops) > 0 {
 		every := tickEvery(sc.Steps)
 		for s := 0; s < sc.Steps; s += every {
-			x := sc.X(s) + plotWidth/float64(sc.Steps)/2
-			fmt.Fprintf(bw, `<text x="%s" y="%d" text-anchor="middle">%d</text>`+"\n", num(x), plotTop+plotHeight+16, s)
+			d.Steps = append(d.Steps, svgStep{num(sc.X(s) + plotWidth/float64(sc.Steps)/2), s})
 		}
 	}
-	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">step</text>`+"\n", plotLeft+plotWidth/2, plotTop+plotHeight+36)
-	fmt.Fprintf(bw, `<text transform="translate(18 %d) rotate(-90)" text-anchor="middle">pool offset</text>`+"\n", plotTop+plotHeight/2)
-	fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotWidth, plotHeight)
 
 	// The line labels, placed first: buffer labels keep clear of them.
 	type lineLabel struct {
@@ -271,16 +413,17 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 	if p.Budget <= sc.Top {
 		lines = append(lines, lineLabel{"budget", "#080", "10 3 2 3", "budget " + HumanSize(p.Budget), p.Budget, plotLeft + plotWidth/2, "middle"})
 	}
-	var placed []box
+	var placed []box // labels drawn so far
 	for _, l := range lines {
 		tw := textWidth(l.text, 12, false)
 		x0 := map[string]float64{"start": l.x, "middle": l.x - tw/2, "end": l.x - tw}[l.anchor]
 		y := sc.Y(l.off) - 4
 		placed = append(placed, box{x0, y - 12, x0 + tw, y + 3})
+		d.Lines = append(d.Lines, svgLine{Name: l.name, Y: num(sc.Y(l.off)), Color: l.color, Dash: l.dash,
+			TextX: num(l.x), TextY: num(y), Anchor: l.anchor, Text: l.text})
 	}
 
 	// Buffers, in allocation order.
-	var labels, over strings.Builder
 	type thin struct {
 		name         string
 		x, y, rw, rh float64
@@ -298,26 +441,24 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 		// Big rectangles get a dark outline; small ones an outline in a
 		// darker shade of their own colour, so that a buffer thinner
 		// than a pixel still shows as a hairline.
-		class := ` class="b"`
+		r := svgRect{Name: name, Offset: pg.Offset, Size: size, Class: "b", X: num(x), Y: num(y), W: num(rw), H: num(rh), Fill: fill,
+			Title: fmt.Sprintf("%s: %s (%d bytes), steps %d..%d, offset %d%s", name, HumanSize(size), size, pg.Start, pg.End, pg.Offset, viewsNote(g, gi))}
 		if rw < 3 || rh < 6 {
-			class = ` class="s" stroke="` + dark + `"`
+			r.Class, r.Stroke = "s", dark
 		}
-		fmt.Fprintf(bw, `<rect data-buffer="%s" data-offset="%d" data-size="%d"%s x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s: %s (%d bytes), steps %d..%d, offset %d%s</title></rect>`+"\n",
-			esc(name), pg.Offset, size, class, num(x), num(y), num(rw), num(rh), fill, esc(name), HumanSize(size), size, pg.Start, pg.End, pg.Offset, esc(viewsNote(g, gi)))
+		d.Rects = append(d.Rects, r)
 		// A rectangle grown to minHeight reaches into its neighbour's
 		// bytes, and a neighbour drawn later would cover that part: a
 		// copy on top of all rectangles keeps it whole (only where it
 		// is wide enough to be seen: hairlines are not copied).
 		if rw >= 3 && rh > realHeight(sc, size) {
-			fmt.Fprintf(&over, `<rect class="s" stroke="%s" x="%s" y="%s" width="%s" height="%s" fill="%s" pointer-events="none"/>`+"\n",
-				dark, num(x), num(y), num(rw), num(rh), fill)
+			d.Overs = append(d.Overs, svgRect{Class: "s", Stroke: dark, X: num(x), Y: num(y), W: num(rw), H: num(rh), Fill: fill})
 		}
-		tw := textWidth(name, labelFont, false)
-		switch {
-		case rw >= tw+4 && rh >= labelFont+3:
-			fmt.Fprintf(&labels, `<text class="l" x="%s" y="%s">%s</text>`+"\n", num(x+rw/2), num(y+rh/2), esc(name))
-			placed = append(placed, box{x + rw/2 - tw/2, y + rh/2 - labelFont/2.0, x + rw/2 + tw/2, y + rh/2 + labelFont/2.0})
-		case rw >= tw+4:
+		cx, cy := x+rw/2, y+rh/2
+		if l, bx, ok := insideLabel(name, cx, cy, rw, rh, placed[:len(lines)]); ok {
+			d.Labels = append(d.Labels, l)
+			placed = append(placed, bx)
+		} else if rw >= textWidth(name, labelFont, false)+4 {
 			thins = append(thins, thin{name, x, y, rw, rh})
 		}
 	}
@@ -333,34 +474,11 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 				continue
 			}
 			placed = append(placed, bx)
-			fmt.Fprintf(&labels, `<text class="o" x="%s" y="%s">%s</text>`+"\n", num(cx), num(cy), esc(t.name))
+			d.Labels = append(d.Labels, svgLabel{Class: "o", Size: labelFont, X: num(cx), Y: num(cy), Text: t.name})
 			break
 		}
 	}
-	// Grown copies and labels after every rectangle, so none is covered.
-	bw.WriteString(over.String())
-	bw.WriteString(labels.String())
-	if pooled == 0 {
-		fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle" fill="#888" font-size="16">no pooled buffers</text>`+"\n",
-			plotLeft+plotWidth/2, plotTop+plotHeight/2)
-	}
-
-	// pool_end, lower bound and budget.
-	for _, l := range lines {
-		y := sc.Y(l.off)
-		fmt.Fprintf(bw, `<line data-line="%s" x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
-			l.name, plotLeft, num(y), plotLeft+plotWidth, num(y), l.color, l.dash)
-		fmt.Fprintf(bw, `<text class="k" x="%s" y="%s" text-anchor="%s" fill="%s">%s</text>`+"\n",
-			num(l.x), num(y-4), l.anchor, l.color, l.text)
-	}
-
-	// Legend.
-	fmt.Fprintf(bw, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", plotLeft, legendTop, head)
-	for k, line := range legend {
-		fmt.Fprintf(bw, `<text data-reason="%s" x="%d" y="%d">%s</text>`+"\n", esc(line[:strings.IndexByte(line, ' ')]), plotLeft+12, legendTop+20*(k+1), esc(line))
-	}
-	bw.WriteString("</svg>\n")
-	return bw.Flush()
+	return d
 }
 
 // tickEvery picks a step-label interval (1, 2, 5, 10, 20, 50, ...) that
@@ -413,26 +531,4 @@ func hsl(h, s, l float64) string {
 		r, b = c, x
 	}
 	return fmt.Sprintf("#%02x%02x%02x", int(math.Round((r+m)*255)), int(math.Round((g+m)*255)), int(math.Round((b+m)*255)))
-}
-
-// esc escapes text for XML content and attribute values.
-func esc(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&#39;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

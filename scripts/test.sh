@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what the tests need
 # when it is missing (MLIR/LLVM 16 tools and development packages, cmake,
-# ninja, Debian's torch and torchvision), builds and lit-tests sdsc-opt
+# ninja, Debian's torch and torchvision, Chromium), builds and lit-tests sdsc-opt
 # (dialect/), runs the exporter's unit tests, then gofmt, go vet and go test.
 # Tests that need mlir-opt-16 / mlir-translate-16 / FileCheck-16 fail
 # (instead of skipping) because SDSCGEN_REQUIRE_MLIR=1 is set here.
@@ -27,6 +27,8 @@ command -v cmake >/dev/null 2>&1 || { need+=(cmake); pkgs+=(cmake); }
 command -v ninja >/dev/null 2>&1 || { need+=(ninja); pkgs+=(ninja-build); }
 command -v c++ >/dev/null 2>&1 || { need+=(c++); pkgs+=(g++); }
 command -v /usr/bin/python3 >/dev/null 2>&1 || { need+=(python3); pkgs+=(python3); }
+# Chromium: report/html_browser_test.go opens the --html view in it, headless.
+command -v chromium >/dev/null 2>&1 || { need+=(chromium); pkgs+=(chromium); }
 # The PyTorch exporter (scripts/torch2bir.py) runs on Debian's torch under
 # /usr/bin/python3 (the python3 on PATH may be another interpreter); those
 # two are installed without recommends (about 150 MB instead of over 1 GB).
@@ -67,6 +69,8 @@ echo "== exporter unit tests (scripts/test_torch2bir.py)"
 # examples/ regenerates the model zoo with the exporter and compares it
 # byte for byte; with torch present, a skip there would hide a failure.
 export SDSCGEN_REQUIRE_TORCH=1
+# The HTML view's browser tests fail (instead of skipping) without Chromium.
+export SDSCGEN_REQUIRE_BROWSER=1
 
 echo "== gofmt -l"
 unformatted=$(gofmt -l .)

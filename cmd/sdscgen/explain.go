@@ -16,7 +16,7 @@ explains the bundle: its HBM at its position on the graph's timeline,
 the largest groups live there and why each is not pooled, and what
 pooling could still take. The flags are those of sdscgen (e.g.
 --budget, --no-pool, --bundle-symbolic-args=false) but -o, --plan, --svg,
---dump-after and --explain, which do not apply; they may come before,
+--html, --dump-after and --explain, which do not apply; they may come before,
 between or after FILE and NAME.
 
 Flags:
@@ -44,7 +44,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	set := c.set()
-	for _, f := range []string{"o", "plan", "svg", "dump-after", "explain", "version"} {
+	for _, f := range []string{"o", "plan", "svg", "html", "dump-after", "explain", "version"} {
 		if set[f] {
 			return c.usageError(stderr, fmt.Sprintf("--%s does not apply to explain", f))
 		}

@@ -149,7 +149,8 @@ type config struct {
 
 // reportConfig holds the reporting flags (docs/reporting.md). None of them
 // changes the -o output, the plan JSON or the MLIR: --stats and --remarks
-// add text on standard error, --svg adds files, and --explain and
+// add text on standard error, --svg and --html add files (--html -
+// replaces standard output), and --explain and
 // --dump-after replace standard output and stop before any output file is
 // written.
 type reportConfig struct {
@@ -157,11 +158,12 @@ type reportConfig struct {
 	explain   string
 	remarks   string
 	svgDir    string
+	htmlPath  string
 	dumpAfter string
 }
 
-// any reports whether a report other than --svg (which is an output
-// file) is asked for.
+// any reports whether a report other than --svg or --html (which are
+// output files) is asked for.
 func (rc *reportConfig) any() bool {
 	return rc.stats || rc.explain != "" || rc.remarks != "" || rc.dumpAfter != ""
 }
@@ -200,6 +202,7 @@ func mainCommand() (*command, *mainFlags) {
 	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, or what holds HBM while bundle NAME runs, on standard output, instead of the MLIR")
 	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
 	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
+	fs.StringVar(&rc.htmlPath, "html", "", "write an interactive memory view of the plan to `FILE`: one self-contained HTML page (\"-\": standard output, instead of the MLIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
 	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle: `mlir` (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
 	fs.BoolVar(&m.sdscCache, "sdsc-cache", true, "let an op whose SDSC equals an earlier op's of its bundle reuse that op's sdsc_K.json, as torch-spyre's sdsc_cache (SPYRE_INDUCTOR_SDSC_CACHE) does by default")
@@ -266,6 +269,9 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 	case "", "check", "plan":
 	default:
 		return nil, fmt.Errorf("--dump-after=%s: want check or plan", rc.dumpAfter)
+	}
+	if cfg.planPath == "-" && rc.htmlPath == "-" {
+		return nil, errors.New("--plan - and --html - cannot both write standard output")
 	}
 	if rc.explain != "" && rc.dumpAfter != "" {
 		return nil, errors.New("--explain cannot be combined with --dump-after")

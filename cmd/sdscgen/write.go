@@ -16,7 +16,8 @@ import (
 // writeOutputs writes a run's outputs in three phases, so that a run
 // that cannot write one of them writes none:
 //
-//  1. check every destination (-o DIR, --svg DIR, --plan FILE) without
+//  1. check every destination (-o DIR, --svg DIR, --plan FILE, --html
+//     FILE) without
 //     writing anything;
 //  2. write every file into a temporary (the -o stage, a temporary file
 //     beside each other output);
@@ -72,6 +73,19 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
 			return fmt.Errorf("--plan: %v", err)
 		}
 	}
+	htmlFile := cfg.rep.htmlPath != "" && cfg.rep.htmlPath != "-"
+	if htmlFile {
+		target, err := resolveOutput(cfg.rep.htmlPath)
+		if err != nil {
+			return fmt.Errorf("--html: %v", err)
+		}
+		if real := realPath(target); od != nil && (real == od.dir || within(real, od.dir)) {
+			return fmt.Errorf("--html %s is inside the -o DIR %s, which the run replaces whole", cfg.rep.htmlPath, cfg.outDir)
+		}
+		if _, err := checkOutputFile(cfg.rep.htmlPath); err != nil {
+			return fmt.Errorf("--html: %v", err)
+		}
+	}
 
 	// 2. Temporaries.
 	var files []*outputFile
@@ -96,6 +110,22 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
 		}
 		if err != nil {
 			return fail(fmt.Errorf("writing plan: %w", err))
+		}
+	}
+	if htmlFile {
+		f, err := createOutput(cfg.rep.htmlPath)
+		if err == nil {
+			files = append(files, f)
+			err = f.write(func(w *os.File) error {
+				bw := bufio.NewWriterSize(w, 64<<10)
+				if err := res.WriteHTML(bw); err != nil {
+					return err
+				}
+				return bw.Flush()
+			})
+		}
+		if err != nil {
+			return fail(fmt.Errorf("writing HTML view: %w", err))
 		}
 	}
 	if svgDir != "" {
@@ -170,7 +200,12 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
 			return fmt.Errorf("writing plan: %w", err)
 		}
 	}
-	if cfg.outDir == "" && cfg.planPath != "-" {
+	if cfg.rep.htmlPath == "-" {
+		if err := res.WriteHTML(stdout); err != nil {
+			return fmt.Errorf("writing HTML view: %w", err)
+		}
+	}
+	if cfg.outDir == "" && cfg.planPath != "-" && cfg.rep.htmlPath != "-" {
 		if err := res.WriteMLIR(stdout, cfg.emit); err != nil {
 			return fmt.Errorf("writing MLIR: %w", err)
 		}

@@ -163,8 +163,6 @@ type Result struct {
 	verr    error
 	// hold is HoldBytes; this package's tests lower it.
 	hold int
-	// cache is the sdsc_cache's setting (not Options.NoSDSCCache).
-	cache bool
 	// opt are the options compiled with (WriteHTML replans with them).
 	opt Options
 }
@@ -213,7 +211,7 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Unfused {
 		g = g.Unfused()
 	}
-	res := &Result{Graph: g, cache: !opt.NoSDSCCache, opt: opt}
+	res := &Result{Graph: g, opt: opt}
 	if opt.CheckOnly {
 		return res, nil
 	}
@@ -356,13 +354,16 @@ func (r *Result) mlirgen(o EmitOptions) mlirgen.Options {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: r.cache, Workers: w}
+	return mlirgen.Options{Generic: o.Generic, Addresses: o.Addresses, FrontendPoolAllocation: o.FrontendPoolAllocation, SDSCCache: r.sdscCache(), Workers: w}
 }
+
+// sdscCache is the run's SDSC cache setting.
+func (r *Result) sdscCache() bool { return !r.opt.NoSDSCCache }
 
 // opFiles is, per bundle, the sdsc file number of each op under r's
 // sdsc_cache setting.
 func (r *Result) opFiles(bi int) []int32 {
-	uses := mlirgen.SDSCFiles(r.Plan, bi, r.cache)
+	uses := mlirgen.SDSCFiles(r.Plan, bi, r.sdscCache())
 	files := make([]int32, len(uses))
 	for k, u := range uses {
 		files[k] = u.File
@@ -489,7 +490,7 @@ func (r *Result) WriteStats(w io.Writer) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	return report.Stats(w, r.Plan, r.cache)
+	return report.Stats(w, r.Plan, r.sdscCache())
 }
 
 // WriteRemarks writes one remark per buffer at its declaration: mode is
@@ -520,7 +521,7 @@ func (r *Result) Explain(w io.Writer, name string) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	return report.Explain(w, r.Plan, name, r.cache)
+	return report.Explain(w, r.Plan, name, r.sdscCache())
 }
 
 // WriteSVG writes the memory map of bundle bi as an SVG drawing.
@@ -550,7 +551,7 @@ func (r *Result) WriteHTML(w io.Writer) error {
 	if err := r.Verified(); err != nil {
 		return err
 	}
-	var opt report.HTMLOptions
+	opt := report.HTMLOptions{SDSCCache: r.sdscCache()}
 	if r.opt.Compare {
 		for _, name := range htmlAllocators {
 			if name == r.Plan.Allocator {

@@ -21,6 +21,9 @@ type HTMLOptions struct {
 	// (same options otherwise); each bundle's pool is drawn once per
 	// plan, side by side, on one scale.
 	Alternatives []*planner.Result
+	// SDSCCache is the run's SDSC cache setting, for the explain text of
+	// a group whose root names an op too (see Explain).
+	SDSCCache bool
 }
 
 // timelinePoint is one position of the graph's HBM timeline
@@ -153,7 +156,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 			}
 		}
 	}
-	texts := explainGroups(p)
+	texts := explainGroups(p, opt.SDSCCache)
 	if texts != nil {
 		d.ExplainGz = gzipJSON(texts)
 	} else {
@@ -225,7 +228,7 @@ func gzipJSON(v any) string {
 // explainGroups is the Explain text of every storage group's root, or
 // nil when the graph has more than maxExplainGroups groups or the texts
 // pass maxExplain bytes.
-func explainGroups(p *planner.Result) []string {
+func explainGroups(p *planner.Result, sdscCache bool) []string {
 	g := p.Graph
 	if len(g.Groups) > maxExplainGroups {
 		return nil
@@ -235,7 +238,7 @@ func explainGroups(p *planner.Result) []string {
 	var b bytes.Buffer
 	for gi := range g.Groups {
 		b.Reset()
-		if Explain(&b, p, groupName(g, gi)) != nil {
+		if Explain(&b, p, groupName(g, gi), sdscCache) != nil {
 			return nil
 		}
 		total += b.Len()

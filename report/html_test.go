@@ -258,7 +258,7 @@ func TestHTMLGoldenInputs(t *testing.T) {
 		}
 		for gi := range p.Graph.Groups {
 			var b bytes.Buffer
-			report.Explain(&b, p, p.Graph.Buffers[p.Graph.Groups[gi].Root].Name)
+			report.Explain(&b, p, p.Graph.Buffers[p.Graph.Groups[gi].Root].Name, false)
 			if texts[gi] != b.String() {
 				t.Errorf("%s: explanation of group %d differs", c.name, gi)
 			}

@@ -335,6 +335,9 @@ func checkOwned(dir string) error {
 		return err
 	}
 	bundles, err := planBundles(filepath.Join(dir, "plan.json"))
+	if errors.Is(err, errNotRegular) {
+		return fmt.Errorf("its plan.json is %v", err)
+	}
 	if err != nil {
 		for _, e := range entries {
 			if e.Name() != "plan.json" {
@@ -366,7 +369,7 @@ func checkOwned(dir string) error {
 // planBundles reads the bundle names of a plan JSON, stopping at the
 // "bundles" array (it comes before the long "buffers" one).
 func planBundles(path string) (map[string]bool, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -399,6 +402,53 @@ func planBundles(path string) (map[string]bool, error) {
 		}
 	}
 	return nil, errors.New("no bundles key")
+}
+
+// errNotRegular wraps the description of a file that is not a regular
+// one (a FIFO, device, socket, folder or symlink).
+var errNotRegular = errors.New("not a regular file")
+
+// openRegular opens path for reading only when it is a regular file,
+// looked at before it is opened (opening a FIFO blocks until a writer
+// comes, and a device may never end), and again once open, in case it
+// was replaced in between; the open itself never blocks on a FIFO.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", errNotRegular, fileKind(fi.Mode()))
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w (%s)", errNotRegular, fileKind(fi.Mode()))
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "of another type"
 }
 
 // stagePrefix names the staging folders of DIR.
@@ -443,7 +493,11 @@ func globEscape(s string) string {
 // removeIfUnlocked removes a staging folder whose run is gone (its lock
 // is free).
 func removeIfUnlocked(path string) {
-	f, err := os.Open(path)
+	// Lstat first: opening a FIFO that only looks like a stage blocks.
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/synth"
 )
 
@@ -49,6 +50,10 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(rest) != 0 {
 		return c.usageError(stderr, fmt.Sprintf("unexpected argument %q", rest[0]))
+	}
+	if err := frontend.CheckName(sf.name); err != nil {
+		// The graph written would not parse.
+		return c.usageError(stderr, "--name: "+err.Error())
 	}
 	ops, bundles, seed, out := &sf.ops, &sf.bundles, &sf.seed, &sf.out
 	cfg := synth.Config{Name: sf.name}

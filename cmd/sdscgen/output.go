@@ -96,11 +96,11 @@ func removeTemps() {
 	}
 }
 
-// cleanupOnSignal removes the temporaries and exits 128+signal on SIGINT
-// or SIGTERM.
+// cleanupOnSignal removes the temporaries and exits 128+signal on
+// SIGHUP (the terminal closed), SIGINT or SIGTERM.
 func cleanupOnSignal() {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(ch, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		s := <-ch
 		removeTemps()
@@ -211,6 +211,9 @@ func createOutput(path string) (*outputFile, error) {
 		trackLocked(o.tmp)
 	}
 	temps.Unlock()
+	if err == nil {
+		hook("created", o.tmp)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, errors.Unwrap(err))
 	}

@@ -433,14 +433,21 @@ func TestOutputDirKilled(t *testing.T) {
 //     the rest;
 //   - "writing": at "swap", while a writer keeps creating folders and
 //     files in the stage by its path, as the run does while it emits
-//     (the handler must not give up removing the stage).
+//     (the handler must not give up removing the stage);
+//   - "created": a file output's temporary (--plan's, --svg's) exists.
+//
+// SDSCGEN_TEST_SIGNAL (HUP, INT or TERM) chooses another signal.
 func signalAt(at string) {
 	var (
 		stage    string
 		removing = make(chan struct{})
 		swapped  = make(chan struct{})
 	)
-	term := func() { syscall.Kill(os.Getpid(), syscall.SIGTERM) }
+	sig := syscall.SIGTERM
+	if s := os.Getenv("SDSCGEN_TEST_SIGNAL"); s != "" {
+		sig = map[string]syscall.Signal{"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[s]
+	}
+	term := func() { syscall.Kill(os.Getpid(), sig) }
 	testHook = func(point, path string) {
 		switch {
 		case point == "swap" && at == "removing":
@@ -779,5 +786,44 @@ func TestOutputDirStageFIFO(t *testing.T) {
 	}
 	if !isFIFO(t, stale) {
 		t.Errorf("the FIFO was removed")
+	}
+}
+
+// TestSignalsLeaveNoTemporaries: SIGHUP (a closed terminal), SIGINT and
+// SIGTERM, delivered while a --plan or --svg temporary exists, remove it
+// and exit 128+signal; nothing is left beside the outputs. SIGHUP was
+// not handled: the process died with its temporaries in place.
+func TestSignalsLeaveNoTemporaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs sdscgen processes")
+	}
+	base := t.TempDir()
+	input := filepath.Join(base, "in.bir")
+	os.WriteFile(input, []byte(twoBundles), 0o644)
+	for _, sig := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"HUP", syscall.SIGHUP}, {"INT", syscall.SIGINT}, {"TERM", syscall.SIGTERM}} {
+		for i, flag := range []string{"--plan", "--svg"} {
+			dir := filepath.Join(base, sig.name+flag)
+			os.Mkdir(dir, 0o755)
+			args := []string{flag, filepath.Join(dir, []string{"p.json", "svg"}[i])}
+			cmd := exec.Command(os.Args[0], append(args, input)...)
+			cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAIN=1", "SDSCGEN_TEST_SIGNAL_AT=created", "SDSCGEN_TEST_SIGNAL="+sig.name)
+			out, _ := cmd.CombinedOutput()
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig.sig) {
+				t.Errorf("SIG%s during %v: exit %d (%v), want %d: %s", sig.name, args, code, cmd.ProcessState, 128+int(sig.sig), out)
+			}
+			var left []string
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && strings.Contains(d.Name(), ".tmp-") {
+					left = append(left, path)
+				}
+				return nil
+			})
+			if len(left) != 0 {
+				t.Errorf("SIG%s during %v: temporaries left: %v", sig.name, args, left)
+			}
+		}
 	}
 }

@@ -312,6 +312,11 @@ func checkOutputDir(name string, force bool) (*outputDir, error) {
 	case err == nil && !fi.IsDir():
 		return nil, fmt.Errorf("-o %s exists and is not a directory", name)
 	case err == nil:
+		if holdsCwd(abs) {
+			// --force or not: it would delete the folder the user
+			// is in, and most likely the input with it.
+			return nil, fmt.Errorf("-o %s is the current directory or holds it; sdscgen replaces DIR whole, so it never writes there", name)
+		}
 		o.exists = true
 		if !force {
 			if err := checkOwned(abs); err != nil {
@@ -327,6 +332,23 @@ func checkOutputDir(name string, force bool) (*outputDir, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// holdsCwd reports whether dir (an absolute path) is the current
+// directory or one of its ancestors, symlinks resolved.
+func holdsCwd(dir string) bool {
+	wd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(dir, wd)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // checkOwned accepts an empty folder or one holding exactly what an -o

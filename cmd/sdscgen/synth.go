@@ -32,10 +32,10 @@ type synthFlags struct {
 func synthCommand(f *synthFlags) *command {
 	c := newCommand("sdscgen synth", synthLong, synthShort)
 	fs := c.fs
-	decimalVar(fs, &f.ops, "ops", 10000, "leaf ops in total")
-	decimalVar(fs, &f.bundles, "bundles", 1, "top-level bundles the ops are spread over")
-	decimalVar(fs, &f.seed, "seed", 1, "random seed")
-	fs.StringVar(&f.name, "name", "synth", "graph name")
+	decimalVar(fs, &f.ops, "ops", 10000, "`N` leaf ops in total")
+	decimalVar(fs, &f.bundles, "bundles", 1, "`B` top-level bundles the ops are spread over")
+	decimalVar(fs, &f.seed, "seed", 1, "random seed `S`")
+	fs.StringVar(&f.name, "name", "synth", "graph `NAME` (a name of the language, not a keyword)")
 	fs.StringVar(&f.out, "o", "", "write to `FILE` instead of standard output")
 	return c
 }

@@ -336,7 +336,7 @@ func (b *builder) node(t Name) string {
 	}
 	ref := b.names.arena.copy(t.Value)
 	if k := len(b.nodeDecls) - 1; k < 0 || len(b.nodeDecls[k]) == cap(b.nodeDecls[k]) {
-		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, min(64<<len(b.nodeDecls), nodeChunk)))
+		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, chunkCap(64, len(b.nodeDecls), nodeChunk)))
 	}
 	last := &b.nodeDecls[len(b.nodeDecls)-1]
 	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
@@ -344,6 +344,18 @@ func (b *builder) node(t Name) string {
 }
 
 const nodeChunk = 1 << 16
+
+// chunkCap is the capacity of chunk k of a list kept in chunks that
+// double from first up to limit. It doubles step by step rather than
+// shifting first by k: first<<k overflows once k passes the word size
+// (64<<57 is negative), which a file of 3,145,665 nodes reached.
+func chunkCap(first, k, limit int) int {
+	c := first
+	for ; k > 0 && c < limit; k-- {
+		c *= 2
+	}
+	return min(c, limit)
+}
 
 // nodeDecl is one node name declaration, for nodeDuplicates.
 type nodeDecl struct {

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -78,13 +79,39 @@ func (b *builder) cycle(path []int, j int) {
 			first = k
 		}
 	}
+	name := func(k int) string { return b.names.name(b.renames[loop[(first+k)%len(loop)]].from) }
+	b.errorf(b.renames[loop[first]].fromPos, "rename cycle: %s", cycleText(len(loop), name))
+}
+
+// maxListed is the most names a cycle's message lists, and
+// maxListedName the most bytes of a name it shows: a cycle of a million
+// names, or of one name of a megabyte, would be a message as long as
+// the input.
+const (
+	maxListed     = 10
+	maxListedName = 64
+)
+
+// cycleText writes the cycle of the n names name(0), ..., name(n-1) as
+// "a -> b -> c -> a", with at most maxListed names (then "... and N
+// more") and each name shortened to maxListedName bytes.
+func cycleText(n int, name func(k int) string) string {
+	short := func(s string) string {
+		if len(s) > maxListedName {
+			return s[:maxListedName] + "..."
+		}
+		return s
+	}
 	var sb strings.Builder
-	for k := range loop {
-		sb.WriteString(b.names.name(b.renames[loop[(first+k)%len(loop)]].from))
+	for k := range min(n, maxListed) {
+		sb.WriteString(short(name(k)))
 		sb.WriteString(" -> ")
 	}
-	sb.WriteString(b.names.name(b.renames[loop[first]].from))
-	b.errorf(b.renames[loop[first]].fromPos, "rename cycle: %s", sb.String())
+	if n > maxListed {
+		fmt.Fprintf(&sb, "... and %d more -> ", n-maxListed)
+	}
+	sb.WriteString(short(name(0)))
+	return sb.String()
 }
 
 // buildGroups records the aliases (directed views), finds every name's
@@ -358,11 +385,6 @@ func (b *builder) aliasCycle(loop []int, lineOf []*aliasRec) {
 			first = k
 		}
 	}
-	var sb strings.Builder
-	for k := range loop {
-		sb.WriteString(b.g.Buffers[loop[(first+k)%len(loop)]].Name)
-		sb.WriteString(" -> ")
-	}
-	sb.WriteString(b.g.Buffers[loop[first]].Name)
-	b.errorf(lineOf[loop[first]].viewPos, "alias cycle: %s", sb.String())
+	name := func(k int) string { return b.g.Buffers[loop[(first+k)%len(loop)]].Name }
+	b.errorf(lineOf[loop[first]].viewPos, "alias cycle: %s", cycleText(len(loop), name))
 }

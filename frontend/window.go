@@ -115,8 +115,10 @@ func (s *scanner) refill(keep int) int {
 // megabyte instead of holding the whole source, and to its end even
 // after a syntax error, so that it reports what ParseCheck of the whole
 // input would (an input of 2 GiB or more is refused, whatever its
-// errors). A failing read returns the read's error, and no graph or
-// diagnostics.
+// errors). The one exception is input that is not text: after a
+// lexical error at a NUL byte (or on UTF-16), it reads no further and
+// reports that error, even when the input is 2 GiB or longer. A failing
+// read returns the read's error, and no graph or diagnostics.
 func ParseCheckReader(filename string, r io.Reader, size int) (*ir.Graph, ErrorList, error) {
 	return parseCheckReader(filename, r, size, window{size: windowSize, limit: maxSource}, defaultPipe)
 }
@@ -142,10 +144,16 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	p.b.dupAside = pipe.dupAside
 	_, perr := p.parse()
 	p.stopPipe()
-	w.drain()
+	binary := p.binary()
+	if !binary {
+		w.drain()
+	}
 	switch {
 	case w.err != nil:
 		return nil, nil, w.err
+	case binary && perr != nil:
+		// Whether the window reached the limit or not.
+		return nil, ErrorList{perr}, nil
 	case w.tooBig:
 		return nil, tooBig(filename), nil
 	case perr != nil:
@@ -153,6 +161,20 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	}
 	g, errs := p.b.finish()
 	return g, errs, nil
+}
+
+// binary reports whether the scanner stopped at a NUL byte, or at the
+// start of a UTF-16 file: the input is not text (a device such as
+// /dev/zero, a binary file), and reading on, perhaps gigabytes, would
+// only find whether it is 2 GiB or longer. Only the scanner in line can
+// have stopped in a window (a source scanned ahead is whole).
+func (p *parser) binary() bool {
+	s := &p.scanner
+	e := s.err
+	if e == nil {
+		return false
+	}
+	return e.off < len(s.src) && s.src[e.off] == 0 || s.base == 0 && e.off == 0 && isUTF16(s.src)
 }
 
 // tooBig is the diagnostic for an input of 2 GiB or more.

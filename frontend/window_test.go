@@ -66,7 +66,8 @@ func TestReaderLimit(t *testing.T) {
 		{pad(tinyGraph, limit), "r.bir:1:1: error: file is 2 GiB or larger"},
 		{pad(tinyGraph, 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
 		{pad("graph g { op", 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
-		{pad("\x00", 10*limit), "r.bir:1:1: error: file is 2 GiB or larger"},
+		// Not text: read no further than its first error.
+		{pad("\x00", 10*limit), `r.bir:1:1: error: unexpected character '\x00'`},
 		// The end of the file is after the padding: column 100.
 		{pad("graph g { op", limit-1), "r.bir:1:100: error: unexpected end of file, expected a name"},
 	} {
@@ -141,3 +142,56 @@ func TestReaderSizeTooSmall(t *testing.T) {
 		t.Errorf("%d calls of Read, want 8", r.calls)
 	}
 }
+
+// zeros is an input of NULs without end, counting the bytes read; past
+// max it fails the read, so that a reader that does not stop is caught
+// without reading gigabytes.
+type zeros struct{ n, max int64 }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n >= z.max {
+		return 0, errors.New("read far past the first window")
+	}
+	p = p[:min(int64(len(p)), z.max-z.n)]
+	clear(p)
+	z.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReaderStopsAtBinary: input that is not text (a NUL byte) is not
+// read to its end after its first lexical error, as text is (to find
+// whether it is 2 GiB or longer): a stream of NULs without end gives the
+// error at 1:1 once the first window (windowSize bytes: no size hint)
+// is read, not after 2 GiB. Text with a NUL further in stops there too.
+func TestReaderStopsAtBinary(t *testing.T) {
+	z := &zeros{max: 64 << 20}
+	g, errs, err := ParseCheckReader("r.bir", z, 0)
+	if want := `r.bir:1:1: error: unexpected character '\x00'`; err != nil || g != nil || errs.Error() != want {
+		t.Errorf("graph %v, diagnostics %q, error %v; want %q", g != nil, errs.Error(), err, want)
+	}
+	if z.n > windowSize {
+		t.Errorf("read %d bytes; want at most the first window's %d", z.n, windowSize)
+	}
+	// A NUL after some text, in a later window: the read stops with
+	// the window that holds it.
+	text := "graph g {\n  buffer a : 256\n  op k writes a\n" + strings.Repeat("# pad\n", 1000) // 6,043 bytes
+	r := io.MultiReader(strings.NewReader(text), &zeros{max: 64 << 20})
+	var n int64
+	counted := readFunc(func(p []byte) (int, error) {
+		k, err := r.Read(p)
+		n += int64(k)
+		return k, err
+	})
+	_, errs, err = parseCheckReader("r.bir", counted, 0, window{size: 4 << 10, limit: maxSource}, defaultPipe)
+	if want := `r.bir:1004:1: error: unexpected character '\x00'`; err != nil || errs.Error() != want {
+		t.Errorf("text then NULs: diagnostics %q, error %v; want %q", errs.Error(), err, want)
+	}
+	// Windows of 4 KiB: the NUL at byte 6,043 is in the second.
+	if n > 8<<10 {
+		t.Errorf("text then NULs: read %d bytes; want at most two windows of 4 KiB", n)
+	}
+}
+
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }

@@ -80,7 +80,9 @@ type Config struct {
 	Bundles int
 	// Seed selects the random decisions.
 	Seed uint64
-	// Name is the graph name; "" means "synth".
+	// Name is the graph name; "" means "synth". Generate writes it as
+	// given: it must be a name of the language and not a keyword, as
+	// frontend.CheckName tells (sdscgen synth checks --name with it).
 	Name string
 	// Kinds is the number of distinct op kinds; 0 means no `kind`
 	// clause at all (the output of the versions before kinds).

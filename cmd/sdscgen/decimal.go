@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"strconv"
+	"time"
 )
 
 // decimal is an integer flag read the way .bir reads integers: decimal
@@ -44,4 +45,33 @@ func (d decimal) Set(s string) error {
 func decimalVar(fs *flag.FlagSet, p *int64, name string, def int64, usage string) {
 	*p = def
 	fs.Var(decimal{p}, name, usage)
+}
+
+// duration is a time.Duration flag whose errors say what to write: Go's
+// own says "parse error" for a number without a unit.
+type duration struct{ v *time.Duration }
+
+func (d duration) String() string {
+	if d.v == nil {
+		return "0s"
+	}
+	return d.v.String()
+}
+
+func (d duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return errors.New("a duration needs a unit: write " + s + "s (or ms, m, h)")
+		}
+		return errors.New("not a duration (such as 500ms, 5s or 1m)")
+	}
+	*d.v = v
+	return nil
+}
+
+// durationVar defines a duration flag.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	*p = def
+	fs.Var(duration{p}, name, usage)
 }

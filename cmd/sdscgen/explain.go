@@ -44,7 +44,8 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	set := c.set()
-	for _, f := range []string{"o", "plan", "svg", "html", "dump-after", "explain", "version"} {
+	// -o, --plan and --svg: config says why, as for --explain.
+	for _, f := range []string{"dump-after", "explain", "version"} {
 		if set[f] {
 			return c.usageError(stderr, fmt.Sprintf("--%s does not apply to explain", f))
 		}

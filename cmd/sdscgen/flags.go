@@ -38,9 +38,35 @@ func newCommand(name, long, short string) *command {
 // help prints the whole usage: the text, then every flag.
 func (c *command) help(w io.Writer) {
 	fmt.Fprint(w, c.long)
-	c.fs.SetOutput(w)
-	c.fs.PrintDefaults()
-	c.fs.SetOutput(io.Discard)
+	printFlags(w, c.fs)
+}
+
+// printFlags lists the flags of fs in name order as README.md writes
+// them: "-o DIR" for a one-letter flag, "--name VALUE" for the others
+// (VALUE is the back-quoted word of the usage; a boolean has none),
+// then the usage on an indented line, with the default when it is not
+// the zero value.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		value, usage := flag.UnquoteUsage(f)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			value = ""
+		}
+		line := "  " + dash + f.Name
+		if value != "" {
+			line += " " + value
+		}
+		switch f.DefValue {
+		case "", "0", "0s", "false":
+		default:
+			usage += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n        %s\n", line, usage)
+	})
 }
 
 // usageError prints msg and the short usage on stderr; it returns the
@@ -80,7 +106,19 @@ func (c *command) parse(args []string, stdout, stderr io.Writer) (positional []s
 func (c *command) flagMessage(err error) string {
 	name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !unknown {
-		return err.Error()
+		// The flag package names a flag with one dash; the help and
+		// the documentation write a long one with two.
+		msg := err.Error()
+		c.fs.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) > 1 {
+				for _, form := range []string{"flag -" + f.Name + ":", "flag: -" + f.Name, "argument: -" + f.Name} {
+					if i := strings.Index(msg, form); i >= 0 && (i+len(form) == len(msg) || form[len(form)-1] == ':') {
+						msg = msg[:i] + strings.Replace(form, "-", "--", 1) + msg[i+len(form):]
+					}
+				}
+			}
+		})
+		return msg
 	}
 	var names []string
 	c.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
@@ -106,8 +144,8 @@ const mainShort = `usage: sdscgen [flags] FILE.bir     (FILE "-" reads standard 
        sdscgen pack [flags] FILE.csv
        sdscgen synth [--ops N] [--bundles B] [--seed S] [-o FILE]
        sdscgen explain [flags] FILE.bir NAME
-       sdscgen help [pack|synth|explain]
-       sdscgen version
+       sdscgen help [pack|synth|explain|version]
+       sdscgen version [--json]
 `
 
 var mainLong = mainShort + `
@@ -182,15 +220,15 @@ func mainCommand() (*command, *mainFlags) {
 	c := newCommand("sdscgen", mainLong, mainShort)
 	m := &mainFlags{}
 	fs, cfg := c.fs, &m.cfg
-	fs.StringVar(&cfg.outDir, "o", "", "write DIR/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
+	fs.StringVar(&cfg.outDir, "o", "", "write `DIR`/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
 	fs.StringVar(&cfg.planPath, "plan", "", "write the plan JSON to `FILE` (\"-\": standard output, instead of the MLIR)")
 	fs.BoolVar(&cfg.emit.Generic, "generic", false, "print sdscbundle ops in MLIR generic form (for stock mlir-opt --allow-unregistered-dialect)")
 	decimalVar(fs, &m.budget, "budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
 	decimalVar(fs, &m.segment, "segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
 	decimalVar(fs, &m.reserve, "reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
-	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names[0], "pool allocator: "+strings.Join(alloc.Names, ", "))
-	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "search nodes per bundle of --allocator best (the result depends only on the input and this)")
-	fs.DurationVar(&cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after this `duration` per bundle (opt-in: the result then varies with machine load)")
+	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names[0], "pool allocator `NAME`: "+strings.Join(alloc.Names, ", "))
+	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes per bundle of --allocator best (the result depends only on the input and this)")
+	durationVar(fs, &cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) per bundle (opt-in: the result then varies with machine load)")
 	fs.BoolVar(&cfg.force, "force", false, "let -o replace an existing DIR even when it holds files sdscgen did not write (they are deleted)")
 	fs.BoolVar(&cfg.opt.Compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
 	fs.BoolVar(&m.noPool, "no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
@@ -204,7 +242,7 @@ func mainCommand() (*command, *mainFlags) {
 	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
 	fs.StringVar(&rc.htmlPath, "html", "", "write an interactive memory view of the plan to `FILE`: one self-contained HTML page (\"-\": standard output, instead of the MLIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
-	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle: `mlir` (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
+	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle, `FORM` mlir (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
 	fs.BoolVar(&m.sdscCache, "sdsc-cache", true, "let an op whose SDSC equals an earlier op's of its bundle reuse that op's sdsc_K.json, as torch-spyre's sdsc_cache (SPYRE_INDUCTOR_SDSC_CACHE) does by default")
 	fs.BoolVar(&cfg.emit.FrontendPoolAllocation, "frontend-pool-allocation", false, "take each bundle's pool as a first %pool_base_addr argument instead of allocating it (torch-spyre FRONTEND_POOL_ALLOCATION)")
 	return c, m
@@ -220,13 +258,81 @@ func parseFlags(args []string, stdout, stderr io.Writer) (cfg *config, code int,
 		return nil, code, false
 	}
 	if c.set()["version"] {
+		if len(positional) > 0 {
+			return nil, c.usageError(stderr, fmt.Sprintf("--version takes no arguments (got %q)", positional[0])), false
+		}
 		fmt.Fprint(stdout, versionText(debug.ReadBuildInfo()))
 		return nil, exitOK, false
+	}
+	// The flags' values first: a value flag given no value takes the
+	// file's name (--remarks model.bir), and its message says so better
+	// than a count of files.
+	cfg, code, ok = m.resolve(c, "", stderr)
+	if !ok {
+		return nil, code, false
 	}
 	if len(positional) != 1 {
 		return nil, c.usageError(stderr, fmt.Sprintf("want exactly one input file, got %d", len(positional))), false
 	}
-	return m.resolve(c, positional[0], stderr)
+	cfg.input = positional[0]
+	return cfg, 0, true
+}
+
+// commands are the subcommands, for the did-you-mean of a misspelt one.
+var commands = []string{"pack", "explain", "synth", "help", "version"}
+
+// misspeltCommand returns the command arg (the first argument, not a
+// flag) is most likely a misspelling of, or "" when it is none or names
+// an existing file (the input).
+func misspeltCommand(arg string) string {
+	if arg == "" || arg[0] == '-' {
+		return ""
+	}
+	s := report.Suggest(arg, commands, 1)
+	if len(s) == 0 {
+		return ""
+	}
+	if _, err := os.Lstat(arg); err == nil {
+		return ""
+	}
+	return s[0]
+}
+
+// checkAllocator says, when name is no allocator, which are.
+func checkAllocator(name string) error {
+	for _, n := range alloc.Names {
+		if n == name {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("--allocator %s: unknown allocator; want %s", name, orList(alloc.Names))
+	if s := report.Suggest(name, alloc.Names, 1); len(s) > 0 {
+		msg += " (did you mean " + s[0] + "?)"
+	}
+	return errors.New(msg)
+}
+
+// orList writes names as "a, b, c or d".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// explainConflict refuses the output flags with explain (--explain or
+// the explain command), which prints on standard output instead.
+func explainConflict(set map[string]bool) error {
+	for _, f := range []string{"o", "plan", "svg", "html"} {
+		if set[f] {
+			dash := "--"
+			if len(f) == 1 {
+				dash = "-"
+			}
+			return fmt.Errorf("%s%s does not apply to explain: it prints on standard output and writes no files", dash, f)
+		}
+	}
+	return nil
 }
 
 // resolve checks the parsed flags against each other and the
@@ -259,6 +365,14 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 	rc := &cfg.rep
 	if set["explain"] && rc.explain == "" {
 		return nil, errors.New("--explain needs a buffer name")
+	}
+	if rc.explain != "" {
+		if err := explainConflict(set); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkAllocator(cfg.opt.Allocator); err != nil {
+		return nil, err
 	}
 	if rc.remarks != "" {
 		if _, err := report.ParseRemarkMode(rc.remarks); err != nil {

@@ -120,7 +120,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"a.bir", "b.bir"}, nil, "want exactly one input file, got 2"},
 		{[]string{"--budget=1", "--reserve=1", "-"}, nil, "--budget cannot be combined"},
 		{[]string{"--budget=-1", "-"}, nil, "must not be negative"},
-		{[]string{"--allocator=worst-fit", "-"}, nil, `unknown allocator "worst-fit"`},
+		{[]string{"--allocator=worst-fit", "-"}, nil, `--allocator worst-fit: unknown allocator; want first-fit, best-fit, size-best-fit or best (did you mean first-fit?)`},
 		{[]string{"--no-such-flag", "-"}, nil, "unknown flag --no-such-flag"},
 		{[]string{"-"}, map[string]string{"HBM_POOL_PLANNING": "maybe"}, `HBM_POOL_PLANNING="maybe"`},
 		{[]string{"-"}, map[string]string{"BUNDLE_SYMBOLIC_ARGS": "2"}, `BUNDLE_SYMBOLIC_ARGS="2"`},

@@ -28,21 +28,17 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if setGC != nil {
 		setGC(in.size, cfg.opt.Unfused)
+		if in.size == 0 {
+			// A stream: the settings follow what it has given so far.
+			in.file.grew = func(n int) { setGC(n, cfg.opt.Unfused) }
+		}
 	}
 	// The verifier runs while the outputs are printed; the Result's
 	// writers hold every byte back until it has accepted the plan.
 	opt := cfg.opt
 	opt.VerifyAsync = true
-	var res *sdscgen.Result
-	if in.file != nil {
-		res, err = compileReader(name, in.file, opt)
-		in.close()
-	} else {
-		// Compile drops the source once parsed: in must not hold it.
-		src := in.src
-		in.src = nil
-		res, err = compile(name, src, opt)
-	}
+	res, err := compileReader(name, in.file, opt)
+	in.close()
 	var diags frontend.ErrorList
 	var ierr inputError
 	switch {
@@ -138,9 +134,6 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 // given size (tuneGC).
 var setGC func(inputBytes int, unfused bool)
 
-// compile is sdscgen.Compile; a test replaces it to see how the command
-// reports a verifier failure.
-var compile = sdscgen.Compile
-
-// compileReader is sdscgen.CompileReader, which compiles a regular file.
+// compileReader is sdscgen.CompileReader; a test replaces it to see how
+// the command reports a verifier failure.
 var compileReader = sdscgen.CompileReader

@@ -17,7 +17,7 @@ import (
 // usage on standard output and exit 0; `help CMD` is `CMD --help`.
 func TestHelpOnStdout(t *testing.T) {
 	_, want, _ := runCLI(t, "", "--help")
-	if !strings.HasPrefix(want, mainShort) || !strings.Contains(want, "\nFlags:\n  -allocator string\n") {
+	if !strings.HasPrefix(want, mainShort) || !strings.Contains(want, "\nFlags:\n  --allocator NAME\n") {
 		t.Fatalf("--help:\n%s", want)
 	}
 	for _, args := range [][]string{{"-h"}, {"-help"}, {"help"}, {"--budget", "1", "--help"}} {
@@ -53,7 +53,7 @@ func TestHelpFollowsAllocatorTable(t *testing.T) {
 		}
 		at = i
 	}
-	if !strings.Contains(out, "pool allocator: "+strings.Join(alloc.Names, ", ")) {
+	if !strings.Contains(out, "pool allocator NAME: "+strings.Join(alloc.Names, ", ")) {
 		t.Error("--allocator's flag text does not list the table")
 	}
 }
@@ -129,8 +129,8 @@ func TestExplainFlagsAnywhere(t *testing.T) {
 	}{
 		{[]string{"explain", "-"}, "sdscgen explain: want FILE.bir NAME, got 1 arguments\n" + explainShort},
 		{[]string{"explain", "-", "t", "u"}, "sdscgen explain: want FILE.bir NAME, got 3 arguments\n"},
-		{[]string{"explain", "-", "t", "--budget"}, "sdscgen explain: flag needs an argument: -budget\n"},
-		{[]string{"explain", "-o", "d", "-", "t"}, "sdscgen explain: --o does not apply to explain\n"},
+		{[]string{"explain", "-", "t", "--budget"}, "sdscgen explain: flag needs an argument: --budget\n"},
+		{[]string{"explain", "-o", "d", "-", "t"}, "sdscgen: -o does not apply to explain: it prints on standard output and writes no files\n"},
 	} {
 		code, out, errs := runCLI(t, small, c.args...)
 		if code != exitUsage || out != "" || !strings.HasPrefix(errs, c.want) {

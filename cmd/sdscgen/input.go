@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,24 +16,22 @@ const maxInput = math.MaxInt32 - 1
 // inputLimit is maxInput; tests lower it.
 var inputLimit int64 = maxInput
 
-// input is the command's input: a regular file, opened for the compiler
-// to read (file), or anything else (stdin, a FIFO, a device, an empty
-// or size-less file) read whole (src). size is the file's size or
-// len(src).
+// input is the command's input, which the compiler reads through its
+// window (sdscgen.CompileReader) and never holds whole: a regular file
+// (a 1M-op source is a hundred megabytes), or a stream (stdin, a FIFO,
+// a device, a size-less file), read the same way, so that /dev/zero or
+// a binary file fails at its first bad byte and a long stream costs its
+// graph, not the graph and its text. size is a regular file's size, 0
+// for a stream.
 type input struct {
 	file *fileInput
-	src  []byte
 	size int
 }
 
-// openInput opens the input ("-": stdin). A regular file is not read
-// here: sdscgen.CompileReader reads it through a window and never holds
-// it whole (a 1M-op source is a hundred megabytes). Anything else is
-// read whole now (readStream), as its size tunes the collector.
+// openInput opens the input ("-": stdin).
 func openInput(path string, stdin io.Reader) (*input, error) {
 	if path == "-" {
-		src, err := readStream("<stdin>", stdin)
-		return &input{src: src, size: len(src)}, err
+		return &input{file: &fileInput{r: stdin, name: "<stdin>"}}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -53,17 +51,12 @@ func openInput(path string, stdin io.Reader) (*input, error) {
 		f.Close()
 		return nil, tooBig(path)
 	}
-	if size > 0 {
-		return &input{file: &fileInput{f: f, name: path}, size: int(size)}, nil
-	}
-	defer f.Close()
-	src, err := readStream(path, f)
-	return &input{src: src, size: len(src)}, err
+	return &input{file: &fileInput{r: f, f: f, name: path}, size: int(size)}, nil
 }
 
 // close closes the file, if any.
 func (in *input) close() {
-	if in.file != nil {
+	if in.file != nil && in.file.f != nil {
 		in.file.f.Close()
 	}
 }
@@ -80,22 +73,40 @@ type inputError struct{ err error }
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
-// fileInput reads a regular file for the compiler, failing as soon as
-// it passes the limit (the file may have grown since it was opened),
-// with every error naming the file. Its Stat tells the compiler its
-// size.
+// fileInput reads the input for the compiler, failing as soon as it
+// passes the limit (a stream has no size, and a file may have grown
+// since it was opened), with every error naming the input. Its Stat
+// tells the compiler the size of a regular file. On a stream, grew (when
+// set) is told how many bytes have been read each time that count
+// doubles from tinyInput, and at the end: the collector's settings
+// follow the input's size (tuneGC), which a stream only tells as it
+// goes.
 type fileInput struct {
-	f    *os.File
+	r    io.Reader
+	f    *os.File // the file opened, closed by input.close; nil for stdin
 	name string
 	n    int64 // bytes read
+	grew func(n int)
+	next int64 // when grew is called next; 0: tinyInput
 }
 
 func (in *fileInput) Read(p []byte) (int, error) {
 	if rest := inputLimit + 1 - in.n; int64(len(p)) > rest {
 		p = p[:rest]
 	}
-	n, err := in.f.Read(p)
+	n, err := in.r.Read(p)
 	in.n += int64(n)
+	if in.grew != nil {
+		if in.next == 0 {
+			in.next = tinyInput
+		}
+		if in.n >= in.next || err == io.EOF {
+			for in.next <= in.n {
+				in.next *= 2
+			}
+			in.grew(int(min(in.n, inputLimit)))
+		}
+	}
 	switch {
 	case in.n > inputLimit:
 		return n, tooBig(in.name)
@@ -105,40 +116,9 @@ func (in *fileInput) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (in *fileInput) Stat() (fs.FileInfo, error) { return in.f.Stat() }
-
-// readStream reads r (name is its name for errors) to its end and stops
-// as soon as it passes the limit, so a device such as /dev/zero or a
-// huge stream costs at most the limit, never all memory.
-func readStream(name string, r io.Reader) ([]byte, error) {
-	// The stream is read in chunks of growing size. Reading stops at
-	// the limit, so
-	// /dev/zero costs at most the limit and a chunk (a growing buffer
-	// would hold up to twice the limit while it copies itself).
-	var chunks [][]byte
-	var total int64
-	for c := int64(64 << 10); total <= inputLimit; c = min(2*c, 64<<20) {
-		chunk := make([]byte, 0, c)
-		var err error
-		for len(chunk) < cap(chunk) && total <= inputLimit && err == nil {
-			var n int
-			n, err = r.Read(chunk[len(chunk):cap(chunk)])
-			chunk = chunk[:len(chunk)+n]
-			total += int64(n)
-		}
-		chunks = append(chunks, chunk)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+func (in *fileInput) Stat() (fs.FileInfo, error) {
+	if in.f == nil {
+		return nil, errors.New("standard input")
 	}
-	if total > inputLimit {
-		return nil, tooBig(name)
-	}
-	if len(chunks) == 1 {
-		return chunks[0], nil
-	}
-	return bytes.Join(chunks, nil), nil
+	return in.f.Stat()
 }

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -54,12 +55,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "help":
 			return runHelp(args[1:], stdout, stderr)
 		case "version":
-			if len(args) > 1 {
-				fmt.Fprintf(stderr, "sdscgen version: unexpected argument %q\n", args[1])
-				return exitUsage
-			}
-			fmt.Fprint(stdout, versionText(debug.ReadBuildInfo()))
-			return exitOK
+			return runVersion(args[1:], stdout, stderr)
+		}
+		if cmd := misspeltCommand(args[0]); cmd != "" {
+			c, _ := mainCommand()
+			return c.usageError(stderr, fmt.Sprintf("unknown command %q (did you mean %s?)", args[0], cmd))
 		}
 	}
 	cfg, code, ok := parseFlags(args, stdout, stderr)
@@ -72,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runHelp is `sdscgen help [COMMAND]`: the usage on standard output.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 1 {
-		fmt.Fprintln(stderr, "sdscgen help: want at most one command (pack, synth or explain)")
+		fmt.Fprintln(stderr, "sdscgen help: want at most one command (pack, synth, explain or version)")
 		return exitUsage
 	}
 	topic := ""
@@ -89,58 +89,118 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		c = packCommand(new(packFlags))
 	case "synth":
 		c = synthCommand(new(synthFlags))
+	case "version":
+		c, _ = versionCommand()
 	default:
-		fmt.Fprintf(stderr, "sdscgen help: unknown command %q (have pack, synth, explain)\n", topic)
+		fmt.Fprintf(stderr, "sdscgen help: unknown command %q (have pack, synth, explain, version)\n", topic)
 		return exitUsage
 	}
 	c.help(stdout)
 	return exitOK
 }
 
-// versionText is the --version text: this version, then the module
-// version and the VCS commit the binary was built from, as the Go
-// toolchain recorded them.
-func versionText(bi *debug.BuildInfo, ok bool) string {
-	s := "sdscgen " + version + "\n"
+const versionShort = "usage: sdscgen version [--json]\n"
+
+const versionLong = versionShort + `
+Prints this version of sdscgen, the module version and the VCS commit the
+binary was built from (as the Go toolchain recorded them) and the Go
+version; --json prints the same fields as a JSON object.
+
+Flags:
+`
+
+func versionCommand() (c *command, asJSON *bool) {
+	c = newCommand("sdscgen version", versionLong, versionShort)
+	return c, c.fs.Bool("json", false, "print the fields as a JSON object")
+}
+
+// runVersion is `sdscgen version [--json]`.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	c, asJSON := versionCommand()
+	rest, code, ok := c.parse(args, stdout, stderr)
 	if !ok {
-		return s + "no build information\n"
+		return code
 	}
-	mod := bi.Main.Path
-	if mod == "" {
-		mod = "github.com/sdscgen/sdscgen"
+	if len(rest) != 0 {
+		return c.usageError(stderr, fmt.Sprintf("unexpected argument %q", rest[0]))
 	}
-	mv := bi.Main.Version
-	if mv == "" {
-		mv = "(unknown)"
+	bi, ok := debug.ReadBuildInfo()
+	if !*asJSON {
+		fmt.Fprint(stdout, versionText(bi, ok))
+		return exitOK
 	}
-	s += fmt.Sprintf("module %s %s\n", mod, mv)
-	var rev, at string
-	modified := false
+	b, err := json.MarshalIndent(versionOf(bi, ok), "", "  ")
+	if err != nil {
+		return internalError(stderr, err)
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return exitOK
+}
+
+// versionInfo is what --version tells: this version, then the module
+// version and the VCS commit the binary was built from, as the Go
+// toolchain recorded them ("" where it recorded nothing).
+type versionInfo struct {
+	Version       string `json:"version"`
+	Module        string `json:"module,omitempty"`
+	ModuleVersion string `json:"moduleVersion,omitempty"`
+	Commit        string `json:"commit,omitempty"`
+	CommitTime    string `json:"commitTime,omitempty"`
+	Modified      bool   `json:"modified,omitempty"`
+	Go            string `json:"go,omitempty"`
+	noBuildInfo   bool
+}
+
+func versionOf(bi *debug.BuildInfo, ok bool) versionInfo {
+	v := versionInfo{Version: version}
+	if !ok {
+		v.noBuildInfo = true
+		return v
+	}
+	v.Module, v.ModuleVersion, v.Go = bi.Main.Path, bi.Main.Version, bi.GoVersion
+	if v.Module == "" {
+		v.Module = "github.com/sdscgen/sdscgen"
+	}
 	for _, kv := range bi.Settings {
 		switch kv.Key {
 		case "vcs.revision":
-			rev = kv.Value
+			v.Commit = kv.Value
 		case "vcs.time":
-			at = kv.Value
+			v.CommitTime = kv.Value
 		case "vcs.modified":
-			modified = kv.Value == "true"
+			v.Modified = kv.Value == "true"
 		}
 	}
+	return v
+}
+
+// versionText is the --version text of versionOf.
+func versionText(bi *debug.BuildInfo, ok bool) string {
+	v := versionOf(bi, ok)
+	s := "sdscgen " + v.Version + "\n"
+	if v.noBuildInfo {
+		return s + "no build information\n"
+	}
+	mv := v.ModuleVersion
+	if mv == "" {
+		mv = "(unknown)"
+	}
+	s += fmt.Sprintf("module %s %s\n", v.Module, mv)
 	switch {
-	case rev == "":
+	case v.Commit == "":
 		s += "commit unknown (built without VCS information)\n"
 	default:
-		s += "commit " + rev
-		if at != "" {
-			s += " (" + at + ")"
+		s += "commit " + v.Commit
+		if v.CommitTime != "" {
+			s += " (" + v.CommitTime + ")"
 		}
-		if modified {
+		if v.Modified {
 			s += " with uncommitted changes"
 		}
 		s += "\n"
 	}
-	if bi.GoVersion != "" {
-		s += "built with " + bi.GoVersion + "\n"
+	if v.Go != "" {
+		s += "built with " + v.Go + "\n"
 	}
 	return s
 }

@@ -96,11 +96,11 @@ func removeTemps() {
 	}
 }
 
-// cleanupOnSignal removes the temporaries and exits 128+signal on SIGINT
-// or SIGTERM.
+// cleanupOnSignal removes the temporaries and exits 128+signal on
+// SIGHUP (the terminal closed), SIGINT or SIGTERM.
 func cleanupOnSignal() {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(ch, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		s := <-ch
 		removeTemps()
@@ -211,6 +211,9 @@ func createOutput(path string) (*outputFile, error) {
 		trackLocked(o.tmp)
 	}
 	temps.Unlock()
+	if err == nil {
+		hook("created", o.tmp)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, errors.Unwrap(err))
 	}
@@ -309,6 +312,11 @@ func checkOutputDir(name string, force bool) (*outputDir, error) {
 	case err == nil && !fi.IsDir():
 		return nil, fmt.Errorf("-o %s exists and is not a directory", name)
 	case err == nil:
+		if holdsCwd(abs) {
+			// --force or not: it would delete the folder the user
+			// is in, and most likely the input with it.
+			return nil, fmt.Errorf("-o %s is the current directory or holds it; sdscgen replaces DIR whole, so it never writes there", name)
+		}
 		o.exists = true
 		if !force {
 			if err := checkOwned(abs); err != nil {
@@ -326,6 +334,23 @@ func checkOutputDir(name string, force bool) (*outputDir, error) {
 	return o, nil
 }
 
+// holdsCwd reports whether dir (an absolute path) is the current
+// directory or one of its ancestors, symlinks resolved.
+func holdsCwd(dir string) bool {
+	wd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(dir, wd)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // checkOwned accepts an empty folder or one holding exactly what an -o
 // run writes: plan.json and, for bundles that plan names, folders holding
 // only bundle.mlir, addresses.mlir or memory.svg.
@@ -335,6 +360,9 @@ func checkOwned(dir string) error {
 		return err
 	}
 	bundles, err := planBundles(filepath.Join(dir, "plan.json"))
+	if errors.Is(err, errNotRegular) {
+		return fmt.Errorf("its plan.json is %v", err)
+	}
 	if err != nil {
 		for _, e := range entries {
 			if e.Name() != "plan.json" {
@@ -366,7 +394,7 @@ func checkOwned(dir string) error {
 // planBundles reads the bundle names of a plan JSON, stopping at the
 // "bundles" array (it comes before the long "buffers" one).
 func planBundles(path string) (map[string]bool, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -399,6 +427,53 @@ func planBundles(path string) (map[string]bool, error) {
 		}
 	}
 	return nil, errors.New("no bundles key")
+}
+
+// errNotRegular wraps the description of a file that is not a regular
+// one (a FIFO, device, socket, folder or symlink).
+var errNotRegular = errors.New("not a regular file")
+
+// openRegular opens path for reading only when it is a regular file,
+// looked at before it is opened (opening a FIFO blocks until a writer
+// comes, and a device may never end), and again once open, in case it
+// was replaced in between; the open itself never blocks on a FIFO.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", errNotRegular, fileKind(fi.Mode()))
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w (%s)", errNotRegular, fileKind(fi.Mode()))
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "of another type"
 }
 
 // stagePrefix names the staging folders of DIR.
@@ -443,7 +518,11 @@ func globEscape(s string) string {
 // removeIfUnlocked removes a staging folder whose run is gone (its lock
 // is free).
 func removeIfUnlocked(path string) {
-	f, err := os.Open(path)
+	// Lstat first: opening a FIFO that only looks like a stage blocks.
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return
 	}

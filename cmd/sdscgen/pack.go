@@ -44,9 +44,9 @@ func packCommand(f *packFlags) *command {
 	c := newCommand("sdscgen pack", packLong, packShort)
 	fs := c.fs
 	decimalVar(fs, &f.capacity, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
-	fs.StringVar(&f.allocator, "allocator", "best", "allocator: "+strings.Join(alloc.Names, ", "))
-	decimalVar(fs, &f.searchEffort, "search-effort", alloc.DefaultMaxNodes, "search nodes of --allocator best (the result depends only on the input and this)")
-	fs.DurationVar(&f.searchTime, "search-time", 0, "also stop --allocator best's search after this `duration` (opt-in: the result then varies with machine load)")
+	fs.StringVar(&f.allocator, "allocator", "best", "allocator `NAME`: "+strings.Join(alloc.Names, ", "))
+	decimalVar(fs, &f.searchEffort, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes of --allocator best (the result depends only on the input and this)")
+	durationVar(fs, &f.searchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) (opt-in: the result then varies with machine load)")
 	fs.StringVar(&f.out, "o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")
 	return c
 }
@@ -76,6 +76,9 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *capacity > 0 {
 		budget = *capacity
 		opt.Goal = *capacity
+	}
+	if err := checkAllocator(*allocator); err != nil {
+		return usage("%v", err)
 	}
 	fn, err := alloc.LookupWith(*allocator, opt)
 	if err != nil {

@@ -115,8 +115,8 @@ func TestPackErrors(t *testing.T) {
 	}{
 		{nil, exitUsage, "no input file"},
 		{[]string{"a.csv", "b.csv"}, exitUsage, "one input file expected"},
-		{[]string{"--allocator", "worst-fit", "-"}, exitUsage, `unknown allocator "worst-fit"`},
-		{[]string{"--capacity", "-5", "-"}, exitUsage, `invalid value "-5" for flag -capacity: must not be negative`},
+		{[]string{"--allocator", "worst-fit", "-"}, exitUsage, `--allocator worst-fit: unknown allocator; want first-fit, best-fit, size-best-fit or best (did you mean first-fit?)`},
+		{[]string{"--capacity", "-5", "-"}, exitUsage, `invalid value "-5" for flag --capacity: must not be negative`},
 		{[]string{"--search-time", "0s", "-"}, exitUsage, "--search-time must be positive"},
 		{[]string{"--bogus", "-"}, exitUsage, "sdscgen pack: unknown flag --bogus\nusage: sdscgen pack"},
 		{[]string{bad}, exitBadInput, bad + ":3: error: duplicate id \"a\" (first on line 2)"},

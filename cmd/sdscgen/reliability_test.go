@@ -433,14 +433,21 @@ func TestOutputDirKilled(t *testing.T) {
 //     the rest;
 //   - "writing": at "swap", while a writer keeps creating folders and
 //     files in the stage by its path, as the run does while it emits
-//     (the handler must not give up removing the stage).
+//     (the handler must not give up removing the stage);
+//   - "created": a file output's temporary (--plan's, --svg's) exists.
+//
+// SDSCGEN_TEST_SIGNAL (HUP, INT or TERM) chooses another signal.
 func signalAt(at string) {
 	var (
 		stage    string
 		removing = make(chan struct{})
 		swapped  = make(chan struct{})
 	)
-	term := func() { syscall.Kill(os.Getpid(), syscall.SIGTERM) }
+	sig := syscall.SIGTERM
+	if s := os.Getenv("SDSCGEN_TEST_SIGNAL"); s != "" {
+		sig = map[string]syscall.Signal{"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[s]
+	}
+	term := func() { syscall.Kill(os.Getpid(), sig) }
 	testHook = func(point, path string) {
 		switch {
 		case point == "swap" && at == "removing":
@@ -701,3 +708,122 @@ func TestExplainEmptyName(t *testing.T) {
 }
 
 var _ = io.EOF
+
+// runCLIBounded is runCLI for a run that could block forever on a
+// FIFO: it fails the test instead of hanging it. The limit is generous;
+// a run that returns never waits for it.
+func runCLIBounded(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		c := run(args, strings.NewReader(stdin), &out, &errb)
+		done <- result{c, out.String(), errb.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out, r.err
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("%v: still running after 2 minutes (blocked on a FIFO?)", args)
+		return
+	}
+}
+
+// TestOutputDirSpecialPlanJSON: a plan.json in an existing -o DIR that
+// is not a regular file (a FIFO, or a symlink to one) is foreign: it is
+// refused with the usual hint, never opened (opening a FIFO with no
+// writer blocks forever; one with a writer would be read and then
+// destroyed with the rest of DIR).
+func TestOutputDirSpecialPlanJSON(t *testing.T) {
+	base := t.TempDir()
+	// No writer: opening it for reading would block.
+	lone := filepath.Join(base, "lone")
+	os.Mkdir(lone, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(lone, "plan.json"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// A writer holding a valid plan: reading it would accept DIR.
+	fed := filepath.Join(base, "fed")
+	os.Mkdir(fed, 0o755)
+	w := mkfifo(t, filepath.Join(fed, "plan.json"))
+	if _, err := w.Write([]byte(`{"bundles": []}`)); err != nil {
+		t.Fatal(err)
+	}
+	// A symlink to the FIFO.
+	linked := filepath.Join(base, "linked")
+	os.Mkdir(linked, 0o755)
+	os.Symlink(filepath.Join(lone, "plan.json"), filepath.Join(linked, "plan.json"))
+	for _, dir := range []string{lone, fed, linked} {
+		code, out, errs := runCLIBounded(t, small, "-o", dir, "-")
+		want := "-o " + dir + ": its plan.json is not a regular file"
+		if code != exitBadInput || out != "" || !strings.Contains(errs, want) || !strings.Contains(errs, "--force") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q with the --force hint", dir, code, out, errs, exitBadInput, want)
+		}
+	}
+	if !isFIFO(t, filepath.Join(lone, "plan.json")) || !isFIFO(t, filepath.Join(fed, "plan.json")) {
+		t.Errorf("a refused run removed a FIFO")
+	}
+	if got := drain(w); got != `{"bundles": []}` {
+		t.Errorf("the FIFO was read: %q left of it", got)
+	}
+}
+
+// TestOutputDirStageFIFO: a FIFO named like a staging folder beside
+// -o DIR is not opened by the sweep of stale stages (it would block).
+func TestOutputDirStageFIFO(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	stale := filepath.Join(base, stagePrefix(dir)+"x")
+	if err := syscall.Mkfifo(stale, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if code, _, errs := runCLIBounded(t, small, "-o", dir, "-"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !isFIFO(t, stale) {
+		t.Errorf("the FIFO was removed")
+	}
+}
+
+// TestSignalsLeaveNoTemporaries: SIGHUP (a closed terminal), SIGINT and
+// SIGTERM, delivered while a --plan or --svg temporary exists, remove it
+// and exit 128+signal; nothing is left beside the outputs. SIGHUP was
+// not handled: the process died with its temporaries in place.
+func TestSignalsLeaveNoTemporaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs sdscgen processes")
+	}
+	base := t.TempDir()
+	input := filepath.Join(base, "in.bir")
+	os.WriteFile(input, []byte(twoBundles), 0o644)
+	for _, sig := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"HUP", syscall.SIGHUP}, {"INT", syscall.SIGINT}, {"TERM", syscall.SIGTERM}} {
+		for i, flag := range []string{"--plan", "--svg"} {
+			dir := filepath.Join(base, sig.name+flag)
+			os.Mkdir(dir, 0o755)
+			args := []string{flag, filepath.Join(dir, []string{"p.json", "svg"}[i])}
+			cmd := exec.Command(os.Args[0], append(args, input)...)
+			cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAIN=1", "SDSCGEN_TEST_SIGNAL_AT=created", "SDSCGEN_TEST_SIGNAL="+sig.name)
+			out, _ := cmd.CombinedOutput()
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig.sig) {
+				t.Errorf("SIG%s during %v: exit %d (%v), want %d: %s", sig.name, args, code, cmd.ProcessState, 128+int(sig.sig), out)
+			}
+			var left []string
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && strings.Contains(d.Name(), ".tmp-") {
+					left = append(left, path)
+				}
+				return nil
+			})
+			if len(left) != 0 {
+				t.Errorf("SIG%s during %v: temporaries left: %v", sig.name, args, left)
+			}
+		}
+	}
+}

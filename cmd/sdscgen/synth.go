@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/synth"
 )
 
@@ -31,11 +32,11 @@ type synthFlags struct {
 func synthCommand(f *synthFlags) *command {
 	c := newCommand("sdscgen synth", synthLong, synthShort)
 	fs := c.fs
-	decimalVar(fs, &f.ops, "ops", 10000, "leaf ops in total")
-	decimalVar(fs, &f.bundles, "bundles", 1, "top-level bundles the ops are spread over")
-	decimalVar(fs, &f.seed, "seed", 1, "random seed")
-	decimalVar(fs, &f.kinds, "kinds", 0, "distinct op `kind`s (0: ops have no kind)")
-	fs.StringVar(&f.name, "name", "synth", "graph name")
+	decimalVar(fs, &f.ops, "ops", 10000, "`N` leaf ops in total")
+	decimalVar(fs, &f.bundles, "bundles", 1, "`B` top-level bundles the ops are spread over")
+	decimalVar(fs, &f.seed, "seed", 1, "random seed `S`")
+	decimalVar(fs, &f.kinds, "kinds", 0, "`K` distinct op kinds (0: ops have no kind)")
+	fs.StringVar(&f.name, "name", "synth", "graph `NAME` (a name of the language, not a keyword)")
 	fs.StringVar(&f.out, "o", "", "write to `FILE` instead of standard output")
 	return c
 }
@@ -50,6 +51,10 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(rest) != 0 {
 		return c.usageError(stderr, fmt.Sprintf("unexpected argument %q", rest[0]))
+	}
+	if err := frontend.CheckName(sf.name); err != nil {
+		// The graph written would not parse.
+		return c.usageError(stderr, "--name: "+err.Error())
 	}
 	ops, bundles, seed, out := &sf.ops, &sf.bundles, &sf.seed, &sf.out
 	cfg := synth.Config{Name: sf.name}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/synth"
@@ -51,5 +52,37 @@ func TestSynthCommand(t *testing.T) {
 		if code := run(append([]string{"synth"}, bad...), nil, &out, &errs); code != exitUsage {
 			t.Errorf("synth %v: exit %d, want %d", bad, code, exitUsage)
 		}
+	}
+}
+
+// TestSynthName: --name must be a name of the language (a letter or _,
+// then letters, digits, _ or .) and not a keyword, or the graph written
+// would not parse; a good one is the graph's name.
+func TestSynthName(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"graph", `--name: "graph" is a keyword and cannot be used as a name`},
+		{"fused", `--name: "fused" is a keyword and cannot be used as a name`},
+		{"a b", `--name: "a b" is not a name: ' ' at byte 2`},
+		{"x{}", `--name: "x{}" is not a name: '{' at byte 2`},
+		{"é", `--name: "é" is not a name: 'é' at byte 1`},
+		{"a\nb", `--name: "a\nb" is not a name: '\n' at byte 2`},
+		{"1x", `--name: "1x" is not a name: '1' at byte 1`},
+		{".x", `--name: ".x" is not a name: '.' at byte 1`},
+		{"", `--name: a name cannot be empty`},
+	} {
+		var out, errs bytes.Buffer
+		code := run([]string{"synth", "--ops", "3", "--name", c.name}, nil, &out, &errs)
+		if code != exitUsage || out.Len() != 0 || !strings.HasPrefix(errs.String(), "sdscgen synth: "+c.want+" (") {
+			t.Errorf("--name %q: exit %d, stdout %d bytes, stderr %q; want exit %d and %q", c.name, code, out.Len(), errs.String(), exitUsage, c.want)
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"synth", "--ops", "3", "--name", "_m.v2"}, nil, &out, &errs); code != exitOK || !strings.Contains(out.String(), "\ngraph _m.v2 {\n") {
+		t.Fatalf("--name _m.v2: exit %d, %s", code, errs.String())
+	}
+	src := out.String()
+	out.Reset()
+	if code := run([]string{"--plan", "-", "-"}, strings.NewReader(src), &out, &errs); code != exitOK || !strings.Contains(out.String(), `"graph": "_m.v2"`) {
+		t.Errorf("planning --name _m.v2: exit %d, %s", code, errs.String())
 	}
 }

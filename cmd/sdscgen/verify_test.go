@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,8 @@ import (
 // test, TestVerifyCatches, corrupts real plans) stops the run with exit
 // 3 and an internal-error message, before anything is written.
 func TestVerifyFailureExit(t *testing.T) {
-	defer func() { compile = sdscgen.Compile }()
-	compile = func(string, []byte, sdscgen.Options) (*sdscgen.Result, error) {
+	defer func() { compileReader = sdscgen.CompileReader }()
+	compileReader = func(string, io.Reader, sdscgen.Options) (*sdscgen.Result, error) {
 		return nil, &sdscgen.VerifyError{Err: errors.New("t [0, 256) overlaps u")}
 	}
 	dir := filepath.Join(t.TempDir(), "out")

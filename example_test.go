@@ -82,8 +82,8 @@ func ExampleResult_WritePlanJSON() {
 	//         {"arg": 2, "group": "y", "names": ["y"]}
 	//       ],
 	//       "ops": [
-	//         {"name": "a", "step": 0, "pos": "g.bir:8:8"},
-	//         {"name": "b", "step": 1, "pos": "g.bir:9:8"}
+	//         {"name": "a", "step": 0, "pos": "g.bir:8:8", "sdsc_file": "sdsc_0.json"},
+	//         {"name": "b", "step": 1, "pos": "g.bir:9:8", "sdsc_file": "sdsc_1.json"}
 	//       ]}
 	//   ],
 	//   "buffers": [

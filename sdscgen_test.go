@@ -165,6 +165,8 @@ func TestGoldens(t *testing.T) {
 						emit.FrontendPoolAllocation = true
 					case w == "--bundle-symbolic-args=false":
 						opt.Unfused = true
+					case w == "--sdsc-cache=false":
+						opt.NoSDSCCache = true
 					default:
 						t.Fatalf("args: %q has no translation here", w)
 					}

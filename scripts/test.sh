@@ -83,10 +83,13 @@ echo "== go test ./..."
 SDSCGEN_REQUIRE_MLIR=1 go test -count=1 ./...
 # Fuzz targets run their committed seed corpora (testdata/fuzz/...) as part
 # of go test above. SDSCGEN_FUZZTIME=30s (any go duration) also fuzzes the
-# planner+verifier and whole-pipeline targets for that long each.
+# planner+verifier and whole-pipeline targets, and mlirgen against its
+# independent reference (v3, the SDSC cache on and off), that long each.
 if [ -n "${SDSCGEN_FUZZTIME:-}" ]; then
   for target in FuzzPlanVerify FuzzPipeline; do
     echo "== go test -fuzz $target -fuzztime $SDSCGEN_FUZZTIME ./verify/"
     go test -run '^$' -fuzz "^$target\$" -fuzztime "$SDSCGEN_FUZZTIME" ./verify/
   done
+  echo "== go test -fuzz FuzzAgainstMlirgen -fuzztime $SDSCGEN_FUZZTIME ./internal/mlirref/"
+  go test -run '^$' -fuzz '^FuzzAgainstMlirgen$' -fuzztime "$SDSCGEN_FUZZTIME" ./internal/mlirref/
 fi

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 // TestMain lets a test run this binary as sdscgen itself (for signals).
 func TestMain(m *testing.M) {
 	if os.Getenv("SDSCGEN_TEST_MAIN") == "1" {
+		fileSizeLimit()
 		if at := os.Getenv("SDSCGEN_TEST_SIGNAL_AT"); at != "" {
 			signalAt(at)
 		}
@@ -170,24 +172,27 @@ func TestOutputFileThroughSymlink(t *testing.T) {
 	}
 }
 
-// withFileSizeLimit makes writes to regular files fail with EFBIG past
-// limit bytes (RLIMIT_FSIZE, SIGXFSZ ignored) while f runs: a disk-full
-// stand-in that needs no special file system.
-func withFileSizeLimit(t *testing.T, limit uint64, f func()) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip(err)
+// fileSizeLimit, in a child run as sdscgen (SDSCGEN_TEST_MAIN=1), makes
+// writes to regular files fail with EFBIG past SDSCGEN_TEST_FSIZE bytes
+// (RLIMIT_FSIZE, SIGXFSZ ignored): a disk-full stand-in that needs no
+// special file system. It is set in the child only: the limit is the
+// whole process's, and in the test process it would also stop the
+// testing package's own log (testlog.txt, written when go test may cache
+// the result) and any test running beside.
+func fileSizeLimit() {
+	n, err := strconv.ParseUint(os.Getenv("SDSCGEN_TEST_FSIZE"), 10, 64)
+	if err != nil {
+		return
 	}
 	signal.Ignore(syscall.SIGXFSZ)
-	defer signal.Reset(syscall.SIGXFSZ)
-	lim := old
-	lim.Cur = limit
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Skip(err)
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		panic(err)
 	}
-	defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
-	f()
+	lim.Cur = n
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		panic(err)
+	}
 }
 
 // TestWriteErrorNamesTheOutput: a failed write names the file asked for,
@@ -195,9 +200,13 @@ func withFileSizeLimit(t *testing.T, limit uint64, f func()) {
 func TestWriteErrorNamesTheOutput(t *testing.T) {
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.json")
-	var code int
-	var errs string
-	withFileSizeLimit(t, 100, func() { code, _, errs = runCLI(t, small, "--plan", plan, "-") })
+	cmd := exec.Command(os.Args[0], "--plan", plan, "-")
+	cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAIN=1", "SDSCGEN_TEST_FSIZE=100")
+	cmd.Stdin = strings.NewReader(small)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run()
+	code, errs := cmd.ProcessState.ExitCode(), stderr.String()
 	if code != exitBadInput || strings.Contains(errs, ".tmp-") || !strings.Contains(errs, plan+": file too large") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}

@@ -33,8 +33,8 @@ func TestStatsAndRemarksOnlyAddStderr(t *testing.T) {
 	}
 	for _, want := range []string{
 		"spec_example/input.bir:12:10: remark: t0 not pooled [cpu-read]: CPU node sin4 reads it at ",
-		"\nbundle    steps  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks\n",
-		"\nmm_block      3           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1\n",
+		"\nbundle    steps  sdsc files  reusing  candidates  pooled  pool size  lower bound  ratio  budget  fallbacks\n",
+		"\nmm_block      3           3        0           1       1      256 B        256 B   1.00   <0.1%  graph-input 2, graph-output 1, cpu-read 1\n",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
@@ -85,7 +85,7 @@ func TestExplainCLI(t *testing.T) {
 	}
 	// --stats still goes to stderr when explain replaces stdout.
 	_, out3, errs := runCLI(t, "", "--stats", "--explain", "acc_next", specInput)
-	if out3 != out2 || !strings.Contains(errs, "\nmm_block      3           1       1      256 B") {
+	if out3 != out2 || !strings.Contains(errs, "\nmm_block      3           3        0           1       1      256 B") {
 		t.Errorf("--stats with --explain: %q", errs)
 	}
 	code, _, errs = runCLI(t, "", "explain", specInput)

@@ -206,7 +206,7 @@ func TestHostileCLI(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--budget", "0x10000", in}, 2, `invalid value "0x10000" for flag -budget: want a decimal integer`},
+		{[]string{"--budget", "0x10000", in}, 2, `invalid value "0x10000" for flag --budget: want a decimal integer`},
 		{[]string{"--segment-size=-9223372036854775808", "--reserve=1", in}, 2, "must not be negative"},
 		{[]string{"--segment-size=100", "--reserve=200", in}, 2, "--reserve 200 is larger than --segment-size 100"},
 		{[]string{"explain", in, ""}, 2, "the buffer name is empty"},

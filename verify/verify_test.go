@@ -141,7 +141,7 @@ func goldenSetup(t *testing.T, dir string) setup {
 			s.disabled = true
 		case "bundle-symbolic-args":
 			s.unfused = strings.Contains(a, "=false") || strings.Contains(a, "=0")
-		case "generic", "frontend-pool-allocation", "verify":
+		case "generic", "frontend-pool-allocation", "verify", "sdsc-cache":
 			// output form only
 		case "emit":
 			val()

@@ -11,8 +11,12 @@ import (
 
 // footprint is the graph's HBM footprint re-derived from the graph and the
 // plan's decisions, on purpose without the planner's code: the nodes are
-// sorted (not merged) by source position, the live bytes are swept from
-// sorted events and summed in 128 bits.
+// sorted (not merged) by source position, and the live bytes are summed
+// in 128 bits from per-position changes (modulo 2^128: a group adds its
+// size where it becomes live and takes it back after its last position).
+// The changes are kept per position, not per group, so that a graph of a
+// million groups and a thousand nodes costs the verifier two arrays of a
+// thousand sums (a list of events, two per group, held 48 MB there).
 type footprint struct {
 	names      []string
 	cpu        []bool
@@ -35,6 +39,11 @@ func (a u128) plus(v uint64) u128 {
 func (a u128) minus(v uint64) u128 {
 	lo, b := bits.Sub64(a.lo, v, 0)
 	return u128{a.hi - b, lo}
+}
+
+func (a u128) add(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	return u128{a.hi + b.hi + c, lo}
 }
 
 func (a u128) sat() int64 {
@@ -77,14 +86,14 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	})
 	T := len(nodes)
 	f := &footprint{names: make([]string, T), cpu: make([]bool, T), standalone: make([]int64, T), pool: make([]int64, T), peakAt: -1}
-	first := make([]int, len(g.Groups))
-	last := make([]int, len(g.Groups))
+	first := make([]int32, len(g.Groups))
+	last := make([]int32, len(g.Groups))
 	for i := range first {
 		first[i], last[i] = -1, -1
 	}
 	bundleAt := make([]int, len(g.Bundles))
 	var poolTotal u128
-	touch := func(accs []ir.Access, t int) {
+	touch := func(accs []ir.Access, t int32) {
 		for _, a := range accs {
 			if first[a.Group] == -1 {
 				first[a.Group] = t
@@ -98,29 +107,31 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		if n.cpu {
 			c := &g.CPU[n.i]
 			f.names[t], f.cpu[t] = c.Name, true
-			touch(c.Reads, t)
-			touch(c.Writes, t)
+			touch(c.Reads, int32(t))
+			touch(c.Writes, int32(t))
 			continue
 		}
 		b := &g.Bundles[n.i]
 		f.names[t] = b.Name
 		bundleAt[n.i] = t
 		for oi := range b.Ops {
-			touch(g.Reads(&b.Ops[oi]), t)
-			touch(g.Writes(&b.Ops[oi]), t)
+			touch(g.Reads(&b.Ops[oi]), int32(t))
+			touch(g.Writes(&b.Ops[oi]), int32(t))
 		}
 		if pb := &p.Bundles[n.i]; len(pb.Candidates) > 0 {
 			f.pool[t] = pb.PoolSize
 			poolTotal = poolTotal.plus(uint64(pb.PoolSize))
 		}
 	}
-	type event struct {
-		t    int
-		size uint64
-		add  bool
-		pool bool // a pooled group, in the no-pooling baseline only
+	// live[t] and pooled[t]: what changes at position t, for the
+	// standalone groups and (for the no-pooling baseline) the pooled
+	// ones.
+	live := make([]u128, T+1)
+	pooled := make([]u128, T+1)
+	span := func(d []u128, lo, hi int, size uint64) {
+		d[lo] = d[lo].plus(size)
+		d[hi+1] = d[hi+1].minus(size)
 	}
-	var events []event
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		if gr.LX || T == 0 {
@@ -129,7 +140,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		size := uint64(gr.Size)
 		if pg := &p.Groups[gi]; pg.Offset >= 0 && pg.Bundle >= 0 {
 			t := bundleAt[pg.Bundle]
-			events = append(events, event{t, size, true, true}, event{t + 1, size, false, true})
+			span(pooled, t, t, size)
 			continue
 		}
 		var lo, hi int
@@ -137,37 +148,25 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		case gr.Input:
 			lo, hi = 0, T-1
 		case gr.Output:
-			lo, hi = max(first[gi], 0), T-1
+			lo, hi = max(int(first[gi]), 0), T-1
 		case first[gi] >= 0:
-			lo, hi = first[gi], last[gi]
+			lo, hi = int(first[gi]), int(last[gi])
 		default:
 			continue
 		}
-		events = append(events, event{lo, size, true, false}, event{hi + 1, size, false, false})
+		span(live, lo, hi, size)
 	}
-	slices.SortFunc(events, func(a, b event) int { return a.t - b.t })
-	var live, pooled u128
-	k := 0
+	var liveSum, pooledSum u128
 	for t := 0; t < T; t++ {
-		for ; k < len(events) && events[k].t == t; k++ {
-			e := events[k]
-			sum := &live
-			if e.pool {
-				sum = &pooled
-			}
-			if e.add {
-				*sum = sum.plus(e.size)
-			} else {
-				*sum = sum.minus(e.size)
-			}
-		}
-		f.standalone[t] = live.sat()
-		all := live.plus(uint64(f.pool[t])).sat()
+		liveSum = liveSum.add(live[t])
+		pooledSum = pooledSum.add(pooled[t])
+		f.standalone[t] = liveSum.sat()
+		all := liveSum.plus(uint64(f.pool[t])).sat()
 		if f.peakAt < 0 || all > f.peak {
 			f.peak, f.peakAt = all, t
 		}
-		f.noPool = max(f.noPool, u128{live.hi + pooled.hi, 0}.plus(live.lo).plus(pooled.lo).sat())
-		f.resident = max(f.resident, u128{live.hi + poolTotal.hi, 0}.plus(live.lo).plus(poolTotal.lo).sat())
+		f.noPool = max(f.noPool, liveSum.add(pooledSum).sat())
+		f.resident = max(f.resident, liveSum.add(poolTotal).sat())
 	}
 	return f
 }

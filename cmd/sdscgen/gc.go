@@ -1,12 +1,6 @@
 package main
 
-import (
-	"math"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
-	"sync/atomic"
-)
+import "runtime/debug"
 
 // The garbage collector's settings for a compiler run, unless the user
 // set GOGC or GOMEMLIMIT (Go's own variables, which then win); see
@@ -73,67 +67,12 @@ func memLimit(n int, unfused bool) int64 {
 }
 
 // tuneGC applies gcPercent and memLimit for an input of inputBytes
-// where getenv says the user has not chosen; memLimit is then also the
-// floor of the limit followLive sets.
+// where getenv says the user has not chosen.
 func tuneGC(getenv func(string) string, inputBytes int, unfused bool) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent(inputBytes, unfused))
 	}
 	if getenv("GOMEMLIMIT") == "" {
-		l := memLimit(inputBytes, unfused)
-		limitFloor.Store(l)
-		debug.SetMemoryLimit(l)
+		debug.SetMemoryLimit(memLimit(inputBytes, unfused))
 	}
-}
-
-// The limit in proportion to the input suits graphs whose live data is
-// a few times the input and mostly pointer-free arrays (few, large
-// bundles). A graph of many small bundles keeps far more live, in many
-// small objects full of pointers: 500k one-op bundles (45 MB of source)
-// hold 220-280 MB live, over the 256 MiB floor, and the collector ran
-// back to back (65 collections, 15.4 s of CPU, against 11 and 6.8 s
-// with GOGC=100 and no limit). So after each collection followLive
-// raises the limit to what is live plus what of it the collector must
-// scan (liveLimit): a collection then costs about the scan, and comes
-// only after as many bytes again have been allocated, as GOGC=100 would
-// do for a heap of pointers; pointer-free arrays add nothing to it, so
-// the runs the input's limit suits keep it.
-
-// limitFloor is the limit tuneGC set last; followLive never goes under
-// it. 0: tuneGC has not set one (GOMEMLIMIT is the user's).
-var limitFloor atomic.Int64
-
-// liveLimit is the memory limit for live bytes of live data, scan of
-// them scannable, over the floor.
-func liveLimit(floor int64, live, scan uint64) int64 {
-	return max(floor, int64(min(live+scan, math.MaxInt64/2)))
-}
-
-// followLive sets the memory limit to liveLimit after every collection
-// from now on, while tuneGC has set a floor.
-func followLive() {
-	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/heap:bytes"}}
-	afterEachGC(func() {
-		floor := limitFloor.Load()
-		if floor == 0 {
-			return
-		}
-		metrics.Read(samples)
-		if samples[0].Value.Kind() != metrics.KindUint64 || samples[1].Value.Kind() != metrics.KindUint64 {
-			return // a runtime without these metrics: the floor stays
-		}
-		debug.SetMemoryLimit(liveLimit(floor, samples[0].Value.Uint64(), samples[1].Value.Uint64()))
-	})
-}
-
-// gcTick is garbage as soon as it is made: its finalizer runs after the
-// next collection.
-type gcTick struct{ _ [2]*int }
-
-// afterEachGC calls f on the finalizer goroutine after each collection.
-func afterEachGC(f func()) {
-	runtime.SetFinalizer(&gcTick{}, func(*gcTick) {
-		f()
-		afterEachGC(f)
-	})
 }

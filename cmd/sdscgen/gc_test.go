@@ -2,9 +2,7 @@ package main
 
 import (
 	"math"
-	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"testing"
 )
 
@@ -70,51 +68,5 @@ func TestTuneGC(t *testing.T) {
 	tuneGC(getenv, 100<<20, false)
 	if p, l := read(); p != 100 || l != math.MaxInt64 {
 		t.Errorf("user's GOGC and GOMEMLIMIT: the command changed them to %d, %d", p, l)
-	}
-}
-
-// TestLiveLimit: the limit after a collection is what is live plus what
-// of it is scanned, never under the input's limit (the floor). The
-// figures are those of 500k one-op bundles (45 MB of source): 266 MB
-// live, 107 MB of it scannable, over the 256 MiB floor, which left the
-// collector no room.
-func TestLiveLimit(t *testing.T) {
-	const mb = 1000 * 1000
-	if got, want := liveLimit(256<<20, 266*mb, 107*mb), int64(373*mb); got != want {
-		t.Errorf("266 MB live, 107 MB scanned: limit %d, want %d", got, want)
-	}
-	// A fused graph's arrays are not scanned: the floor stays.
-	if got := liveLimit(450<<20, 300*mb, 20*mb); got != 450<<20 {
-		t.Errorf("300 MB live, 20 MB scanned: limit %d, want the floor %d", got, 450<<20)
-	}
-	if got := liveLimit(1, math.MaxUint64/2, math.MaxUint64/2); got != math.MaxInt64/2 {
-		t.Errorf("huge: %d", got)
-	}
-}
-
-// TestAfterEachGC: the callback runs after collections, again and
-// again (it re-arms itself). It runs on the finalizer goroutine, after
-// the collection: the test collects until it has seen three calls,
-// counting collections, not time.
-func TestAfterEachGC(t *testing.T) {
-	calls := make(chan struct{}, 100)
-	var done atomic.Bool
-	afterEachGC(func() {
-		if !done.Load() {
-			calls <- struct{}{}
-		}
-	})
-	seen := 0
-	for gcs := 0; seen < 3 && gcs < 10000; gcs++ {
-		runtime.GC()
-		for len(calls) > 0 {
-			<-calls
-			seen++
-		}
-		runtime.Gosched()
-	}
-	done.Store(true)
-	if seen < 3 {
-		t.Errorf("%d calls after 10000 collections, want 3", seen)
 	}
 }

@@ -28,7 +28,6 @@ const (
 
 func main() {
 	setGC = func(n int, unfused bool) { tuneGC(os.Getenv, n, unfused) }
-	followLive()
 	cleanupOnSignal()
 	defer func() {
 		// A panic is a bug: exit 3 like any internal error (Go's own

@@ -80,6 +80,12 @@ type htmlPage struct {
 	// it is compared with.
 	Timeline  []timelinePoint `json:"timeline"`
 	Baselines []baseline      `json:"baselines"`
+	// StandaloneReasons are the reasons (indexes into Reasons) of the
+	// standalone bytes, only those that occur, in table order;
+	// StandaloneByReason[k][t] is the standalone bytes of reason
+	// StandaloneReasons[k] at position t (planner.Footprint.ByReason).
+	StandaloneReasons  []int     `json:"standalone_reasons"`
+	StandaloneByReason [][]int64 `json:"standalone_by_reason"`
 }
 
 type htmlBundle struct {
@@ -124,6 +130,13 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 			b = int(n.Index)
 		}
 		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool[t]}
+	}
+	d.StandaloneReasons, d.StandaloneByReason = []int{}, f.ByReason
+	for _, r := range f.StandaloneReasons {
+		d.StandaloneReasons = append(d.StandaloneReasons, r.Index()+1)
+	}
+	if d.StandaloneByReason == nil {
+		d.StandaloneByReason = [][]int64{}
 	}
 	d.Baselines = []baseline{{"no pooling", f.NoPoolingPeak}, {"pools resident", f.ResidentPoolsPeak}}
 	for _, alt := range p.Compare {

@@ -408,6 +408,36 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		t.Errorf("hovering timeline position %d shows\n%s\nwant\n%s", pos, tipText, want)
 	}
 
+	// Clicking the graph-input key hides the inputs: the y axis then
+	// spans the largest rest of a bar (its other reasons and its pool);
+	// a second click shows them again, and the axis spans the peak and
+	// the baselines once more.
+	for k, r := range f.StandaloneReasons {
+		if r != planner.GraphInput {
+			continue
+		}
+		var rest, full int64 = 1, f.Peak
+		for pos := range f.Nodes {
+			rest = max(rest, f.HBM(pos)-f.ByReason[k][pos])
+		}
+		full = max(full, f.NoPoolingPeak, f.ResidentPoolsPeak)
+		for _, a := range p.Compare {
+			full = max(full, a.PeakBytes)
+		}
+		for _, want := range []int64{rest, full} {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#timeline .legend [data-reason="graph-input"]`))); err != nil {
+				t.Fatal(err)
+			}
+			scale, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`sdscView.timelineScale()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scale != float64(want) {
+				t.Errorf("timeline scale %v after a click on graph-input, want %d", scale, want)
+			}
+		}
+	}
+
 	// Clicking the last bundle's bar selects that bundle.
 	if len(g.Bundles) > 1 {
 		last := len(g.Bundles) - 1

@@ -190,19 +190,30 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 		}
 	}
 	// The standalone bytes by reason: the footprint's split, its reasons
-	// named by index into the page's reasons, each row one number per
-	// position; per position they sum to the standalone bytes.
+	// named by index into the page's reasons, each row in runs that
+	// expand to one number per position, no two neighbouring runs of
+	// equal bytes; per position they sum to the standalone bytes.
 	if len(d.StandaloneReasons) != len(f.StandaloneReasons) || len(d.StandaloneByReason) != len(f.ByReason) {
 		t.Fatalf("reasons %v, rows %d; footprint %v", d.StandaloneReasons, len(d.StandaloneByReason), f.StandaloneReasons)
 	}
+	rows := make([][]int64, len(d.StandaloneByReason))
 	for k, r := range f.StandaloneReasons {
-		if d.Reasons[d.StandaloneReasons[k]] != r.String() || fmt.Sprint(d.StandaloneByReason[k]) != fmt.Sprint(f.ByReason[k]) || len(d.StandaloneByReason[k]) != len(f.Nodes) {
-			t.Errorf("reason %d: %s %v, want %s %v", k, d.Reasons[d.StandaloneReasons[k]], d.StandaloneByReason[k], r, f.ByReason[k])
+		rr := d.StandaloneByReason[k]
+		for j := 0; j+1 < len(rr); j += 2 {
+			if rr[j+1] < 1 || j > 0 && rr[j] == rr[j-2] {
+				t.Errorf("reason %s: runs %v", r, rr)
+			}
+			for c := int64(0); c < rr[j+1]; c++ {
+				rows[k] = append(rows[k], rr[j])
+			}
+		}
+		if d.Reasons[d.StandaloneReasons[k]] != r.String() || len(rr)%2 != 0 || fmt.Sprint(rows[k]) != fmt.Sprint(f.ByReason[k]) || len(rows[k]) != len(f.Nodes) {
+			t.Errorf("reason %d: %s %v, want %s %v", k, d.Reasons[d.StandaloneReasons[k]], rr, r, f.ByReason[k])
 		}
 	}
 	for k := range d.Timeline {
 		var sum int64
-		for _, row := range d.StandaloneByReason {
+		for _, row := range rows {
 			sum += row[k]
 		}
 		if sum != d.Timeline[k].Standalone {
@@ -239,11 +250,11 @@ func TestHTMLTimelineByHand(t *testing.T) {
 	for _, r := range d.StandaloneReasons {
 		names = append(names, d.Reasons[r])
 	}
-	if strings.Join(names, ",") != "graph-input,graph-output" || fmt.Sprint(d.StandaloneByReason) != "[[128] [128]]" {
+	if strings.Join(names, ",") != "graph-input,graph-output" || fmt.Sprint(d.StandaloneByReason) != "[[128 1] [128 1]]" {
 		t.Errorf("by reason %v %v", names, d.StandaloneByReason)
 	}
-	// Compact: the rows are integers in one array per reason.
-	if !bytes.Contains(page, []byte(`"standalone_reasons":[2,3],"standalone_by_reason":[[128],[128]]`)) {
+	// Compact: integers, one run of 128 bytes over 1 position a reason.
+	if !bytes.Contains(page, []byte(`"standalone_reasons":[2,3],"standalone_by_reason":[[128,1],[128,1]]`)) {
 		t.Errorf("page data lacks the compact split by reason")
 	}
 }

@@ -70,6 +70,14 @@ type Footprint struct {
 	First, Last []int32
 	// BundleAt is each bundle's position.
 	BundleAt []int32
+	// StandaloneReasons are the reasons (ReasonTable order) of the groups
+	// standalone at some position, each once, and ByReason[k] is, per
+	// position, the bytes of the standalone groups live there whose
+	// reason is StandaloneReasons[k] (over-budget candidates included).
+	// Per position, the saturating sum over k of ByReason[k] is
+	// Standalone.
+	StandaloneReasons []Reason
+	ByReason          [][]int64
 }
 
 // HBM is the bytes live at position t.
@@ -136,6 +144,9 @@ func (p *Result) Footprint() *Footprint {
 	var standalone, pooledAt wide
 	standalone.init(T)
 	pooledAt.init(T)
+	// One difference array per reason that occurs, made on its first
+	// group: time and space linear in the positions per reason present.
+	byReason := make([]*wide, len(ReasonTable)+1)
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		pg := &p.Groups[gi]
@@ -157,6 +168,21 @@ func (p *Result) Footprint() *Footprint {
 		first[gi], last[gi] = lo, hi
 		if lo >= 0 {
 			standalone.add(int(lo), int(hi), gr.Size)
+			w := byReason[pg.Reason]
+			if w == nil {
+				w = new(wide)
+				w.init(T)
+				byReason[pg.Reason] = w
+			}
+			w.add(int(lo), int(hi), gr.Size)
+		}
+	}
+	for r, w := range byReason {
+		if w != nil {
+			f.StandaloneReasons = append(f.StandaloneReasons, Reason(r))
+			sums := make([]int64, T)
+			w.sums(sums)
+			f.ByReason = append(f.ByReason, sums)
 		}
 	}
 	var resident int64

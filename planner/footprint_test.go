@@ -2,8 +2,11 @@ package planner_test
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,9 +94,8 @@ func TestFootprintSmall(t *testing.T) {
 	}
 }
 
-// TestFootprintRules: one graph for the rules of each kind of group.
-func TestFootprintRules(t *testing.T) {
-	const src = `graph r {
+// rulesSrc is one graph for the rules of each kind of group.
+const rulesSrc = `graph r {
   buffer in   : 1024   // input, touched only by b1: still live over [0, 4]
   buffer out  : 2048   // output, written by b2: [2, 4]
   buffer dead : 4096   // output nobody touches: [0, 4]
@@ -114,6 +116,10 @@ func TestFootprintRules(t *testing.T) {
   cpu c3 reads x
   op b4 reads in writes out
 }`
+
+// TestFootprintRules: rulesSrc's footprint.
+func TestFootprintRules(t *testing.T) {
+	src := rulesSrc
 	// Positions: c0 0, b1 1, b2 2, c3 3, b4 4. Standalone per position:
 	// in 1024 everywhere and dead 4096 everywhere (5120), z [0,2],
 	// x [1,3], out [2,4]:
@@ -144,6 +150,120 @@ func TestFootprintRules(t *testing.T) {
 	f = p.Footprint()
 	if _, st, _ := timeline(p, f); !eq(st, []int64{5248, 6016, 7808, 7680, 7168}) || f.Peak != 7808 {
 		t.Errorf("planning off: %v, peak %d", st, f.Peak)
+	}
+	// Planning off, every group's reason is disabled (first in the
+	// table): one reason, all of the standalone bytes.
+	if got := byReason(f); got != "disabled [5248 6016 7808 7680 7168]" {
+		t.Errorf("planning off, by reason: %s", got)
+	}
+}
+
+// byReason is f's standalone bytes by reason, one "reason [bytes]" per
+// reason present, in table order.
+func byReason(f *planner.Footprint) string {
+	var s []string
+	for k, r := range f.StandaloneReasons {
+		s = append(s, fmt.Sprintf("%s %v", r, f.ByReason[k]))
+	}
+	return strings.Join(s, "; ")
+}
+
+// TestFootprintByReason: rulesSrc, its standalone
+// bytes split by why each group is not pooled, in table order: in (1024,
+// graph-input) everywhere; dead (4096, everywhere) and out (2048, [2, 4])
+// are graph-output; x (512, [1, 3]) is read by the CPU node c3
+// (cpu-read); z (128, [0, 2]) is written only by the CPU node c0
+// (not-written). tmp is pooled, idle and sram never in HBM, so pooled,
+// unused and lx do not occur. The sums per position are
+// TestFootprintRules' 5248 5760 7808 7680 7168.
+func TestFootprintByReason(t *testing.T) {
+	p := planSrc(t, rulesSrc, planner.Options{}, false)
+	f := p.Footprint()
+	want := "graph-input [1024 1024 1024 1024 1024]; graph-output [4096 4096 6144 6144 6144]; cpu-read [0 512 512 512 0]; not-written [128 128 128 0 0]"
+	if got := byReason(f); got != want {
+		t.Errorf("by reason:\n got %s\nwant %s", got, want)
+	}
+	checkByReason(t, p, f)
+}
+
+// checkByReason holds f's split by reason to the literal rule: per
+// reason and position, the bytes of the groups standalone there
+// (Footprint.Live) with that reason; the reasons present are exactly
+// theirs, in table order and never "pooled"; and per position the
+// saturating sum of the split is Standalone.
+func checkByReason(t *testing.T, p *planner.Result, f *planner.Footprint) {
+	t.Helper()
+	T := len(f.Nodes)
+	want := map[planner.Reason][]int64{}
+	for gi := range p.Graph.Groups {
+		if f.First[gi] < 0 {
+			continue
+		}
+		r := p.Groups[gi].Reason
+		if want[r] == nil {
+			want[r] = make([]int64, T)
+		}
+		for k := 0; k < T; k++ {
+			if f.Live(gi, k) {
+				want[r][k] = satAdd(want[r][k], p.Graph.Groups[gi].Size)
+			}
+		}
+	}
+	if len(f.StandaloneReasons) != len(want) || len(f.ByReason) != len(want) {
+		t.Fatalf("%d reasons, %d rows; the standalone groups have %d", len(f.StandaloneReasons), len(f.ByReason), len(want))
+	}
+	for k, r := range f.StandaloneReasons {
+		if r == planner.Pooled || k > 0 && r <= f.StandaloneReasons[k-1] {
+			t.Fatalf("reasons %v: pooled, or not in table order", f.StandaloneReasons)
+		}
+		if !eq(f.ByReason[k], want[r]) {
+			t.Fatalf("%s: %v, want %v", r, f.ByReason[k], want[r])
+		}
+	}
+	for k := 0; k < T; k++ {
+		var sum int64
+		for _, row := range f.ByReason {
+			sum = satAdd(sum, row[k])
+		}
+		if sum != f.Standalone[k] {
+			t.Fatalf("position %d: reasons sum to %d, standalone %d", k, sum, f.Standalone[k])
+		}
+	}
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// TestFootprintByReasonModels: the split by reason of every model of
+// examples/models (fused, default budget and a 1 MiB budget, which
+// turns candidates over-budget) is the literal rule's and sums to the
+// standalone bytes.
+func TestFootprintByReasonModels(t *testing.T) {
+	files, err := filepath.Glob("../examples/models/*.bir")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no models", err)
+	}
+	overBudget := false
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, budget := range []int64{planner.DefaultBudget, 1 << 20} {
+			p := planSrc(t, string(src), planner.Options{Budget: budget}, false)
+			f := p.Footprint()
+			checkByReason(t, p, f)
+			for _, r := range f.StandaloneReasons {
+				overBudget = overBudget || r == planner.OverBudget
+			}
+		}
+	}
+	if !overBudget {
+		t.Errorf("no model has over-budget groups under 1 MiB")
 	}
 }
 
@@ -374,6 +494,7 @@ func TestFootprintMatchesPlain(t *testing.T) {
 		if f.Peak != peak || f.PeakPosition != at {
 			t.Fatalf("seed %d: peak %d at %d, want %d at %d", seed, f.Peak, f.PeakPosition, peak, at)
 		}
+		checkByReason(t, p, f)
 	}
 }
 

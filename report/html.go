@@ -80,6 +80,16 @@ type htmlPage struct {
 	// it is compared with.
 	Timeline  []timelinePoint `json:"timeline"`
 	Baselines []baseline      `json:"baselines"`
+	// StandaloneReasons are the reasons (indexes into Reasons) of the
+	// standalone bytes, only those that occur, in table order;
+	// StandaloneByReason[k] is the standalone bytes of reason
+	// StandaloneReasons[k] per position (planner.Footprint.ByReason) in
+	// runs: flat (bytes, count) pairs, count positions each, in order. A
+	// reason's bytes stay equal over long stretches (a graph input's over
+	// the whole graph), so runs hold a 10,000-node timeline's split in
+	// about a third of the plain numbers.
+	StandaloneReasons  []int     `json:"standalone_reasons"`
+	StandaloneByReason [][]int64 `json:"standalone_by_reason"`
 }
 
 type htmlBundle struct {
@@ -124,6 +134,11 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 			b = int(n.Index)
 		}
 		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool[t]}
+	}
+	d.StandaloneReasons, d.StandaloneByReason = []int{}, [][]int64{}
+	for k, r := range f.StandaloneReasons {
+		d.StandaloneReasons = append(d.StandaloneReasons, r.Index()+1)
+		d.StandaloneByReason = append(d.StandaloneByReason, runs(f.ByReason[k]))
 	}
 	d.Baselines = []baseline{{"no pooling", f.NoPoolingPeak}, {"pools resident", f.ResidentPoolsPeak}}
 	for _, alt := range p.Compare {
@@ -209,6 +224,21 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		d.Bundles = append(d.Bundles, hb)
 	}
 	return d
+}
+
+// runs is row as flat (value, count) pairs: count positions of value
+// each, in order.
+func runs(row []int64) []int64 {
+	out := []int64{}
+	for i := 0; i < len(row); {
+		j := i + 1
+		for j < len(row) && row[j] == row[i] {
+			j++
+		}
+		out = append(out, row[i], int64(j-i))
+		i = j
+	}
+	return out
 }
 
 // gzipJSON is v as JSON, compressed with gzip (no name, no time: the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sdscgen/sdscgen"
 	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/report"
 )
 
 // browserPath finds a Chromium to drive. Without one the browser tests
@@ -99,17 +100,26 @@ func TestHTMLInBrowser(t *testing.T) {
 	for _, c := range []struct {
 		file    string
 		compare bool
-	}{{"../examples/attention.bir", false}, {"../examples/decoder_block.bir", true}, {"../examples/models/gpt2.bir", false}} {
-		t.Run(filepath.Base(c.file), func(t *testing.T) {
+		budget  int64
+		name    string
+	}{{"../examples/attention.bir", false, 0, ""}, {"../examples/decoder_block.bir", true, 0, ""}, {"../examples/models/gpt2.bir", false, 0, ""},
+		// attn's pool is 448 KiB: under 256 KiB some candidates go
+		// over budget and stand alone.
+		{"../examples/attention.bir", false, 256 << 10, "attention_256k"}} {
+		name := c.name
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(c.file), ".bir")
+		}
+		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(c.file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := sdscgen.Compile(c.file, src, sdscgen.Options{Compare: c.compare})
+			res, err := sdscgen.Compile(c.file, src, sdscgen.Options{Compare: c.compare, Budget: c.budget})
 			if err != nil {
 				t.Fatal(err)
 			}
-			page := filepath.Join(dir, strings.TrimSuffix(filepath.Base(c.file), ".bir")+".html")
+			page := filepath.Join(dir, name+".html")
 			f, err := os.Create(page)
 			if err != nil {
 				t.Fatal(err)
@@ -277,8 +287,13 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		}
 	}
 	if view == "" {
-		t.Logf("no pooled view: searching a root")
-		group = p.Bundles[bi].Candidates[0]
+		t.Logf("no pooled view: searching a pooled root")
+		for _, gi := range p.Bundles[bi].Candidates {
+			if p.Groups[gi].Offset >= 0 {
+				group = gi
+				break
+			}
+		}
 		view = g.Buffers[g.Groups[group].Root].Name
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("search")), chromedp.SendKeys(chromedp.ID("search"), view+"\r"), chromedp.Sleep(50*time.Millisecond)); err != nil {
@@ -333,10 +348,99 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	}
 
 	// The timeline (the plan's footprint, one bar per top-level node):
-	// clicking the last bundle's bar selects that bundle.
+	// its legend names the reasons of the standalone bytes, in table
+	// order, then the pool; hovering the bar of the position with the
+	// most reasons live (the first such) shows its node, its standalone
+	// bytes and, per reason live there, its bytes, then the pool and the
+	// sum.
+	f := p.Footprint()
+	var legend []string
+	for _, r := range f.StandaloneReasons {
+		legend = append(legend, r.String())
+	}
+	legend = append(legend, "pool")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#timeline .legend [data-reason]"), e => e.getAttribute("data-reason"))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != strings.Join(legend, ",") {
+		t.Errorf("timeline legend %v, want %v", got, legend)
+	}
+	pos, most := 0, -1
+	for k := range f.Nodes {
+		live := 0
+		for _, row := range f.ByReason {
+			if row[k] > 0 {
+				live++
+			}
+		}
+		if live > most {
+			pos, most = k, live
+		}
+	}
+	byteText := func(n int64) string { return fmt.Sprintf("%s (%d bytes)", report.HumanSize(n), n) }
+	kind := "bundle "
+	if f.Nodes[pos].CPU {
+		kind = "CPU node "
+	}
+	lines := []string{fmt.Sprintf("position %d: %s%s", pos, kind, planner.NodeName(g, f.Nodes[pos])), "standalone " + byteText(f.Standalone[pos])}
+	for k, r := range f.StandaloneReasons {
+		if v := f.ByReason[k][pos]; v > 0 {
+			lines = append(lines, "  "+r.String()+" "+byteText(v))
+		}
+	}
+	lines = append(lines, "pool "+byteText(f.Pool[pos]), "HBM "+report.HumanSize(f.HBM(pos)))
+	if pos == f.PeakPosition {
+		lines[len(lines)-1] += " (the peak)"
+	}
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { document.getElementById("timeline").scrollIntoView({block: "center"}); return sdscView.timelineCenter(%d); })()`, pos)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent("mouseMoved", at[0], at[1])); err != nil {
+		t.Fatal(err)
+	}
+	tipText, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("tip").style.display === "block" ? document.getElementById("tip").textContent : ""`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(lines, "\n"); tipText != want {
+		t.Errorf("hovering timeline position %d shows\n%s\nwant\n%s", pos, tipText, want)
+	}
+
+	// Clicking the graph-input key hides the inputs: the y axis then
+	// spans the largest rest of a bar (its other reasons and its pool);
+	// a second click shows them again, and the axis spans the peak and
+	// the baselines once more.
+	for k, r := range f.StandaloneReasons {
+		if r != planner.GraphInput {
+			continue
+		}
+		var rest, full int64 = 1, f.Peak
+		for pos := range f.Nodes {
+			rest = max(rest, f.HBM(pos)-f.ByReason[k][pos])
+		}
+		full = max(full, f.NoPoolingPeak, f.ResidentPoolsPeak)
+		for _, a := range p.Compare {
+			full = max(full, a.PeakBytes)
+		}
+		for _, want := range []int64{rest, full} {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#timeline .legend [data-reason="graph-input"]`))); err != nil {
+				t.Fatal(err)
+			}
+			scale, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`sdscView.timelineScale()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scale != float64(want) {
+				t.Errorf("timeline scale %v after a click on graph-input, want %d", scale, want)
+			}
+		}
+	}
+
+	// Clicking the last bundle's bar selects that bundle.
 	if len(g.Bundles) > 1 {
 		last := len(g.Bundles) - 1
-		f := p.Footprint()
 		pos := int(f.BundleAt[last])
 		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { document.getElementById("timeline").scrollIntoView({block: "center"}); return sdscView.timelineCenter(%d); })()`, pos)))
 		if err != nil {

@@ -50,6 +50,8 @@ type pageData struct {
 		Name  string `json:"name"`
 		Bytes int64  `json:"bytes"`
 	} `json:"baselines"`
+	StandaloneReasons  []int     `json:"standalone_reasons"`
+	StandaloneByReason [][]int64 `json:"standalone_by_reason"`
 }
 
 var dataRE = regexp.MustCompile(`(?s)<script id="data" type="application/json">(.*?)</script>`)
@@ -187,6 +189,37 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 			t.Errorf("timeline[%d] = %+v, want %s %d %d %d", k, e, planner.NodeName(p.Graph, n), b, f.Standalone[k], f.Pool[k])
 		}
 	}
+	// The standalone bytes by reason: the footprint's split, its reasons
+	// named by index into the page's reasons, each row in runs that
+	// expand to one number per position, no two neighbouring runs of
+	// equal bytes; per position they sum to the standalone bytes.
+	if len(d.StandaloneReasons) != len(f.StandaloneReasons) || len(d.StandaloneByReason) != len(f.ByReason) {
+		t.Fatalf("reasons %v, rows %d; footprint %v", d.StandaloneReasons, len(d.StandaloneByReason), f.StandaloneReasons)
+	}
+	rows := make([][]int64, len(d.StandaloneByReason))
+	for k, r := range f.StandaloneReasons {
+		rr := d.StandaloneByReason[k]
+		for j := 0; j+1 < len(rr); j += 2 {
+			if rr[j+1] < 1 || j > 0 && rr[j] == rr[j-2] {
+				t.Errorf("reason %s: runs %v", r, rr)
+			}
+			for c := int64(0); c < rr[j+1]; c++ {
+				rows[k] = append(rows[k], rr[j])
+			}
+		}
+		if d.Reasons[d.StandaloneReasons[k]] != r.String() || len(rr)%2 != 0 || fmt.Sprint(rows[k]) != fmt.Sprint(f.ByReason[k]) || len(rows[k]) != len(f.Nodes) {
+			t.Errorf("reason %d: %s %v, want %s %v", k, d.Reasons[d.StandaloneReasons[k]], rr, r, f.ByReason[k])
+		}
+	}
+	for k := range d.Timeline {
+		var sum int64
+		for _, row := range rows {
+			sum += row[k]
+		}
+		if sum != d.Timeline[k].Standalone {
+			t.Errorf("position %d: reasons sum to %d, standalone %d", k, sum, d.Timeline[k].Standalone)
+		}
+	}
 	want := fmt.Sprintf("no pooling %d, pools resident %d", f.NoPoolingPeak, f.ResidentPoolsPeak)
 	for _, a := range p.Compare {
 		if a.Allocator != p.Allocator {
@@ -204,12 +237,25 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 
 // TestHTMLTimelineByHand: offset_dedup is one bundle d (pool 768 bytes)
 // reading the 128-byte input x and writing the 128-byte output y, both
-// standalone and live at its one position: standalone 256, pool 768.
+// standalone and live at its one position: standalone 256, pool 768; by
+// reason, 128 graph-input (x) and 128 graph-output (y), and no other
+// reason is listed.
 func TestHTMLTimelineByHand(t *testing.T) {
 	p := plan(t, "offset_dedup", planner.DefaultBudget)
-	_, d := renderHTML(t, p, report.HTMLOptions{})
+	page, d := renderHTML(t, p, report.HTMLOptions{})
 	if len(d.Timeline) != 1 || d.Timeline[0].Node != "d" || d.Timeline[0].Bundle != 0 || d.Timeline[0].Standalone != 256 || d.Timeline[0].Pool != 768 {
 		t.Errorf("timeline %+v", d.Timeline)
+	}
+	var names []string
+	for _, r := range d.StandaloneReasons {
+		names = append(names, d.Reasons[r])
+	}
+	if strings.Join(names, ",") != "graph-input,graph-output" || fmt.Sprint(d.StandaloneByReason) != "[[128 1] [128 1]]" {
+		t.Errorf("by reason %v %v", names, d.StandaloneByReason)
+	}
+	// Compact: integers, one run of 128 bytes over 1 position a reason.
+	if !bytes.Contains(page, []byte(`"standalone_reasons":[2,3],"standalone_by_reason":[[128,1],[128,1]]`)) {
+		t.Errorf("page data lacks the compact split by reason")
 	}
 }
 

@@ -259,7 +259,12 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := chromedp.Do(ctx, chromedp.MouseEvent("mouseMoved", box[0], box[1]), chromedp.Sleep(50*time.Millisecond)); err != nil {
+		if err := chromedp.Do(ctx, chromedp.MouseEvent("mouseMoved", box[0], box[1])); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the tip (no fixed sleep: under load a frame can take
+		// far longer than usual; the context's deadline is the guard).
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("tip").style.display === "block"`, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 			t.Fatal(err)
 		}
 		tip, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("tip").style.display + "|" + document.getElementById("tip").textContent`))
@@ -296,7 +301,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		}
 		view = g.Buffers[g.Groups[group].Root].Name
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("search")), chromedp.SendKeys(chromedp.ID("search"), view+"\r"), chromedp.Sleep(50*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("search")), chromedp.SendKeys(chromedp.ID("search"), view+"\r")); err != nil {
 		t.Fatal(err)
 	}
 	type found struct {
@@ -308,8 +313,10 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(t => t.length > 0 && !t.startsWith("(unpacking"))(document.getElementById("explain").textContent)`, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil { // a frame
-		t.Fatal(err)
+	// Wait until every panel has painted the highlight (or give up at
+	// the context's deadline, a guard only).
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`sdscView.panels.every(P => P.hlPainted === 1)`, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("search %q: the highlight was not painted in every panel: %v", view, err)
 	}
 	// Per panel: the highlighted group if its block was painted with the
 	// highlight, else -1.
@@ -335,8 +342,11 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	screenshot()
 
 	// Zoom in with the keyboard.
-	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`canvas.map`)), chromedp.KeyEvent("+"), chromedp.KeyEvent("+"), chromedp.Sleep(50*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`canvas.map`)), chromedp.KeyEvent("+"), chromedp.KeyEvent("+")); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`sdscView.view.x1 - sdscView.view.x0 < 0.7 * (sdscView.full.x1 - sdscView.full.x0)`, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("zooming with + +: %v", err)
 	}
 	zoomed, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[sdscView.view.x1 - sdscView.view.x0, sdscView.full.x1 - sdscView.full.x0]`))
 	if err != nil {

@@ -309,3 +309,53 @@ func TestOutputFileModes(t *testing.T) {
 		}
 	}
 }
+
+// TestSDSCCacheSwitch: the SDSC cache is on by default; --sdsc-cache and
+// SPYRE_INDUCTOR_SDSC_CACHE turn it off (0/false/no, any case) or on, the
+// flag winning over the environment; a bad value is a usage error. a and
+// b are both relu, read %arg_0 and write %arg_1 (same storage and shape):
+// with the cache b names a's file sdsc_0.json, without it sdsc_1.json.
+func TestSDSCCacheSwitch(t *testing.T) {
+	src := `graph g {
+  buffer x : 128
+  buffer y : 128
+  input x
+  output y
+  fused k {
+    op a kind relu reads x writes y
+    op b kind relu reads x writes y
+  }
+}
+`
+	on := `sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_0.json", "symbol_ids"=[-1, -2]}
+		sdscbundle.sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_0.json", "symbol_ids"=[-1, -2]}`
+	off := `sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_0.json", "symbol_ids"=[-1, -2]}
+		sdscbundle.sdsc_execute (%arg_0, %arg_1) {sdsc_filename="sdsc_1.json", "symbol_ids"=[-3, -4]}`
+	for _, c := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", nil, on},
+		{"0", nil, off},
+		{"False", nil, off},
+		{"no", nil, off},
+		{"yes", nil, on},
+		{"", []string{"--sdsc-cache=false"}, off},
+		{"0", []string{"--sdsc-cache"}, on},
+		{"1", []string{"--sdsc-cache=false"}, off},
+	} {
+		t.Setenv("SPYRE_INDUCTOR_SDSC_CACHE", c.env)
+		code, out, errs := runCLI(t, src, append(c.args, "-")...)
+		if code != 0 {
+			t.Fatalf("env %q %v: exit %d: %s", c.env, c.args, code, errs)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("env %q %v: want\n%s\nin\n%s", c.env, c.args, c.want, out)
+		}
+	}
+	t.Setenv("SPYRE_INDUCTOR_SDSC_CACHE", "maybe")
+	if code, _, errs := runCLI(t, src, "-"); code != exitUsage || !strings.Contains(errs, `SPYRE_INDUCTOR_SDSC_CACHE="maybe"`) {
+		t.Errorf("bad value: exit %d, %q", code, errs)
+	}
+}

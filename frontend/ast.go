@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 
+	"github.com/sdscgen/sdscgen/ir"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -17,9 +19,16 @@ import (
 // token after it confirms the construct (`buffer op :`, `op loop reads`);
 // the parser accepts it and Check reports it, so that such errors come out
 // together with the other semantic errors instead of stopping the parse.
-// Elsewhere (references, and a keyword not so confirmed, as in `op reads x`
-// where the name is missing) a keyword is a syntax error, worded the same
-// way.
+// So may a name that refers to something, when the token after it could
+// follow a name there (`,`, `}`, a clause, the keyword starting the next
+// declaration or node), which the keyword starting what follows a missing
+// name (`reads writes x`) cannot. In a declaration (an input, output or lx
+// list, an alias's or rename's target) Check reports it; in an access only
+// when no buffer has that name: the declaration is the error. Should a
+// syntax error stop the parse, the parser reports the keywords of the
+// declarations before it with it. Elsewhere (a keyword not so confirmed,
+// as in `op reads x` where the name is missing) a keyword is a syntax
+// error, worded the same way.
 //
 // The representation is sized for a million-op graph with a million
 // buffers: no per-token allocation, 8-byte positions without the file name
@@ -209,20 +218,29 @@ type refBufferDecl struct {
 type refListDecl struct {
 	Pos   lexer.Position
 	Kind  string        `parser:"@('input' | 'output' | 'lx')"`
-	Names []lexer.Token `parser:"@(Ident (',' Ident)*)"`
+	Names []refListName `parser:"@@ (',' @@)*"`
+}
+
+// A name that refers to something may be a keyword when the token after
+// it continues the construct or ends it (`}`, or a keyword starting a
+// declaration or a node), which a keyword after a missing name cannot
+// do: `input x, op` then `}` names op, `input x,` then `op a ...` misses
+// a name.
+type refListName struct {
+	Name lexer.Token `parser:"( @Ident | (?= Keyword (',' | '}' | 'op' | 'cpu' | 'fused' | 'loop' | 'buffer' | 'input' | 'output' | 'lx' | 'alias' | 'rename')) @Keyword )"`
 }
 
 type refAliasDecl struct {
 	Pos    lexer.Position
 	View   lexer.Token `parser:"'alias' ( @Ident | (?= Keyword '=') @Keyword ) '='"`
-	Target lexer.Token `parser:"@Ident"`
+	Target lexer.Token `parser:"( @Ident | (?= Keyword ('+' | '}' | 'op' | 'cpu' | 'fused' | 'loop' | 'buffer' | 'input' | 'output' | 'lx' | 'alias' | 'rename')) @Keyword )"`
 	Offset lexer.Token `parser:"( '+' @Int )?"`
 }
 
 type refRenameDecl struct {
 	Pos  lexer.Position
 	From lexer.Token `parser:"'rename' ( @Ident | (?= Keyword '->') @Keyword ) '->'"`
-	To   lexer.Token `parser:"@Ident"`
+	To   lexer.Token `parser:"( @Ident | (?= Keyword ('}' | 'op' | 'cpu' | 'fused' | 'loop' | 'buffer' | 'input' | 'output' | 'lx' | 'alias' | 'rename')) @Keyword )"`
 }
 
 type refNode struct {
@@ -269,7 +287,7 @@ type refLoop struct {
 
 type refAccess struct {
 	Pos   lexer.Position
-	Name  lexer.Token `parser:"@Ident"`
+	Name  lexer.Token `parser:"( @Ident | (?= Keyword (',' | 'step' | 'split' | 'writes' | '}' | 'op' | 'cpu' | 'fused' | 'loop' | 'buffer' | 'input' | 'output' | 'lx' | 'alias' | 'rename')) @Keyword )"`
 	Step  *refStep    `parser:"@@?"`
 	Split *refSplit   `parser:"@@?"`
 }
@@ -324,25 +342,83 @@ func parseReference(filename string, src []byte) (*File, ErrorList) {
 	if s.err != nil {
 		lex = &Error{Pos: irPos(filename, s.err.pos), Msg: s.err.msg}
 	}
-	switch {
-	case syn == nil && lex == nil:
+	if syn == nil && lex == nil {
 		return rf.convert(filename), nil
+	}
+	e := syn
+	switch {
 	case syn == nil:
-		return nil, ErrorList{lex}
+		e = lex
 	case lex == nil:
-		return nil, ErrorList{syn}
+	case isEOFError(err), !(syn.Pos.Line < lex.Pos.Line || syn.Pos.Line == lex.Pos.Line && syn.Pos.Col < lex.Pos.Col):
+		// The parser saw the token stream only up to the lexical
+		// error, where it ended with EOF; a syntax error before that
+		// point is genuine and comes first, one at that point is an
+		// artefact of the cut, even when it is reported at an earlier
+		// token (a dtype without its shape).
+		e = lex
 	}
-	// The parser saw the token stream only up to the lexical error, where
-	// it ended with EOF; a syntax error before that point is genuine and
-	// comes first, one at that point is an artefact of the cut, even when
-	// it is reported at an earlier token (a dtype without its shape).
-	if ue, ok := err.(*participle.UnexpectedTokenError); ok && ue.Unexpected.EOF() {
-		return nil, ErrorList{lex}
+	return nil, append(keywordNamesBefore(filename, text, e.Pos), e)
+}
+
+func isEOFError(err error) bool {
+	ue, ok := err.(*participle.UnexpectedTokenError)
+	return ok && ue.Unexpected.EOF()
+}
+
+// keywordNamesBefore returns the errors at the keywords used as names in
+// declarations before pos, where the parse stopped: Parse reports them
+// with the syntax error (Check would have, had the parse gone on).
+//
+// It derives them from the tokens alone. Before the error every keyword
+// is either a keyword or a name the grammar accepted: a keyword the
+// lookahead of a name refuses is the syntax error itself, at pos, so the
+// lookahead needs no checking here. A keyword is a name when the token
+// before it is a ",", "=" or "->", or a keyword (itself no name: in `op
+// cpu reads`, reads is a clause) that a name follows. It is in a
+// declaration after graph, buffer, alias, rename, op, cpu, fused, loop,
+// input, output, lx, "=" (an alias's target), "->" (a rename's) and a ","
+// of an input, output or lx list; the other names are accesses (after
+// reads, writes and their commas).
+func keywordNamesBefore(filename, text string, pos ir.Position) ErrorList {
+	var errs ErrorList
+	s := newScanner(filename, text)
+	var prev token
+	prevName := false // prev is a name
+	inList := false   // in the names of an input, output or lx list
+	for {
+		var t token
+		s.scan(&t)
+		if t.kind == tokEOF || int(t.pos.Line) > pos.Line || int(t.pos.Line) == pos.Line && int(t.pos.Column) >= pos.Col {
+			return errs
+		}
+		name := t.kind == tokIdent
+		if t.kind == tokKeyword {
+			decl := false
+			switch {
+			case prev.kind == tokPunct:
+				switch text[prev.off] {
+				case ',':
+					name, decl = true, inList
+				case '=', '-':
+					name, decl = true, true
+				}
+			case prev.kind == tokKeyword && !prevName:
+				switch prev.kw {
+				case kwGraph, kwBuffer, kwAlias, kwRename, kwOp, kwCPU, kwFused, kwLoop, kwInput, kwOutput, kwLX:
+					name, decl = true, true
+				case kwReads, kwWrites:
+					name = true
+				}
+			}
+			if decl {
+				errs.add(irPos(filename, t.pos), "%s", keywordMsg(text[t.off:t.end]))
+			}
+		}
+		comma := t.kind == tokPunct && text[t.off] == ','
+		inList = inList && (name || comma) || t.kind == tokKeyword && !name && (t.kw == kwInput || t.kw == kwOutput || t.kw == kwLX)
+		prev, prevName = t, name
 	}
-	if syn.Pos.Line < lex.Pos.Line || syn.Pos.Line == lex.Pos.Line && syn.Pos.Col < lex.Pos.Col {
-		return nil, ErrorList{syn}
-	}
-	return nil, ErrorList{lex}
 }
 
 // convert turns the reference AST into the production AST. It drops what
@@ -369,9 +445,7 @@ func (f *refFile) convert(filename string) *File {
 		case d.List != nil:
 			l := &ListDecl{Pos: refPos(d.List.Pos), Kind: d.List.Kind}
 			for _, t := range d.List.Names {
-				if t.Type != tokPunct {
-					l.Names = append(l.Names, refName(t))
-				}
+				l.Names = append(l.Names, refName(t.Name))
 			}
 			c.List = l
 		case d.Alias != nil:

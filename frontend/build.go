@@ -189,8 +189,11 @@ func (b *builder) errorf(p Pos, format string, args ...any) {
 	b.errs.add(irPos(b.file, p), format, args...)
 }
 
-// keyword reports a keyword in a declaring name position; the parser lets
-// it through there (see ast.go) so that it is reported with the rest.
+// keyword reports a keyword in a declaration: a declared name, a name of
+// an input, output or lx list, an alias's target, a rename's target. The
+// parser lets it through there (see ast.go) so that it is reported with
+// the rest. A keyword that a name of an access refers to is reported by
+// finish only when no buffer has that name (its declaration is the error).
 func (b *builder) keyword(t Name) {
 	if isKeyword(t.Value) {
 		b.errs = append(b.errs, &Error{Pos: irPos(b.file, t.Pos), Msg: keywordMsg(t.Value)})
@@ -290,6 +293,7 @@ func (b *builder) size(d *BufferDecl) int64 {
 // rename records `rename FROM -> TO`; finish follows the chains.
 func (b *builder) rename(from, to Name) {
 	b.keyword(from)
+	b.keyword(to)
 	id := b.names.intern(from.Value)
 	e := b.names.entry(id)
 	if e.ren >= 0 {
@@ -302,6 +306,7 @@ func (b *builder) rename(from, to Name) {
 
 func (b *builder) alias(a *AliasDecl) {
 	b.keyword(a.View)
+	b.keyword(a.Target)
 	r := aliasRec{pos: a.Pos, view: b.names.intern(a.View.Value), viewPos: a.View.Pos,
 		target: b.names.intern(a.Target.Value), targetPos: a.Target.Pos}
 	if a.Offset.Value != "" {
@@ -321,6 +326,7 @@ func (b *builder) list(kind string, names []Name) {
 		k = ir.ClaimLX
 	}
 	for _, t := range names {
+		b.keyword(t)
 		b.claims = append(b.claims, claimRec{kind: k, name: b.names.intern(t.Value), pos: t.Pos})
 	}
 }
@@ -989,6 +995,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		} else {
 			written = b.names.name(-enc - 2)
 			acc.Buffer = int32(b.resolve(-enc-2, acc.Pos))
+			if acc.Buffer < 0 && isKeyword(written) {
+				b.errs.add(acc.Pos.In(b.file), "%s", keywordMsg(written))
+			}
 		}
 		farAt := acc.Group
 		acc.Group = -1
@@ -1099,7 +1108,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 
 // resolve maps the name id, referenced at p, to its buffer through the
 // renames; -1 when it cannot, after reporting why (unless a broken rename
-// chain was already reported).
+// chain was already reported, or the name is a keyword, which is
+// reported where it is written: see keyword).
 func (b *builder) resolve(id int32, p ir.Pos) int {
 	e := b.names.entry(id)
 	if e.ren >= 0 {
@@ -1107,6 +1117,9 @@ func (b *builder) resolve(id int32, p ir.Pos) int {
 	}
 	if e.buf >= 0 {
 		return int(e.buf)
+	}
+	if isKeyword(b.names.name(id)) {
+		return -1
 	}
 	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(b.names.name(id)))
 	return -1

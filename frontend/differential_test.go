@@ -468,3 +468,56 @@ func TestKeywordTable(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordDeclarations declares every keyword as a name in every
+// declaration form, then uses it in an access and, on the next line,
+// refers to an undeclared buffer. The declaration must be reported at the
+// keyword, as the first error; the parse must go on past the use, so that
+// the undeclared buffer is the last error; any error between them can
+// only be the keyword's at its use (when no buffer has that name). Both
+// parsers must agree.
+func TestKeywordDeclarations(t *testing.T) {
+	const use = "op a reads x writes K\n  op b reads nope\n"
+	forms := []struct {
+		name string
+		src  string // K is the keyword, declared at line 3 (1 for graph), column col
+		col  int
+	}{
+		{"graph", "graph K {\n  buffer x : 4\n  " + use + "}\n", 7},
+		{"buffer", "graph g {\n  buffer x : 4\n  buffer K : 4\n  " + use + "}\n", 10},
+		{"input", "graph g {\n  buffer x : 4\n  input x, K\n  " + use + "}\n", 12},
+		{"output", "graph g {\n  buffer x : 4\n  output K, x\n  " + use + "}\n", 10},
+		{"lx", "graph g {\n  buffer x : 4\n  lx K\n  " + use + "}\n", 6},
+		{"alias view", "graph g {\n  buffer x : 4\n  alias K = x\n  " + use + "}\n", 9},
+		{"alias target", "graph g {\n  buffer x : 4\n  alias x = K + 0\n  " + use + "}\n", 13},
+		{"rename from", "graph g {\n  buffer x : 4\n  rename K -> x\n  " + use + "}\n", 10},
+		{"rename to", "graph g {\n  buffer x : 4\n  rename x -> K\n  " + use + "}\n", 15},
+		{"op", "graph g {\n  buffer x : 4\n  op K reads x\n  " + use + "}\n", 6},
+		{"cpu", "graph g {\n  buffer x : 4\n  cpu K writes x\n  " + use + "}\n", 7},
+		{"fused", "graph g {\n  buffer x : 4\n  fused K {\n    " + use + "  }\n}\n", 9},
+		{"loop", "graph g {\n  buffer x : 4\n  loop K count 2 {\n    " + use + "  }\n}\n", 8},
+	}
+	for k := kwGraph; k <= kwLast; k++ {
+		w := kwText(k)
+		for _, f := range forms {
+			src := strings.ReplaceAll(f.src, "K", w)
+			name := strings.ReplaceAll(f.name, " ", "_") + "_" + w
+			line := 3
+			if f.name == "graph" {
+				line = 1
+			}
+			sameAsReference(t, name, []byte(src))
+			errs := parseAndCheck(name, []byte(src))
+			first := fmt.Sprintf("%s:%d:%d: error: %s", name, line, f.col, keywordMsg(w))
+			useLine := strings.Count(src[:strings.Index(src, "op a reads x writes")], "\n") + 1
+			last := fmt.Sprintf("%s:%d:14: error: undeclared buffer \"nope\"", name, useLine+1)
+			ok := len(errs) >= 2 && errs[0].Error() == first && errs[len(errs)-1].Error() == last
+			for _, e := range errs[1 : len(errs)-1] {
+				ok = ok && e.Pos.Line == useLine && e.Msg == keywordMsg(w)
+			}
+			if !ok {
+				t.Errorf("%s: got\n%s\nwant first %s, last %s", name, errs.Error(), first, last)
+			}
+		}
+	}
+}

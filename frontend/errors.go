@@ -1,7 +1,9 @@
 package frontend
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -66,4 +68,38 @@ func (l ErrorList) Err() error {
 		return nil
 	}
 	return l
+}
+
+// DefaultErrorLimit is the number of diagnostics Print shows by default
+// (sdscgen's --error-limit).
+const DefaultErrorLimit = 20
+
+// PrintOptions says how Print writes a list of diagnostics.
+type PrintOptions struct {
+	// Limit is the number of diagnostics printed, in order; when there
+	// are more, one line after them says how many were left out. 0
+	// prints them all.
+	Limit int
+}
+
+// Print writes the diagnostics of l to w, one per line as Error words
+// them. When o.Limit leaves some out, a last line
+//
+//	FILE: too many errors (N shown, M more not shown)
+//
+// says so, FILE being the first diagnostic's. It returns w's error.
+func (l ErrorList) Print(w io.Writer, o PrintOptions) error {
+	bw := bufio.NewWriter(w)
+	shown := l
+	if o.Limit > 0 && len(l) > o.Limit {
+		shown = l[:o.Limit]
+	}
+	for _, e := range shown {
+		bw.WriteString(e.Error())
+		bw.WriteByte('\n')
+	}
+	if n := len(l) - len(shown); n > 0 {
+		fmt.Fprintf(bw, "%s: too many errors (%d shown, %d more not shown)\n", l[0].Pos.File, len(shown), n)
+	}
+	return bw.Flush()
 }

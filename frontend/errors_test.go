@@ -116,3 +116,38 @@ func expectations(t *testing.T, file string, src []byte) []string {
 	}
 	return out
 }
+
+// TestPrintLimit: Print shows at most Limit diagnostics, then one line
+// with the number shown and the number left out; Limit 0, or a list no
+// longer than the limit, prints every diagnostic and no such line.
+func TestPrintLimit(t *testing.T) {
+	var l ErrorList
+	for i := 1; i <= 5; i++ {
+		l.add(ir.Position{File: "f.bir", Line: i, Col: 2}, "e%d", i)
+	}
+	lines := func(n int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "f.bir:%d:2: error: e%d\n", i, i)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		limit int
+		want  string
+	}{
+		{0, lines(5)},
+		{5, lines(5)},
+		{6, lines(5)},
+		{4, lines(4) + "f.bir: too many errors (4 shown, 1 more not shown)\n"},
+		{1, lines(1) + "f.bir: too many errors (1 shown, 4 more not shown)\n"},
+	} {
+		var b strings.Builder
+		if err := l.Print(&b, PrintOptions{Limit: c.limit}); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("limit %d: got\n%s\nwant\n%s", c.limit, b.String(), c.want)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func (b *builder) resolveRenames() {
 			}
 			if to.buf >= 0 {
 				target = int(to.buf)
-			} else {
+			} else if !isKeyword(b.names.name(r.to)) { // a keyword is reported at it (see keyword)
 				b.errorf(r.toPos, "rename target %s is not a declared buffer", quoteText(b.names.name(r.to)))
 			}
 			break

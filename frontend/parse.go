@@ -1,13 +1,16 @@
 package frontend
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-// Parse parses one .bir file. It reports at most one error: the first
-// lexical or syntax error in the file. The File is nil when there is one.
+// Parse parses one .bir file. It reports at most one lexical or syntax
+// error, the first in the file, preceded by an error at each keyword used
+// as a name in a declaration before it (which Check would have reported,
+// had the parse gone on). The File is nil when there is an error.
 //
 // The parser is a recursive descent over the reference grammar of ast.go,
 // pulling one token at a time from the scanner (two at a keyword that may
@@ -22,7 +25,7 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 	p := &parser{scanner: *newScanner(filename, string(src))}
 	f, err := p.parse()
 	if err != nil {
-		return nil, ErrorList{err}
+		return nil, p.failed(err)
 	}
 	return f, nil
 }
@@ -58,9 +61,15 @@ func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorLi
 	_, err := p.parse()
 	p.stopPipe()
 	if err != nil {
-		return nil, ErrorList{err}
+		return nil, p.failed(err)
 	}
 	return p.b.finish()
+}
+
+// failed is the diagnostic list of a parse stopped by err: the keywords
+// accepted as declared names before it (see parser.kwNames), then err.
+func (p *parser) failed(err *Error) ErrorList {
+	return append(p.kwNames[:len(p.kwNames):len(p.kwNames)], err)
 }
 
 // bail unwinds the parser at the first error, which is in parser.err.
@@ -74,6 +83,12 @@ type parser struct {
 	// only the keyword-as-name check does.
 	hasAhead bool
 	err      *Error
+	// kwNames are the errors at the keywords accepted as declared names
+	// so far (see declName). Check reports them with the other semantic
+	// errors; when a syntax error stops the parse first, they are
+	// reported with it (failed), so that `buffer split : 4` is an error
+	// at the declaration even when the use of split stops the parse.
+	kwNames ErrorList
 
 	// pipe, when set, is the goroutine scanning ahead (pipe.go): the
 	// tokens come from its batches, the current one in toks from ti on.
@@ -338,6 +353,7 @@ func (p *parser) declName(c byte, set kwSet) Name {
 		a := p.peek()
 		if c != 0 && a.kind == tokPunct && p.src[a.off] == c ||
 			c == 0 && a.kind == tokKeyword && set&(1<<a.kw) != 0 {
+			p.kwNames.add(irPos(p.file, p.tok.pos), "%s", keywordMsg(p.text()))
 			break
 		}
 		p.unexpected("a name")
@@ -347,13 +363,38 @@ func (p *parser) declName(c byte, set kwSet) Name {
 	return p.take()
 }
 
-// refName consumes a name that refers to something.
-func (p *parser) refName() Name {
-	if p.tok.kind != tokIdent {
+// refName consumes a name that refers to something. It may be a keyword
+// when the token after it is one of puncts or a keyword in set, or one
+// that ends the construct (see ast.go: then the keyword cannot be the
+// start of what follows a missing name). decl says that the name is part
+// of a declaration (a list, an alias's target, a rename's), where such a
+// keyword is an error reported with a later syntax error (see kwNames);
+// in an access it is only an error when no buffer has that name.
+func (p *parser) refName(puncts string, set kwSet, decl bool) Name {
+	switch p.tok.kind {
+	case tokIdent:
+	case tokKeyword:
+		a := p.peek()
+		if a.kind == tokPunct && (p.src[a.off] == '}' || strings.IndexByte(puncts, p.src[a.off]) >= 0) ||
+			a.kind == tokKeyword && (set|endKws)&(1<<a.kw) != 0 {
+			if decl {
+				p.kwNames.add(irPos(p.file, p.tok.pos), "%s", keywordMsg(p.text()))
+			}
+			break
+		}
+		p.unexpected("a name")
+	default:
 		p.unexpected("a name")
 	}
 	return p.take()
 }
+
+// endKws are the keywords that start a declaration or a node: one after a
+// keyword where a name is referred to confirms the keyword as the name.
+var endKws = kws(kwOp, kwCPU, kwFused, kwLoop, kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename)
+
+// accessEnd are the keywords that may follow an access's name.
+var accessEnd = kws(kwStep, kwSplit, kwWrites)
 
 func (p *parser) integer() Name {
 	if p.tok.kind != tokInt {
@@ -550,7 +591,7 @@ func (p *parser) kindName() Name {
 func (p *parser) accesses() []Access {
 	start := p.accs.mark()
 	for {
-		a := Access{Name: p.refName()}
+		a := Access{Name: p.refName(",", accessEnd, false)}
 		p.after = afterAccess
 		if p.isKw(kwStep) {
 			a.Step = p.ints()
@@ -610,7 +651,7 @@ func (p *parser) leafB() {
 func (p *parser) accessesB() {
 	for {
 		pre := p.tok.pre
-		name := p.refName()
+		name := p.refName(",", accessEnd, false)
 		p.after = afterAccess
 		p.lits = p.lits[:0]
 		var step, split ints
@@ -749,7 +790,7 @@ func (p *parser) decl(g *Graph) {
 		p.next()
 		a.View = p.declName('=', 0)
 		p.punct('=')
-		a.Target = p.refName()
+		a.Target = p.refName("+", 0, true)
 		p.after = afterAliasTarget
 		if p.is('+') {
 			p.next()
@@ -767,7 +808,7 @@ func (p *parser) decl(g *Graph) {
 		p.next()
 		from := p.declName('-', 0)
 		p.punct('-')
-		to := p.refName()
+		to := p.refName("", 0, true)
 		p.after = afterNothing
 		if p.b != nil {
 			p.b.rename(from, to)
@@ -778,10 +819,10 @@ func (p *parser) decl(g *Graph) {
 		kind := p.tok.kw
 		p.next()
 		start := p.names.mark()
-		p.names.push(&start, p.refName())
+		p.names.push(&start, p.refName(",", 0, true))
 		for p.is(',') {
 			p.next()
-			p.names.push(&start, p.refName())
+			p.names.push(&start, p.refName(",", 0, true))
 		}
 		names := p.names.cut(start)
 		p.after = afterListName

@@ -259,6 +259,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 		intsOf   kw    // the Ints after this keyword is being read
 		inList   bool  // inside that Ints' brackets
 		prev     token // the previous token
+		prevName bool  // it is a name
 	)
 	for {
 		var t token
@@ -274,6 +275,13 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 		if prev.kind == tokPunct {
 			prevPunct = src[prev.off]
 		}
+		// A keyword after a ",", "=" or "->", or after a keyword that
+		// names follow, is a name that refers to something (see
+		// keywordNamesBefore).
+		ref := t.kind == tokKeyword && intsOf == kwNone && !nameNext && !kindNext &&
+			(prevPunct == ',' || prevPunct == '=' || prevPunct == '-' ||
+				prev.kind == tokKeyword && !prevName && (prev.kw == kwInput || prev.kw == kwOutput || prev.kw == kwLX || prev.kw == kwReads || prev.kw == kwWrites))
+		prevName = nameNext || ref || t.kind == tokIdent
 		prev = t
 		switch {
 		case nameNext:
@@ -303,7 +311,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 				a = afterSplit
 			}
 			intsOf = kwNone
-		case t.kind == tokKeyword:
+		case t.kind == tokKeyword && !ref:
 			a = afterNothing
 			switch t.kw {
 			case kwGraph, kwBuffer, kwAlias, kwRename, kwFused, kwLoop, kwOp, kwCPU:
@@ -319,7 +327,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 			case kwWrites:
 				inReads = false
 			}
-		case t.kind == tokIdent:
+		case t.kind == tokIdent || ref:
 			a = afterNothing
 			switch kind {
 			case kwInput, kwOutput, kwLX:

@@ -153,11 +153,11 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 		return nil, nil, w.err
 	case binary && perr != nil:
 		// Whether the window reached the limit or not.
-		return nil, ErrorList{perr}, nil
+		return nil, p.failed(perr), nil
 	case w.tooBig:
 		return nil, tooBig(filename), nil
 	case perr != nil:
-		return nil, ErrorList{perr}, nil
+		return nil, p.failed(perr), nil
 	}
 	g, errs := p.b.finish()
 	return g, errs, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -146,5 +147,45 @@ func TestOutputDirNotCurrent(t *testing.T) {
 	// A folder inside it is fine.
 	if code, _, errs := runCLI(t, "", "-o", "out", input); code != exitOK {
 		t.Errorf("-o out: exit %d, %s", code, errs)
+	}
+}
+
+// TestErrorLimit: --error-limit N prints the first N diagnostics and one
+// line counting the rest (default 20); 0 prints them all; a negative
+// limit is a usage error.
+func TestErrorLimit(t *testing.T) {
+	// 25 undeclared buffers, one per op, on lines 2 to 26.
+	var b strings.Builder
+	b.WriteString("graph g {\n")
+	for i := range 25 {
+		b.WriteString("  op o" + strconv.Itoa(i) + " reads u" + strconv.Itoa(i) + "\n")
+	}
+	b.WriteString("}\n")
+	src := b.String()
+	diag := func(i int) string {
+		// "  op oI reads uI": uI starts after "  op " (5 bytes), oI
+		// (1+len(I)) and " reads " (7), at column 14+len(I).
+		n := strconv.Itoa(i)
+		return "<stdin>:" + strconv.Itoa(i+2) + ":" + strconv.Itoa(14+len(n)) + ": error: undeclared buffer \"u" + n + "\"\n"
+	}
+	for _, c := range []struct {
+		args  []string
+		shown int
+	}{{nil, 20}, {[]string{"--error-limit", "3"}, 3}, {[]string{"--error-limit=0"}, 25}, {[]string{"--error-limit", "25"}, 25}, {[]string{"--error-limit", "24"}, 24}} {
+		var want strings.Builder
+		for i := range c.shown {
+			want.WriteString(diag(i))
+		}
+		if c.shown < 25 {
+			want.WriteString("<stdin>: too many errors (" + strconv.Itoa(c.shown) + " shown, " + strconv.Itoa(25-c.shown) + " more not shown)\n")
+		}
+		code, out, errs := runCLI(t, src, append(c.args, "-")...)
+		if code != exitBadInput || out != "" || errs != want.String() {
+			t.Errorf("%q: exit %d, stdout %q, stderr\n%s\nwant\n%s", c.args, code, out, errs, want.String())
+		}
+	}
+	code, _, errs := runCLI(t, src, "--error-limit", "-1", "-")
+	if want := "sdscgen: --error-limit -1: want 0 (no limit) or more\n"; code != exitUsage || errs != want {
+		t.Errorf("-1: exit %d, stderr %q; want %q", code, errs, want)
 	}
 }

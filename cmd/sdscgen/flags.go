@@ -12,6 +12,7 @@ import (
 
 	"github.com/sdscgen/sdscgen"
 	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/report"
 )
@@ -180,9 +181,12 @@ type config struct {
 	outDir   string
 	planPath string
 	force    bool // --force: replace an -o DIR holding foreign files
-	opt      sdscgen.Options
-	emit     sdscgen.EmitOptions
-	rep      reportConfig
+	// errorLimit is --error-limit: at most this many diagnostics are
+	// printed (0: all).
+	errorLimit int
+	opt        sdscgen.Options
+	emit       sdscgen.EmitOptions
+	rep        reportConfig
 }
 
 // reportConfig holds the reporting flags (docs/reporting.md). None of them
@@ -229,6 +233,7 @@ func mainCommand() (*command, *mainFlags) {
 	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names[0], "pool allocator `NAME`: "+strings.Join(alloc.Names, ", "))
 	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes per bundle of --allocator best (the result depends only on the input and this)")
 	durationVar(fs, &cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) per bundle (opt-in: the result then varies with machine load)")
+	fs.IntVar(&cfg.errorLimit, "error-limit", frontend.DefaultErrorLimit, "print at most `N` errors of the input, then one line saying how many more there are (0: print them all)")
 	fs.BoolVar(&cfg.force, "force", false, "let -o replace an existing DIR even when it holds files sdscgen did not write (they are deleted)")
 	fs.BoolVar(&cfg.opt.Compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
 	fs.BoolVar(&m.noPool, "no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
@@ -362,6 +367,9 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 		budget = m.segment - m.reserve
 	}
 	cfg.opt.Budget, cfg.opt.ZeroBudget = budget, budget == 0
+	if cfg.errorLimit < 0 {
+		return nil, fmt.Errorf("--error-limit %d: want 0 (no limit) or more", cfg.errorLimit)
+	}
 	rc := &cfg.rep
 	if set["explain"] && rc.explain == "" {
 		return nil, errors.New("--explain needs a buffer name")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -43,11 +42,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ierr inputError
 	switch {
 	case errors.As(err, &diags):
-		w := bufio.NewWriter(stderr)
-		for _, e := range diags {
-			fmt.Fprintln(w, e.Error())
-		}
-		w.Flush()
+		diags.Print(stderr, frontend.PrintOptions{Limit: cfg.errorLimit})
 		return exitBadInput
 	case errors.As(err, &ierr):
 		// Reading the file failed, or it grew past the limit.

@@ -137,6 +137,15 @@ func (o Options) Validate() error {
 }
 
 // allocFunc builds the allocator called name with the options' knobs.
+// planner is the planner's options for allocator name (placing with
+// place) under o: the one place compile and WriteHTML's extra plans get
+// them from. Bundles are planned on GOMAXPROCS goroutines; the plan is
+// the same for any number.
+func (o Options) planner(name string, place alloc.Func) planner.Options {
+	return planner.Options{Disabled: o.NoPool, Budget: o.budget(), AllocatorName: name, Allocator: place,
+		Ordered: alloc.LookupOrdered(name), Workers: runtime.GOMAXPROCS(0)}
+}
+
 func (o Options) allocFunc(name string) (alloc.Func, error) {
 	return alloc.LookupWith(name, alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes})
 }
@@ -242,9 +251,7 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	}
 	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
 	// default prints them); the plan is the same for any number.
-	popt := planner.Options{Disabled: opt.NoPool, Budget: opt.budget(), AllocatorName: opt.allocator(), Allocator: place,
-		Ordered: alloc.LookupOrdered(opt.allocator()),
-		Workers: runtime.GOMAXPROCS(0)}
+	popt := opt.planner(opt.allocator(), place)
 	plan := planner.Plan(g, popt)
 	if opt.Compare {
 		plan.Compare = planner.Compare(g, popt, all)
@@ -561,8 +568,7 @@ func (r *Result) WriteHTML(w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, planner.Options{Disabled: r.opt.NoPool, Budget: r.opt.budget(),
-				AllocatorName: name, Allocator: f, Ordered: alloc.LookupOrdered(name), Workers: runtime.GOMAXPROCS(0)}))
+			opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, r.opt.planner(name, f)))
 		}
 	}
 	return report.HTML(w, r.Plan, opt)

@@ -9,32 +9,13 @@ import (
 	"github.com/sdscgen/sdscgen/report"
 )
 
-// The SDSC cache in the reports, on the contract's example of the cache:
-// a and b are both relu with the same storage (a view of input x, a
-// pooled group) and the same symbol shape, so b names a's file; c (add)
-// is the only op of its kind. Bundle f: 3 steps, 2 files, 1 op reusing.
-const cacheSrc = `graph ex {
-  buffer x : 4096
-  buffer t0 : 1024
-  buffer t1 : 1024
-  buffer y : 1024
-  buffer xa : 1024
-  buffer xb : 1024
-  input x
-  output y
-  alias xa = x + 1024
-  alias xb = x + 2048
-  fused f {
-    op a kind relu reads xa writes t0
-    op b kind relu reads xb writes t1
-    op c kind add reads t0, t1 writes y
-  }
-}
-`
-
+// The SDSC cache in the reports, on the contract's example of the cache
+// (golden cache_flat_views, whose comments reason it): a and b are both
+// relu with the same storage (a view of input x, a pooled group) and the
+// same symbol shape, so b names a's file; c (add) is the only op of its
+// kind. Bundle f: 3 steps, 2 files, 1 op reusing.
 func TestSDSCReports(t *testing.T) {
-	g := check(t, "c.bir", []byte(cacheSrc))
-	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	p := plan(t, "cache_flat_views", planner.DefaultBudget)
 	for _, c := range []struct {
 		cache bool
 		row   string

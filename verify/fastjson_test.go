@@ -186,3 +186,95 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 	}
 	return append(dst, '}')
 }
+
+// TestArgOpFastPath: the fast paths of kernel_args and ops (matchArg,
+// matchOp) expect each element exactly as planner.WriteJSON writes a
+// correct plan's, and match exactly the texts that begin with it: on
+// random graphs, every element line of those arrays is matched whole,
+// and a randomly edited line is matched only when it still begins with
+// the written one.
+func TestArgOpFastPath(t *testing.T) {
+	args, ops, matched, missed := 0, 0, 0, 0
+	for seed := int64(0); seed < 150; seed++ {
+		src := randgraph.Generate(rand.New(rand.NewSource(seed)), randgraph.Default)
+		g, errs := frontend.ParseCheck("r.bir", []byte(src))
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		p := planner.Plan(g, planner.Options{Budget: []int64{planner.DefaultBudget, 1024}[seed%2]})
+		var js bytes.Buffer
+		if err := planner.WriteJSON(&js, p); err != nil {
+			t.Fatal(err)
+		}
+		s := &v2State{c: &checker{g: g, p: p}}
+		// The bundles' element lines, in order: each bundle's
+		// kernel_args lines, then its ops lines.
+		lines := strings.Split(js.String(), "\n")
+		bi, in := -1, ""
+		k := 0
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			switch {
+			case strings.HasPrefix(l, `{"name": `) && strings.Contains(l, `"steps": `):
+				bi, in = bi+1, ""
+				continue
+			case l == `"kernel_args": [`, l == `"kernel_args": [],`:
+				in, k = "args", 0
+				continue
+			case l == `],`, l == `]}`, l == `]},`, l == `"ops": [`, l == `"ops": []}`, l == `"ops": []},`:
+				in, k = map[bool]string{true: "ops", false: ""}[l == `"ops": [`], 0
+				continue
+			case strings.HasPrefix(l, `"buffers": [`):
+				in = "done"
+			}
+			if in != "args" && in != "ops" {
+				continue
+			}
+			line := strings.TrimSuffix(l, ",")
+			match, min := s.matchArg, s.argMin
+			if in == "ops" {
+				match, min = s.matchOp, s.opMin
+				ops++
+			} else {
+				args++
+			}
+			if n := match(bi, k, []byte(line+",\n")); n != len(line) {
+				t.Fatalf("seed %d: bundle %d %s %d: matched %d, want %d: %s", seed, bi, in, k, n, len(line), line)
+			}
+			if min(bi, k) < len(line) {
+				t.Fatalf("seed %d: bundle %d %s %d: min %d < %d", seed, bi, in, k, min(bi, k), len(line))
+			}
+			r := rand.New(rand.NewSource(seed<<20 + int64(bi)<<10 + int64(k)))
+			for range 20 {
+				mut := []byte(line + "]")
+				for range 1 + r.Intn(2) {
+					j := r.Intn(len(mut))
+					switch r.Intn(3) {
+					case 0:
+						mut[j] = "0123456789-+.e ,:\"nul{}[]"[r.Intn(25)]
+					case 1:
+						mut = append(mut[:j:j], mut[j+1:]...)
+					case 2:
+						mut = append(mut[:j:j], append([]byte{"0123456789- "[r.Intn(12)]}, mut[j:]...)...)
+					}
+				}
+				n := match(bi, k, mut)
+				if strings.HasPrefix(string(mut), line) != (n == len(line)) || (n != 0 && n != len(line)) {
+					t.Fatalf("seed %d: bundle %d %s %d: match(%s) = %d, want %s", seed, bi, in, k, mut, n, line)
+				}
+				if n > 0 {
+					matched++
+				} else {
+					missed++
+				}
+			}
+			k++
+		}
+		if bi+1 != len(g.Bundles) {
+			t.Fatalf("seed %d: read %d bundles, the graph has %d", seed, bi+1, len(g.Bundles))
+		}
+	}
+	if args < 500 || ops < 500 || matched < 1000 || missed < 1000 {
+		t.Fatalf("only %d kernel arguments and %d ops compared, %d edits matched, %d missed", args, ops, matched, missed)
+	}
+}

@@ -98,7 +98,8 @@ type bufferJSON struct {
 // bytes of the document where it has them. When the element is exactly
 // that text, it is taken as read and buffer gets a nil element: the
 // caller's expected text is valid JSON whose reading would pass the
-// caller's checks.
+// caller's checks. The hooks' matchArg and matchOp are the same fast
+// path for the elements of kernel_args and ops (see reader.expected).
 func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i int) int, expect func(i int, data []byte) int, buffer func(i int, b *bufferJSON), hooks *v2Hooks) (doc planJSON, nBundles, nBuffers int) {
 	r.object(func(key []byte) {
 		switch string(key) {
@@ -144,6 +145,10 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 						b.Args = 0
 						mark := len(r.strs) // the bundle's own strings stay
 						r.array(func(k int) {
+							if r.expected(hooks.argMin, hooks.matchArg, i, k) {
+								b.Args = k + 1
+								return
+							}
 							r.strs = r.strs[:mark]
 							var a argJSON
 							r.object(func(key []byte) {
@@ -168,6 +173,10 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 						b.Ops = 0
 						mark := len(r.strs)
 						r.array(func(k int) {
+							if r.expected(hooks.opMin, hooks.matchOp, i, k) {
+								b.Ops = k + 1
+								return
+							}
 							r.strs = r.strs[:mark]
 							var o opJSON
 							r.object(func(key []byte) {
@@ -317,8 +326,8 @@ func JSONReader(g *ir.Graph, p *planner.Result, src io.Reader) error {
 	return checkJSON(g, p, newStreamReader(src), nil)
 }
 
-// slowJSON turns the buffers' fast path off (for the tests that hold the
-// two paths equal).
+// slowJSON turns the fast paths (buffers, kernel arguments, ops) off (for
+// the tests that hold the two paths equal).
 var slowJSON bool
 
 // checkJSON is JSON reading from r, with the views views (nil: derive
@@ -371,7 +380,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 	}, v2.hooks(func() {
 		kc.err = Error{} // a repeated "bundles" key: the last one counts
 		v2.with, v2.without = 0, 0
-	}))
+	}, matches && !slowJSON))
 	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
 	}

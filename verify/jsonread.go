@@ -118,6 +118,21 @@ func (r *reader) need(n int) {
 	}
 }
 
+// expected is the fast path of an array element (i, k): when min is not
+// nil and the element is an object, it makes sure at least min(i, k)
+// bytes are in data where the document has them, and when match(i, k,
+// data) says how long the text it expects is (not 0), skips that text
+// and reports true: the caller takes the element as read and checked.
+func (r *reader) expected(min func(i, k int) int, match func(i, k int, data []byte) int, i, k int) bool {
+	if min == nil || r.ws() != '{' {
+		return false
+	}
+	r.need(min(i, k))
+	n := match(i, k, r.data[r.i:])
+	r.i += n
+	return n > 0
+}
+
 // ws skips whitespace and returns the next byte, or 0 at the end (a NUL
 // byte in the data also reads as 0: use atEnd to tell). It is short
 // enough to be inlined where no whitespace comes.

@@ -19,6 +19,10 @@ type v2Hooks struct {
 	start func()
 	arg   func(bi, k int, a *argJSON)
 	op    func(bi, k int, o *opJSON)
+	// argMin/matchArg and opMin/matchOp, when not nil, are the fast
+	// paths of kernel_args and ops elements (reader.expected).
+	argMin, opMin     func(bi, k int) int
+	matchArg, matchOp func(bi, k int, data []byte) int
 }
 
 // decodeFootprint reads the footprint object (nil for null).
@@ -119,9 +123,9 @@ func (s *v2State) argsOf(bi int) []kernelArg {
 	return s.args
 }
 
-func (s *v2State) hooks(start func()) *v2Hooks {
+func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 	c := s.c
-	return &v2Hooks{
+	h := &v2Hooks{
 		start: start,
 		arg: func(bi, k int, a *argJSON) {
 			if bi >= len(c.g.Bundles) || len(c.p.Bundles) != len(c.g.Bundles) || len(c.p.Groups) != len(c.g.Groups) {
@@ -165,6 +169,99 @@ func (s *v2State) hooks(start func()) *v2Hooks {
 			}
 		},
 	}
+	if fast {
+		h.argMin, h.matchArg = s.argMin, s.matchArg
+		h.opMin, h.matchOp = s.opMin, s.matchOp
+	}
+	return h
+}
+
+// The fast paths of kernel_args and ops: the text WriteJSON renders for
+// element k of bundle bi, as the hooks above would accept it, compared
+// as it goes (see matcher). They match nothing that arg and op would
+// reject: an element that differs in any byte, even in spacing, takes
+// the slow path, which reads and checks it.
+
+// argMin bounds the length of kernel argument k's text.
+func (s *v2State) argMin(bi, k int) int {
+	if bi >= len(s.c.g.Bundles) {
+		return 0
+	}
+	args := s.argsOf(bi)
+	if k >= len(args) {
+		return 0
+	}
+	n := 40 + 20 + len(s.c.g.Buffers[s.c.g.Groups[args[k].group].Root].Name)
+	for _, name := range args[k].names {
+		n += len(name) + 4
+	}
+	return n
+}
+
+// matchArg returns the length of kernel argument k's text when data
+// begins with it, else 0.
+func (s *v2State) matchArg(bi, k int, data []byte) int {
+	if bi >= len(s.c.g.Bundles) {
+		return 0
+	}
+	args := s.argsOf(bi)
+	if k >= len(args) {
+		return 0
+	}
+	g := s.c.g
+	m := matcher{data: data, ok: true}
+	m.lit(`{"arg": `)
+	m.int(int64(k))
+	m.lit(`, "group": `)
+	m.str(g.Buffers[g.Groups[args[k].group].Root].Name)
+	m.lit(`, "names": [`)
+	for j, name := range args[k].names {
+		if j > 0 {
+			m.lit(`, `)
+		}
+		m.str(name)
+	}
+	m.lit(`]}`)
+	if !m.ok {
+		return 0
+	}
+	return m.i
+}
+
+// opMin bounds the length of op k's text.
+func (s *v2State) opMin(bi, k int) int {
+	g := s.c.g
+	if bi >= len(g.Bundles) || k >= len(g.Bundles[bi].Ops) {
+		return 0
+	}
+	return 40 + 3*20 + len(g.Bundles[bi].Ops[k].Name) + len(g.File)
+}
+
+// matchOp returns the length of op k's text when data begins with it,
+// else 0.
+func (s *v2State) matchOp(bi, k int, data []byte) int {
+	c := s.c
+	g := c.g
+	if bi >= len(g.Bundles) || k >= len(g.Bundles[bi].Ops) {
+		return 0
+	}
+	op := &g.Bundles[bi].Ops[k]
+	m := matcher{data: data, ok: true}
+	m.lit(`{"name": `)
+	m.str(op.Name)
+	m.lit(`, "step": `)
+	m.int(int64(k))
+	m.lit(`, "pos": "`)
+	m.lit(c.plainFile())
+	m.lit(`:`)
+	m.int(int64(op.Pos.Line))
+	m.lit(`:`)
+	m.int(int64(op.Pos.Col))
+	m.lit(`"}`)
+	if !m.ok {
+		return 0
+	}
+	return m.i
 }
 
 // bundle checks the version 2 keys of bundle bi's element.

@@ -288,11 +288,13 @@ func TestPreparedSameErrors(t *testing.T) {
 	}
 }
 
-// TestJSONFastPathSameErrors: with the buffers' fast path and without
-// it, the JSON check reports the same, on the writer's text of random
-// plans with random edits in its buffers array.
+// TestJSONFastPathSameErrors: with the fast paths (buffers, kernel
+// arguments, ops) and without them, the JSON check reports the same, on
+// the writer's text of random plans with random edits in its buffers
+// array (even seeds) or from its bundles array on (odd seeds).
 func TestJSONFastPathSameErrors(t *testing.T) {
 	differ := 0
+	differIn := [2]int{}
 	for seed := int64(0); seed < 1500; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		src := randgraph.Generate(r, randgraph.Default)
@@ -306,7 +308,7 @@ func TestJSONFastPathSameErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc := js.Bytes()
-		at := bytes.Index(doc, []byte(`"buffers": [`))
+		at := bytes.Index(doc, []byte([2]string{`"buffers": [`, `"bundles": [`}[seed%2]))
 		for range 1 + r.Intn(3) {
 			i := at + r.Intn(len(doc)-at)
 			switch r.Intn(4) {
@@ -336,9 +338,10 @@ func TestJSONFastPathSameErrors(t *testing.T) {
 		}
 		if fast != "<nil>" {
 			differ++
+			differIn[seed%2]++
 		}
 	}
-	if differ < 1000 {
-		t.Errorf("only %d edited documents fail", differ)
+	if differ < 1000 || min(differIn[0], differIn[1]) < 400 {
+		t.Errorf("only %d edited documents fail (%d edited in buffers, %d from bundles on)", differ, differIn[0], differIn[1])
 	}
 }

@@ -100,7 +100,7 @@ type bufferJSON struct {
 // caller's expected text is valid JSON whose reading would pass the
 // caller's checks. The hooks' matchArg and matchOp are the same fast
 // path for the elements of kernel_args and ops (see reader.expected).
-func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i int) int, expect func(i int, data []byte) int, buffer func(i int, b *bufferJSON), hooks *v2Hooks) (doc planJSON, nBundles, nBuffers int) {
+func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b *bundleJSON), expectMin func(i, _ int) int, expect func(i, _ int, data []byte) int, buffer func(i int, b *bufferJSON), hooks *v2Hooks) (doc planJSON, nBundles, nBuffers int) {
 	r.object(func(key []byte) {
 		switch string(key) {
 		case "format_version":
@@ -219,14 +219,10 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 		case "buffers":
 			nBuffers = 0
 			r.array(func(i int) {
-				if expect != nil && r.ws() == '{' {
-					r.need(expectMin(i))
-					if n := expect(i, r.data[r.i:]); n > 0 {
-						r.i += n
-						buffer(i, nil)
-						nBuffers = i + 1
-						return
-					}
+				if r.expected(expectMin, expect, i, 0) {
+					buffer(i, nil)
+					nBuffers = i + 1
+					return
 				}
 				var b bufferJSON
 				r.strs = r.strs[:0]
@@ -352,9 +348,11 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 	// withV2 and withoutV2 count the buffers with and without the
 	// version 2 keys.
 	withV2, withoutV2 := 0, 0
-	expectMin, expect := bc.bufferMin, bc.matchBuffer
-	if !matches || slowJSON {
-		expectMin, expect = nil, nil
+	var expectMin func(i, _ int) int
+	var expect func(i, _ int, data []byte) int
+	if matches && !slowJSON {
+		expectMin = func(i, _ int) int { return bc.bufferMin(i) }
+		expect = func(i, _ int, data []byte) int { return bc.matchBuffer(i, data) }
 	}
 	doc, nBundles, nBuffers := decodePlan(r, p.Allocator, ps, func(i int, jb *bundleJSON) {
 		if matches && i < len(g.Bundles) {

@@ -127,90 +127,7 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 			nBundles = 0
 			hooks.start()
 			r.array(func(i int) {
-				b := bundleJSON{Args: -1, Ops: -1}
-				r.strs = r.strs[:0] // the strings of the last element are done with
-				r.object(func(key []byte) {
-					switch string(key) {
-					case "name":
-						b.Name = r.optStr()
-					case "steps":
-						b.Steps = r.optInt()
-					case "pool_size":
-						b.PoolSize = r.optInt()
-					case "lower_bound":
-						b.LowerBound = r.optInt()
-					case "pos":
-						b.Pos = r.optStr()
-					case "kernel_args":
-						b.Args = 0
-						mark := len(r.strs) // the bundle's own strings stay
-						r.array(func(k int) {
-							if r.expected(hooks.argMin, hooks.matchArg, i, k) {
-								b.Args = k + 1
-								return
-							}
-							r.strs = r.strs[:mark]
-							var a argJSON
-							r.object(func(key []byte) {
-								switch string(key) {
-								case "arg":
-									a.Arg = r.optInt()
-								case "group":
-									a.Group = r.optStr()
-								case "names":
-									a.Names = a.Names[:0]
-									a.NamesOK = r.array(func(int) { a.Names = append(a.Names, r.str()) })
-								default:
-									r.unknown(key)
-								}
-							})
-							if r.err == nil {
-								hooks.arg(i, k, &a)
-								b.Args = k + 1
-							}
-						})
-					case "ops":
-						b.Ops = 0
-						mark := len(r.strs)
-						r.array(func(k int) {
-							if r.expected(hooks.opMin, hooks.matchOp, i, k) {
-								b.Ops = k + 1
-								return
-							}
-							r.strs = r.strs[:mark]
-							var o opJSON
-							r.object(func(key []byte) {
-								switch string(key) {
-								case "name":
-									o.Name = r.optStr()
-								case "step":
-									o.Step = r.optInt()
-								case "pos":
-									o.Pos = r.optStr()
-								case "sdsc_file":
-									o.SDSCFile = r.optStr()
-								default:
-									r.unknown(key)
-								}
-							})
-							if r.err == nil {
-								hooks.op(i, k, &o)
-								b.Ops = k + 1
-							}
-						})
-					case "compare":
-						b.Own = jint{}
-						r.object(func(name []byte) {
-							own := string(name) == allocator
-							v := r.optInt()
-							if own {
-								b.Own = jint{v: v.v, ok: true}
-							}
-						})
-					default:
-						r.unknown(key)
-					}
-				})
+				b := decodeBundle(r, i, allocator, hooks)
 				if r.err == nil {
 					bundle(i, &b)
 					nBundles = i + 1
@@ -224,34 +141,7 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 					nBuffers = i + 1
 					return
 				}
-				var b bufferJSON
-				r.strs = r.strs[:0]
-				r.object(func(key []byte) {
-					switch string(key) {
-					case "name":
-						b.Name = r.optStr()
-					case "size":
-						b.Size = r.optInt()
-					case "bundle":
-						b.Bundle = r.optStr()
-					case "start":
-						b.Start = r.optInt()
-					case "end":
-						b.End = r.optInt()
-					case "offset":
-						b.Offset = r.optInt()
-					case "view_offset":
-						b.ViewOffset = r.optInt()
-					case "reason":
-						b.Reason = r.optStr()
-					case "group":
-						b.Group = r.optStr()
-					case "pos":
-						b.Pos = r.optStr()
-					default:
-						r.unknown(key)
-					}
-				})
+				b := decodeBuffer(r)
 				if r.err == nil {
 					buffer(i, &b)
 					nBuffers = i + 1
@@ -262,6 +152,140 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 		}
 	})
 	return doc, nBundles, nBuffers
+}
+
+// decodeBundle reads element i of the bundles array, handing its
+// kernel_args and ops elements to hooks as they are read (or taking
+// them by the hooks' fast paths).
+func decodeBundle(r *reader, i int, allocator string, hooks *v2Hooks) bundleJSON {
+	b := bundleJSON{Args: -1, Ops: -1}
+	r.strs = r.strs[:0] // the strings of the last element are done with
+	r.object(func(key []byte) {
+		switch string(key) {
+		case "name":
+			b.Name = r.optStr()
+		case "steps":
+			b.Steps = r.optInt()
+		case "pool_size":
+			b.PoolSize = r.optInt()
+		case "lower_bound":
+			b.LowerBound = r.optInt()
+		case "pos":
+			b.Pos = r.optStr()
+		case "kernel_args":
+			b.Args = 0
+			mark := len(r.strs) // the bundle's own strings stay
+			r.array(func(k int) {
+				if !r.expected(hooks.argMin, hooks.matchArg, i, k) {
+					r.strs = r.strs[:mark]
+					a := decodeArg(r)
+					if r.err != nil {
+						return
+					}
+					hooks.arg(i, k, &a)
+				}
+				b.Args = k + 1
+			})
+		case "ops":
+			b.Ops = 0
+			mark := len(r.strs)
+			r.array(func(k int) {
+				if !r.expected(hooks.opMin, hooks.matchOp, i, k) {
+					r.strs = r.strs[:mark]
+					o := decodeOp(r)
+					if r.err != nil {
+						return
+					}
+					hooks.op(i, k, &o)
+				}
+				b.Ops = k + 1
+			})
+		case "compare":
+			b.Own = jint{}
+			r.object(func(name []byte) {
+				own := string(name) == allocator
+				v := r.optInt()
+				if own {
+					b.Own = jint{v: v.v, ok: true}
+				}
+			})
+		default:
+			r.unknown(key)
+		}
+	})
+	return b
+}
+
+// decodeArg reads an element of a bundle's kernel_args.
+func decodeArg(r *reader) argJSON {
+	var a argJSON
+	r.object(func(key []byte) {
+		switch string(key) {
+		case "arg":
+			a.Arg = r.optInt()
+		case "group":
+			a.Group = r.optStr()
+		case "names":
+			a.Names = a.Names[:0]
+			a.NamesOK = r.array(func(int) { a.Names = append(a.Names, r.str()) })
+		default:
+			r.unknown(key)
+		}
+	})
+	return a
+}
+
+// decodeOp reads an element of a bundle's ops.
+func decodeOp(r *reader) opJSON {
+	var o opJSON
+	r.object(func(key []byte) {
+		switch string(key) {
+		case "name":
+			o.Name = r.optStr()
+		case "step":
+			o.Step = r.optInt()
+		case "pos":
+			o.Pos = r.optStr()
+		case "sdsc_file":
+			o.SDSCFile = r.optStr()
+		default:
+			r.unknown(key)
+		}
+	})
+	return o
+}
+
+// decodeBuffer reads an element of the buffers array.
+func decodeBuffer(r *reader) bufferJSON {
+	var b bufferJSON
+	r.strs = r.strs[:0]
+	r.object(func(key []byte) {
+		switch string(key) {
+		case "name":
+			b.Name = r.optStr()
+		case "size":
+			b.Size = r.optInt()
+		case "bundle":
+			b.Bundle = r.optStr()
+		case "start":
+			b.Start = r.optInt()
+		case "end":
+			b.End = r.optInt()
+		case "offset":
+			b.Offset = r.optInt()
+		case "view_offset":
+			b.ViewOffset = r.optInt()
+		case "reason":
+			b.Reason = r.optStr()
+		case "group":
+			b.Group = r.optStr()
+		case "pos":
+			b.Pos = r.optStr()
+		default:
+			r.unknown(key)
+		}
+	})
+	return b
 }
 
 // poolSizes takes in the members of pool_sizes as they stream by. The

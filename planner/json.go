@@ -35,8 +35,8 @@ func WriteJSON(w io.Writer, p *Result) error { return WriteJSONFiles(w, p, nil) 
 // has the key.
 func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error {
 	g := p.Graph
-	b := make([]byte, 0, 72<<10)
-	b = append(b, "{\n  \"format_version\": "...)
+	jw := &jsonWriter{w: w, b: make([]byte, 0, 72<<10)}
+	b := append(jw.b, "{\n  \"format_version\": "...)
 	b = strconv.AppendInt(b, FormatVersion, 10)
 	b = append(b, ",\n  \"graph\": "...)
 	b = appendString(b, g.Name)
@@ -48,7 +48,7 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 	// file is the source file as the start of a JSON string, without
 	// its closing quote, for appendPos.
 	file := appendString(nil, g.File)
-	file = file[:len(file)-1]
+	jw.file = file[:len(file)-1]
 	first := true
 	for bi, pb := range p.Bundles {
 		if !pb.HasPool() {
@@ -62,109 +62,24 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		b = append(b, ": "...)
 		b = strconv.AppendInt(b, pb.PoolSize, 10)
 	}
-	b = append(b, "},\n  \"bundles\": ["...)
-	for bi, pb := range p.Bundles {
+	jw.b = append(b, "},\n  \"bundles\": ["...)
+	for bi := range p.Bundles {
 		if bi > 0 {
-			b = append(b, ',')
+			jw.b = append(jw.b, ',')
 		}
-		b = append(b, "\n    {\"name\": "...)
-		b = appendString(b, g.Bundles[bi].Name)
-		b = append(b, ", \"steps\": "...)
-		b = strconv.AppendInt(b, int64(len(g.Bundles[bi].Ops)), 10)
-		b = append(b, ", \"pool_size\": "...)
-		if pb.HasPool() {
-			b = strconv.AppendInt(b, pb.PoolSize, 10)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, ", \"lower_bound\": "...)
-		b = strconv.AppendInt(b, pb.LowerBound, 10)
-		if len(p.Compare) > 0 {
-			b = append(b, ", \"compare\": "...)
-			if !pb.HasPool() {
-				b = append(b, "null"...)
-			} else {
-				for k, alt := range p.Compare {
-					if k == 0 {
-						b = append(b, '{')
-					} else {
-						b = append(b, ", "...)
-					}
-					b = appendString(b, alt.Allocator)
-					b = append(b, ": "...)
-					b = strconv.AppendInt(b, alt.PoolSizes[bi], 10)
-				}
-				b = append(b, '}')
-			}
-		}
-		b = append(b, ", \"pos\": "...)
-		b = appendPos(b, file, g.Bundles[bi].Pos)
-		b = append(b, ",\n      \"kernel_args\": ["...)
-		args := p.KernelArgs(bi)
-		for k, ka := range args {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n        {\"arg\": "...)
-			b = strconv.AppendInt(b, int64(k), 10)
-			b = append(b, ", \"group\": "...)
-			b = appendString(b, g.Buffers[g.Groups[ka.Group].Root].Name)
-			b = append(b, ", \"names\": ["...)
-			for j, n := range ka.Names {
-				if j > 0 {
-					b = append(b, ", "...)
-				}
-				b = appendString(b, g.Buffers[n].Name)
-			}
-			b = append(b, "]}"...)
-			if len(b) > 64<<10 {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
-		}
-		if len(args) > 0 {
-			b = append(b, "\n      "...)
-		}
-		b = append(b, "],\n      \"ops\": ["...)
-		ops := g.Bundles[bi].Ops
 		var files []int32
 		if opFiles != nil {
 			files = opFiles(bi)
 		}
-		for k := range ops {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n        {\"name\": "...)
-			b = appendString(b, ops[k].Name)
-			b = append(b, ", \"step\": "...)
-			b = strconv.AppendInt(b, int64(ops[k].Step), 10)
-			b = append(b, ", \"pos\": "...)
-			b = appendPos(b, file, ops[k].Pos)
-			if files != nil {
-				b = append(b, ", \"sdsc_file\": \"sdsc_"...)
-				b = strconv.AppendInt(b, int64(files[k]), 10)
-				b = append(b, ".json\""...)
-			}
-			b = append(b, '}')
-			if len(b) > 64<<10 {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
+		jw.bundle(p, bi, files)
+		if jw.err != nil {
+			return jw.err
 		}
-		if len(ops) > 0 {
-			b = append(b, "\n      "...)
-		}
-		b = append(b, "]}"...)
 	}
 	if len(p.Bundles) > 0 {
-		b = append(b, "\n  "...)
+		jw.b = append(jw.b, "\n  "...)
 	}
-	b = append(b, "],\n  \"buffers\": ["...)
+	jw.b = append(jw.b, "],\n  \"buffers\": ["...)
 	// Bundle bi's name as a JSON string is quoted[bundleAt[bi]:bundleAt[bi+1]].
 	var quoted []byte
 	bundleAt := make([]int, len(g.Bundles)+1)
@@ -173,61 +88,180 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		bundleAt[bi+1] = len(quoted)
 	}
 	for i := range g.Buffers {
-		buf := &g.Buffers[i]
 		if i > 0 {
-			b = append(b, ',')
+			jw.b = append(jw.b, ',')
 		}
-		pg := &p.Groups[buf.Group]
-		b = append(b, "\n    {\"name\": "...)
-		b = appendString(b, buf.Name)
-		b = append(b, ", \"size\": "...)
-		b = decimal.Append(b, buf.Size)
-		b = append(b, ", \"bundle\": "...)
-		if pg.Bundle >= 0 {
-			b = append(b, quoted[bundleAt[pg.Bundle]:bundleAt[pg.Bundle+1]]...)
-			b = append(b, ", \"start\": "...)
-			b = decimal.Append(b, int64(pg.Start))
-			b = append(b, ", \"end\": "...)
-			b = decimal.Append(b, int64(pg.End))
-		} else {
-			b = append(b, "null, \"start\": null, \"end\": null"...)
+		bn := []byte("null")
+		if pg := &p.Groups[g.Buffers[i].Group]; pg.Bundle >= 0 {
+			bn = quoted[bundleAt[pg.Bundle]:bundleAt[pg.Bundle+1]]
 		}
-		b = append(b, ", \"offset\": "...)
-		if pg.Offset >= 0 {
-			b = decimal.Append(b, pg.Offset)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, ", \"view_offset\": "...)
-		b = decimal.Append(b, buf.ViewOffset)
-		b = append(b, ", \"reason\": "...)
-		if pg.Reason == Pooled {
-			b = append(b, "null}"...)
-		} else {
-			b = appendString(b, pg.Reason.String())
-			b = append(b, '}')
-		}
-		b = b[:len(b)-1]
-		b = append(b, ", \"group\": "...)
-		b = appendString(b, g.Buffers[g.Groups[buf.Group].Root].Name)
-		b = append(b, ", \"pos\": "...)
-		b = appendPos(b, file, buf.Pos)
-		b = append(b, '}')
-		if len(b) > 64<<10 {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
+		if jw.buffer(p, i, bn) {
+			return jw.err
 		}
 	}
 	if len(g.Buffers) > 0 {
-		b = append(b, "\n  "...)
+		jw.b = append(jw.b, "\n  "...)
 	}
-	b = append(b, "],\n"...)
-	b = appendFootprint(b, p, p.Footprint())
-	b = append(b, "}\n"...)
-	_, err := w.Write(b)
+	jw.b = append(jw.b, "],\n"...)
+	jw.b = appendFootprint(jw.b, p, p.Footprint())
+	jw.b = append(jw.b, "}\n"...)
+	_, err := w.Write(jw.b)
 	return err
+}
+
+// jsonWriter is WriteJSONFiles' text as it is built: b, handed to w in
+// pieces of about 64 KiB (flush); err is w's first error, after which
+// nothing more is written.
+type jsonWriter struct {
+	w    io.Writer
+	b    []byte
+	err  error
+	file []byte // the source file, quoted without its closing quote
+}
+
+// flush hands b to w once it holds 64 KiB. It reports whether w has
+// failed: the caller then stops building (WriteJSONFiles returns the
+// error).
+func (jw *jsonWriter) flush() bool {
+	if len(jw.b) > 64<<10 && jw.err == nil {
+		_, jw.err = jw.w.Write(jw.b)
+		jw.b = jw.b[:0]
+	}
+	return jw.err != nil
+}
+
+// bundle appends element bi of the bundles array, files being its ops'
+// SDSC file numbers (nil: no "sdsc_file" key).
+func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
+	g := p.Graph
+	pb := &p.Bundles[bi]
+	b := append(jw.b, "\n    {\"name\": "...)
+	b = appendString(b, g.Bundles[bi].Name)
+	b = append(b, ", \"steps\": "...)
+	b = strconv.AppendInt(b, int64(len(g.Bundles[bi].Ops)), 10)
+	b = append(b, ", \"pool_size\": "...)
+	if pb.HasPool() {
+		b = strconv.AppendInt(b, pb.PoolSize, 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, ", \"lower_bound\": "...)
+	b = strconv.AppendInt(b, pb.LowerBound, 10)
+	if len(p.Compare) > 0 {
+		b = append(b, ", \"compare\": "...)
+		if !pb.HasPool() {
+			b = append(b, "null"...)
+		} else {
+			for k, alt := range p.Compare {
+				if k == 0 {
+					b = append(b, '{')
+				} else {
+					b = append(b, ", "...)
+				}
+				b = appendString(b, alt.Allocator)
+				b = append(b, ": "...)
+				b = strconv.AppendInt(b, alt.PoolSizes[bi], 10)
+			}
+			b = append(b, '}')
+		}
+	}
+	b = append(b, ", \"pos\": "...)
+	b = appendPos(b, jw.file, g.Bundles[bi].Pos)
+	jw.b = append(b, ",\n      \"kernel_args\": ["...)
+	args := p.KernelArgs(bi)
+	for k, ka := range args {
+		b := jw.b
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n        {\"arg\": "...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, ", \"group\": "...)
+		b = appendString(b, g.Buffers[g.Groups[ka.Group].Root].Name)
+		b = append(b, ", \"names\": ["...)
+		for j, n := range ka.Names {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendString(b, g.Buffers[n].Name)
+		}
+		jw.b = append(b, "]}"...)
+		if jw.flush() {
+			return
+		}
+	}
+	if len(args) > 0 {
+		jw.b = append(jw.b, "\n      "...)
+	}
+	jw.b = append(jw.b, "],\n      \"ops\": ["...)
+	ops := g.Bundles[bi].Ops
+	for k := range ops {
+		b := jw.b
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n        {\"name\": "...)
+		b = appendString(b, ops[k].Name)
+		b = append(b, ", \"step\": "...)
+		b = strconv.AppendInt(b, int64(ops[k].Step), 10)
+		b = append(b, ", \"pos\": "...)
+		b = appendPos(b, jw.file, ops[k].Pos)
+		if files != nil {
+			b = append(b, ", \"sdsc_file\": \"sdsc_"...)
+			b = strconv.AppendInt(b, int64(files[k]), 10)
+			b = append(b, ".json\""...)
+		}
+		jw.b = append(b, '}')
+		if jw.flush() {
+			return
+		}
+	}
+	if len(ops) > 0 {
+		jw.b = append(jw.b, "\n      "...)
+	}
+	jw.b = append(jw.b, "]}"...)
+}
+
+// buffer appends element i of the buffers array; bundle is its group's
+// bundle name as a JSON string, or null. It reports whether w has failed.
+func (jw *jsonWriter) buffer(p *Result, i int, bundle []byte) bool {
+	g := p.Graph
+	buf := &g.Buffers[i]
+	pg := &p.Groups[buf.Group]
+	b := append(jw.b, "\n    {\"name\": "...)
+	b = appendString(b, buf.Name)
+	b = append(b, ", \"size\": "...)
+	b = decimal.Append(b, buf.Size)
+	b = append(b, ", \"bundle\": "...)
+	b = append(b, bundle...)
+	if pg.Bundle >= 0 {
+		b = append(b, ", \"start\": "...)
+		b = decimal.Append(b, int64(pg.Start))
+		b = append(b, ", \"end\": "...)
+		b = decimal.Append(b, int64(pg.End))
+	} else {
+		b = append(b, ", \"start\": null, \"end\": null"...)
+	}
+	b = append(b, ", \"offset\": "...)
+	if pg.Offset >= 0 {
+		b = decimal.Append(b, pg.Offset)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, ", \"view_offset\": "...)
+	b = decimal.Append(b, buf.ViewOffset)
+	b = append(b, ", \"reason\": "...)
+	if pg.Reason == Pooled {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, pg.Reason.String())
+	}
+	b = append(b, ", \"group\": "...)
+	b = appendString(b, g.Buffers[g.Groups[buf.Group].Root].Name)
+	b = append(b, ", \"pos\": "...)
+	b = appendPos(b, jw.file, buf.Pos)
+	jw.b = append(b, '}')
+	return jw.flush()
 }
 
 // appendFootprint appends the "footprint" member, its closing line

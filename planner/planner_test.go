@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -201,6 +202,58 @@ func TestJSONViewOffset(t *testing.T) {
 	} {
 		if !strings.Contains(js.String(), want) {
 			t.Errorf("plan JSON lacks %s:\n%s", want, js.String())
+		}
+	}
+}
+
+// failingWriter fails every write after the first ok ones, counting the
+// writes it is asked for.
+type failingWriter struct{ ok, writes int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	if w.writes > w.ok {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// TestWriteJSONStopsAtWriteError: the plan JSON is handed to the writer
+// in 64 KiB pieces; once one fails, WriteJSON returns that error at once
+// (the verifier stops reading a document it has rejected, and the writer
+// must not build the rest: a plan of 20,000 buffers and ops is well over
+// ten pieces, so any write after the failing one is a defect).
+func TestWriteJSONStopsAtWriteError(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph big {\n")
+	const n = 20000
+	for i := range n {
+		fmt.Fprintf(&b, "  buffer t%d : 256\n", i)
+	}
+	b.WriteString("  input t0\n  fused k {\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "    op o%d reads t%d writes t%d\n", i, i-1, i)
+	}
+	b.WriteString("  }\n  output t19999\n}\n")
+	g, errs := frontend.ParseCheck("big.bir", []byte(b.String()))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	var whole bytes.Buffer
+	if err := planner.WriteJSON(&whole, p); err != nil {
+		t.Fatal(err)
+	}
+	if whole.Len() < 10*(64<<10) {
+		t.Fatalf("the document is %d bytes: too small for this test", whole.Len())
+	}
+	for _, ok := range []int{0, 1, 3} {
+		w := &failingWriter{ok: ok}
+		if err := planner.WriteJSON(w, p); err == nil || err.Error() != "disk full" {
+			t.Fatalf("after %d good writes: %v, want disk full", ok, err)
+		}
+		if w.writes != ok+1 {
+			t.Errorf("after %d good writes: %d writes, want %d (none after the failing one)", ok, w.writes, ok+1)
 		}
 	}
 }

@@ -9,7 +9,6 @@ package planner
 
 import (
 	"strconv"
-	"sync"
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/ir"
@@ -54,9 +53,6 @@ type ReasonInfo struct {
 	// Evidence is the one-line justification reports print when they
 	// have nothing more specific (positions, bundle names) to say.
 	Evidence string
-	// FromAccesses says the reason is decided by who reads and writes
-	// the group (its Usage), so evidence can name those accesses.
-	FromAccesses bool
 
 	// applies is the rule: whether the reason holds for a group, given
 	// that no earlier reason of the table does. nil for over-budget,
@@ -82,25 +78,25 @@ var ReasonTable = []ReasonInfo{
 		Evidence: "its storage is claimed by LX scratchpad planning",
 		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.LX }},
 	{Reason: CPURead, Name: "cpu-read", Meaning: "is read by a CPU fallback node",
-		Evidence: "a CPU node reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.cpuRead }},
+		Evidence: "a CPU node reads it",
+		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.cpuRead }},
 	{Reason: Unused, Name: "unused", Meaning: "is read or written by no node at all",
-		Evidence: "no node reads or writes it", FromAccesses: true,
+		Evidence: "no node reads or writes it",
 		applies: func(_ *ir.Group, u *touches, _ bool) bool {
 			return u.readers == 0 && u.writers == 0 && !u.cpuWritten
 		}},
 	{Reason: NotWritten, Name: "not-written", Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
-		Evidence: "no bundle writes it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.writers == 0 }},
+		Evidence: "no bundle writes it",
+		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.writers == 0 }},
 	{Reason: NotRead, Name: "not-read", Meaning: "is read by no node",
-		Evidence: "no node reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.readers == 0 }},
+		Evidence: "no node reads it",
+		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.readers == 0 }},
 	{Reason: MultiWriter, Name: "multi-writer", Meaning: "is written by two or more bundles",
-		Evidence: "two or more bundles write it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.writers > 1 }},
+		Evidence: "two or more bundles write it",
+		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.writers > 1 }},
 	{Reason: CrossBundle, Name: "cross-bundle", Meaning: "is read by a bundle other than its single writer",
-		Evidence: "a bundle other than its writer reads it", FromAccesses: true,
-		applies: func(_ *ir.Group, u *touches, _ bool) bool { return u.readers > 1 || u.reader != u.writer }},
+		Evidence: "a bundle other than its writer reads it",
+		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.readers > 1 || u.reader != u.writer }},
 	{Reason: ZeroSize, Name: "zero-size", Meaning: "has size 0",
 		Evidence: "its size is 0 bytes",
 		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Size == 0 }},
@@ -176,8 +172,8 @@ type Result struct {
 	// allocators would need; the plan JSON shows them per bundle.
 	Compare []Alternative
 
-	// usage is Usage's index, built on first use.
-	usage *usageOnce
+	// index is Index's answer, built on first use.
+	index *indexOnce
 }
 
 // Group is the decision for one storage group. It is kept small (24
@@ -222,31 +218,10 @@ func (p *Result) Pooled(gi, bi int) bool {
 	return g.Offset >= 0 && int(g.Bundle) == bi
 }
 
-// Usage returns who touches group gi. The lists are shared (capacity-
-// limited, so an append copies) and must not be modified. Planning needs
-// only a summary of them, so the lists are gathered from the graph on the
-// first call (reports need them; compiling does not) and kept.
-func (p *Result) Usage(gi int) Usage {
-	var ix *usageIndex
-	if p.usage != nil {
-		p.usage.once.Do(func() { p.usage.ix = collectUsage(p.Graph) })
-		ix = p.usage.ix
-	} else {
-		ix = collectUsage(p.Graph) // a Result built by hand
-	}
-	return ix.of(gi)
-}
-
-// usageOnce builds a Result's usage index once, whoever asks first.
-type usageOnce struct {
-	once sync.Once
-	ix   *usageIndex
-}
-
 // Plan applies bundle-ir.md §3 to g.
 func Plan(g *ir.Graph, opt Options) *Result {
 	p := &Result{Graph: g, Allocator: opt.AllocatorName, Budget: opt.Budget, Disabled: opt.Disabled,
-		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles)), usage: &usageOnce{}}
+		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles)), index: &indexOnce{}}
 	if p.Allocator == "" {
 		p.Allocator = "first-fit"
 	}
@@ -390,85 +365,6 @@ func collectTouches(g *ir.Graph, gs []Group) {
 			gs[a.Group].Reason |= cpuWrittenBit
 		}
 	}
-}
-
-// usageIndex holds every group's Usage lists in one shared array: list l
-// (ReadBy, WrittenBy, CPUReadBy, CPUWrittenBy) of group gi is
-// arena[start[4*gi+l]:start[4*gi+l+1]].
-type usageIndex struct {
-	start []int
-	arena []int
-}
-
-func (ix *usageIndex) of(gi int) Usage {
-	list := func(l int) []int {
-		lo, hi := ix.start[4*gi+l], ix.start[4*gi+l+1]
-		if lo == hi {
-			return nil
-		}
-		return ix.arena[lo:hi:hi]
-	}
-	return Usage{ReadBy: list(0), WrittenBy: list(1), CPUReadBy: list(2), CPUWrittenBy: list(3)}
-}
-
-// collectUsage gathers every group's Usage: two passes over the accesses,
-// the first counting, instead of millions of small allocations.
-func collectUsage(g *ir.Graph) *usageIndex {
-	n := len(g.Groups)
-	// At k = 4*gi+l: last is 1 + the index last added to the list
-	// (bundles and CPU nodes are visited in ascending order, so an index
-	// is new for a list exactly when it differs from the last one added),
-	// next the list's length in the first pass and its next free arena
-	// slot in the second.
-	last := make([]int32, 4*n)
-	next := make([]int, 4*n)
-	ix := &usageIndex{}
-	for pass := 0; pass < 2; pass++ {
-		note := func(k, i int) {
-			if last[k] == int32(i+1) {
-				return
-			}
-			last[k] = int32(i + 1)
-			if pass == 1 {
-				ix.arena[next[k]] = i
-			}
-			next[k]++
-		}
-		for bi := range g.Bundles {
-			for oi := range g.Bundles[bi].Ops {
-				op := &g.Bundles[bi].Ops[oi]
-				for _, a := range g.Reads(op) {
-					note(4*int(a.Group), bi)
-				}
-				for _, a := range g.Writes(op) {
-					note(4*int(a.Group)+1, bi)
-				}
-			}
-		}
-		for ci := range g.CPU {
-			for _, a := range g.CPU[ci].Reads {
-				note(4*int(a.Group)+2, ci)
-			}
-			for _, a := range g.CPU[ci].Writes {
-				note(4*int(a.Group)+3, ci)
-			}
-		}
-		if pass == 1 {
-			break
-		}
-		// Lay the lists out in k order; next becomes each list's start
-		// for the second pass.
-		ix.start = make([]int, 4*n+1)
-		off := 0
-		for k := 0; k < 4*n; k++ {
-			ix.start[k] = off
-			off, next[k] = off+next[k], off
-		}
-		ix.start[4*n] = off
-		ix.arena = make([]int, off)
-		clear(last)
-	}
-	return ix
 }
 
 // reasonFor applies the rules of ReasonTable in order up to zero-size;

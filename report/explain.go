@@ -128,8 +128,8 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 	}
 
 	// Who touches it.
-	ix := indexOne(g, gi)
-	ts, cs := ix.bundle[gi], ix.cpu[gi]
+	ix := p.Index()
+	ts, cs := ix.Touches(gi), ix.CPU(gi)
 	for _, read := range []bool{false, true} {
 		label := "written by:"
 		if read {
@@ -137,22 +137,24 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 		}
 		var lines []string
 		for _, t := range ts {
-			if t.read == read {
-				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.bundle].Name, t.step, opAt(g, t.bundle, t.step), t.pos)
-				if t.buffer != bufIdx {
-					l += ", as " + g.Buffers[t.buffer].Name
+			if t.Read == read {
+				a := &g.Accesses[t.Access]
+				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), g.Position(a.Pos))
+				if int(a.Buffer) != bufIdx {
+					l += ", as " + g.Buffers[a.Buffer].Name
 				}
-				if c := coresPhrase(g, &g.Bundles[t.bundle].Ops[t.step], t.split); c != "" {
+				if c := coresPhrase(g, &g.Bundles[t.Bundle].Ops[t.Step], g.Split(a)); c != "" {
 					l += ", " + c
 				}
 				lines = append(lines, l)
 			}
 		}
 		for _, c := range cs {
-			if c.read == read {
-				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.node].Name, c.pos)
-				if c.buffer != bufIdx {
-					l += ", as " + g.Buffers[c.buffer].Name
+			if c.Read == read {
+				a := c.Access(g)
+				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.Node].Name, g.Position(a.Pos))
+				if int(a.Buffer) != bufIdx {
+					l += ", as " + g.Buffers[a.Buffer].Name
 				}
 				lines = append(lines, l)
 			}
@@ -173,13 +175,13 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 	} else {
 		fmt.Fprintf(bw, "decision: not pooled [%s]: %s\n", pg.Reason, evidence(p, ix, gi))
 		if pg.Reason == planner.CrossBundle {
-			u := p.Usage(gi)
+			u := ix.Usage(gi)
 			wb := u.WrittenBy[0]
 			var others []string
 			for _, rb := range u.ReadBy {
 				if rb != wb {
-					t := ix.first(gi, rb, true)
-					others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, t.step), t.pos))
+					t, _ := ix.First(gi, rb, true)
+					others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, int(t.Step)), touchPos(g, t)))
 				}
 			}
 			fmt.Fprintf(bw, "  bundles reading it besides its writer %s: %s\n", g.Bundles[wb].Name, strings.Join(others, ", "))
@@ -252,18 +254,18 @@ var claimPhrase = [...]string{
 // writeLiveRange explains the candidate's range: its first and last touch
 // in the bundle, then each counted loop whose back-edge widens it (spec
 // bundle-ir.md §3.2).
-func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *index, gi int) {
+func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *planner.Index, gi int) {
 	pg := &p.Groups[gi]
 	b := &g.Bundles[pg.Bundle]
 	first, last := -1, -1
-	for _, t := range ix.bundle[gi] {
-		if t.bundle != int(pg.Bundle) {
+	for _, t := range ix.Touches(gi) {
+		if t.Bundle != pg.Bundle {
 			continue
 		}
 		if first < 0 {
-			first = t.step
+			first = int(t.Step)
 		}
-		last = t.step
+		last = int(t.Step)
 	}
 	fmt.Fprintf(w, "live range: steps %d..%d of bundle %s (first touch at step %d, last at step %d)\n",
 		pg.Start, pg.End, b.Name, first, last)

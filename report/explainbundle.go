@@ -78,11 +78,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 		return groupName(g, live[i]) < groupName(g, live[j])
 	})
 	shown := live[:min(len(live), explainTop)]
-	want := make([]bool, len(g.Groups))
-	for _, gi := range shown {
-		want[gi] = true
-	}
-	ix := newIndex(g, want)
+	ix := p.Index()
 	fmt.Fprintf(bw, "standalone groups live here: %s, %s\n", count(len(live), "group"), sizeBytes(liveBytes))
 	args := map[int32]int{}
 	for n, ka := range p.KernelArgs(bi) {

@@ -176,13 +176,9 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		d.ExplainGz = gzipJSON(texts)
 	} else {
 		d.Evidence = make([]string, n)
-		want := make([]bool, n)
-		for gi := range want {
-			want[gi] = p.Groups[gi].Reason != planner.Pooled
-		}
-		ix := newIndex(g, want)
-		for gi := range want {
-			if want[gi] {
+		ix := p.Index()
+		for gi := range n {
+			if p.Groups[gi].Reason != planner.Pooled {
 				d.Evidence[gi] = evidence(p, ix, gi)
 			}
 		}
@@ -208,7 +204,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 			hb.Pool = append(hb.Pool, pool)
 			hb.Blocks = append(hb.Blocks, blocks)
 		}
-		for r, list := range fallbacksOf(p, touchedBy(g, bi), bi) {
+		for r, list := range fallbacksOf(p, p.Index().Groups(bi), bi) {
 			if len(list) == 0 {
 				continue
 			}

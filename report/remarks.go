@@ -44,15 +44,7 @@ func ParseRemarkMode(s string) (RemarkMode, error) {
 // where in it: "v (a view 2048 bytes into t0's storage) not pooled ...".
 func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	g := p.Graph
-	// Index only the groups whose evidence names accesses: graph inputs
-	// read everywhere would make the index as large as the graph.
-	want := make([]bool, len(g.Groups))
-	for gi, pg := range p.Groups {
-		if r := pg.Reason.Index(); r >= 0 && planner.ReasonTable[r].FromAccesses {
-			want[gi] = mode != RemarksPassed
-		}
-	}
-	ix := newIndex(g, want)
+	ix := p.Index()
 	bw := bufio.NewWriter(w)
 	for bi := range g.Buffers {
 		b := &g.Buffers[bi]

@@ -13,7 +13,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -51,16 +50,11 @@ func reasonName(r planner.Reason) string {
 	return r.String()
 }
 
-// touch is one access of a group by a leaf op of a bundle.
-type touch struct {
-	bundle, step int
-	read         bool
-	pos          ir.Position
-	// buffer is the name accessed (a group may be reached through any of
-	// its names); split is the access's split (nil: broadcast).
-	buffer int
-	split  []int64
-}
+// touchPos is the source position of bundle touch t.
+func touchPos(g *ir.Graph, t planner.Touch) ir.Position { return g.Position(g.Accesses[t.Access].Pos) }
+
+// cpuPos is the source position of CPU touch c.
+func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position { return g.Position(c.Access(g).Pos) }
 
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
@@ -108,136 +102,19 @@ func int64List(a []int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// index holds the accesses of selected groups, built in one pass over the
-// graph so that reporting on many buffers stays linear in the graph size.
-type index struct {
-	bundle [][]touch    // per group: bundle order, step order, reads before writes
-	cpu    [][]cpuTouch // per group: CPU node order, reads before writes
-}
-
-// cpuTouch is one access of a group by a CPU node.
-type cpuTouch struct {
-	node   int
-	read   bool
-	pos    ir.Position
-	buffer int // the name accessed
-}
-
-// newIndex records the accesses of the groups with want[gi] set.
-func newIndex(g *ir.Graph, want []bool) *index {
-	ix := &index{bundle: make([][]touch, len(g.Groups)), cpu: make([][]cpuTouch, len(g.Groups))}
-	for bi := range g.Bundles {
-		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range g.Reads(&op) {
-				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), true, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
-				}
-			}
-			for _, a := range g.Writes(&op) {
-				if want[a.Group] {
-					ix.bundle[a.Group] = append(ix.bundle[a.Group], touch{bi, int(op.Step), false, g.Position(a.Pos), int(a.Buffer), g.Split(&a)})
-				}
-			}
-		}
-	}
-	for ci, c := range g.CPU {
-		for _, a := range c.Reads {
-			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, true, g.Position(a.Pos), int(a.Buffer)})
-			}
-		}
-		for _, a := range c.Writes {
-			if want[a.Group] {
-				ix.cpu[a.Group] = append(ix.cpu[a.Group], cpuTouch{ci, false, g.Position(a.Pos), int(a.Buffer)})
-			}
-		}
-	}
-	return ix
-}
-
-// indexOne indexes the accesses of group gi alone.
-func indexOne(g *ir.Graph, gi int) *index {
-	want := make([]bool, len(g.Groups))
-	want[gi] = true
-	return newIndex(g, want)
-}
-
-// first is the first read (or write) of group gi in bundle bi; the caller
-// knows one exists.
-func (ix *index) first(gi, bi int, read bool) touch {
-	for _, t := range ix.bundle[gi] {
-		if t.bundle == bi && t.read == read {
-			return t
-		}
-	}
-	return touch{bundle: bi}
-}
-
-// touchedGroups returns, per bundle, the groups its ops access, each once,
-// in ascending group index (group order is name order).
-func touchedGroups(g *ir.Graph) [][]int {
-	out := make([][]int, len(g.Bundles))
-	seen := make([]int, len(g.Groups))
-	for i := range seen {
-		seen[i] = -1
-	}
-	for bi := range g.Bundles {
-		var list []int
-		add := func(a ir.Access) {
-			if seen[a.Group] != bi {
-				seen[a.Group] = bi
-				list = append(list, int(a.Group))
-			}
-		}
-		for _, op := range g.Bundles[bi].Ops {
-			for _, a := range g.Reads(&op) {
-				add(a)
-			}
-			for _, a := range g.Writes(&op) {
-				add(a)
-			}
-		}
-		sort.Ints(list)
-		out[bi] = list
-	}
-	return out
-}
-
-// touchedBy returns the groups bundle bi's ops access, each once, in
-// ascending group index; its cost is that of the bundle alone.
-func touchedBy(g *ir.Graph, bi int) []int {
-	var list []int
-	for _, op := range g.Bundles[bi].Ops {
-		for _, a := range g.Reads(&op) {
-			list = append(list, int(a.Group))
-		}
-		for _, a := range g.Writes(&op) {
-			list = append(list, int(a.Group))
-		}
-	}
-	sort.Ints(list)
-	out := list[:0]
-	for k, gi := range list {
-		if k == 0 || gi != list[k-1] {
-			out = append(out, gi)
-		}
-	}
-	return out
-}
-
 // fallbacksOf returns the groups bundle bi touches that are not pooled in
 // it, by reason in precedence order; each list is in group (name) order.
-func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
+func fallbacksOf(p *planner.Result, touched []int32, bi int) [][]int {
 	byReason := make([][]int, len(planner.Reasons))
 	for _, gi := range touched {
-		if p.Pooled(gi, bi) {
+		if p.Pooled(int(gi), bi) {
 			continue
 		}
 		r := p.Groups[gi].Reason.Index()
 		if r < 0 {
 			continue // pooled in another bundle: impossible, a pooled group has one bundle
 		}
-		byReason[r] = append(byReason[r], gi)
+		byReason[r] = append(byReason[r], int(gi))
 	}
 	return byReason
 }
@@ -246,8 +123,8 @@ func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
 func opAt(g *ir.Graph, bi, s int) string { return g.Bundles[bi].Ops[s].Name }
 
 // evidence is the one-line justification of group gi's reason, with
-// source positions; used by remarks and explain. ix must index gi.
-func evidence(p *planner.Result, ix *index, gi int) string {
+// source positions; used by remarks and explain. ix is p.Index().
+func evidence(p *planner.Result, ix *planner.Index, gi int) string {
 	g := p.Graph
 	pg := &p.Groups[gi]
 	switch pg.Reason {
@@ -255,47 +132,47 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 		return fmt.Sprintf("pooled in bundle %s at offset %d (%s), live at steps %d..%d",
 			g.Bundles[pg.Bundle].Name, pg.Offset, HumanSize(g.Groups[gi].Size), pg.Start, pg.End)
 	case planner.CPURead:
-		for _, c := range ix.cpu[gi] {
-			if c.read {
-				return fmt.Sprintf("CPU node %s reads it at %s", g.CPU[c.node].Name, c.pos)
+		for _, c := range ix.CPU(gi) {
+			if c.Read {
+				return fmt.Sprintf("CPU node %s reads it at %s", g.CPU[c.Node].Name, cpuPos(g, c))
 			}
 		}
 	case planner.NotWritten:
-		for _, c := range ix.cpu[gi] {
-			if !c.read {
-				return fmt.Sprintf("no bundle writes it (only CPU node %s, at %s)", g.CPU[c.node].Name, c.pos)
+		for _, c := range ix.CPU(gi) {
+			if !c.Read {
+				return fmt.Sprintf("no bundle writes it (only CPU node %s, at %s)", g.CPU[c.Node].Name, cpuPos(g, c))
 			}
 		}
-		if ts := ix.bundle[gi]; len(ts) > 0 {
+		if ts := ix.Touches(gi); len(ts) > 0 {
 			t := ts[0]
 			return fmt.Sprintf("no bundle writes it; bundle %s only reads it (op %s at %s)",
-				g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
+				g.Bundles[t.Bundle].Name, opAt(g, int(t.Bundle), int(t.Step)), touchPos(g, t))
 		}
 	case planner.NotRead:
-		for _, t := range ix.bundle[gi] {
-			if !t.read {
+		for _, t := range ix.Touches(gi) {
+			if !t.Read {
 				return fmt.Sprintf("no node reads it; bundle %s writes it (op %s at %s)",
-					g.Bundles[t.bundle].Name, opAt(g, t.bundle, t.step), t.pos)
+					g.Bundles[t.Bundle].Name, opAt(g, int(t.Bundle), int(t.Step)), touchPos(g, t))
 			}
 		}
 	case planner.MultiWriter:
 		var parts []string
-		for _, bi := range p.Usage(gi).WrittenBy {
-			t := ix.first(gi, bi, false)
-			parts = append(parts, fmt.Sprintf("%s (op %s at %s)", g.Bundles[bi].Name, opAt(g, bi, t.step), t.pos))
+		for _, bi := range ix.Usage(gi).WrittenBy {
+			t, _ := ix.First(gi, bi, false)
+			parts = append(parts, fmt.Sprintf("%s (op %s at %s)", g.Bundles[bi].Name, opAt(g, bi, int(t.Step)), touchPos(g, t)))
 		}
 		return fmt.Sprintf("written by %d bundles: %s", len(parts), strings.Join(parts, ", "))
 	case planner.CrossBundle:
-		u := p.Usage(gi)
+		u := ix.Usage(gi)
 		w := u.WrittenBy[0]
-		wt := ix.first(gi, w, false)
+		wt, _ := ix.First(gi, w, false)
 		for _, r := range u.ReadBy {
 			if r == w {
 				continue
 			}
-			rt := ix.first(gi, r, true)
+			rt, _ := ix.First(gi, r, true)
 			return fmt.Sprintf("written by bundle %s (op %s at %s) but read by bundle %s (op %s at %s)",
-				g.Bundles[w].Name, opAt(g, w, wt.step), wt.pos, g.Bundles[r].Name, opAt(g, r, rt.step), rt.pos)
+				g.Bundles[w].Name, opAt(g, w, int(wt.Step)), touchPos(g, wt), g.Bundles[r].Name, opAt(g, r, int(rt.Step)), touchPos(g, rt))
 		}
 		return fmt.Sprintf("written by bundle %s and read by another bundle", g.Bundles[w].Name)
 	case planner.OverBudget:

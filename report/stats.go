@@ -69,7 +69,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 	rightAligned := []bool{false, true, true, true, true, true, true, true, true, true, false}
 	rows := [][]string{header}
 
-	touched := touchedGroups(g)
+	ix := p.Index()
 	var tSteps, tFiles, tCands, tPooled int
 	var tPool, tLower int64
 	maxShare := -1.0
@@ -97,7 +97,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 				maxShare = max(maxShare, s)
 			}
 		}
-		fb := fallbacksOf(p, touched[bi], bi)
+		fb := fallbacksOf(p, ix.Groups(bi), bi)
 		byRow = append(byRow, fb)
 		files := sdscFileCount(p, bi, sdscCache)
 		tFiles += files
@@ -109,7 +109,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 		tPooled += pooled
 		tLower = addSat(tLower, pb.LowerBound)
 	}
-	untouched := untouchedFallbacks(p, touched)
+	untouched := untouchedFallbacks(p, ix)
 	names := make([]string, 0, len(g.Bundles)+1)
 	for _, b := range g.Bundles {
 		names = append(names, b.Name)
@@ -155,16 +155,10 @@ const noBundle = "(no bundle)"
 // untouchedFallbacks lists by reason the non-pooled groups that no
 // bundle touches (inputs nobody reads, groups only CPU nodes touch,
 // unused ones); nil when there are none.
-func untouchedFallbacks(p *planner.Result, touched [][]int) [][]int {
-	seen := make([]bool, len(p.Groups))
-	for _, list := range touched {
-		for _, gi := range list {
-			seen[gi] = true
-		}
-	}
+func untouchedFallbacks(p *planner.Result, ix *planner.Index) [][]int {
 	var out [][]int
 	for gi := range p.Groups {
-		if r := p.Groups[gi].Reason.Index(); r >= 0 && !seen[gi] {
+		if r := p.Groups[gi].Reason.Index(); r >= 0 && len(ix.Touches(gi)) == 0 {
 			if out == nil {
 				out = make([][]int, len(planner.Reasons))
 			}

@@ -315,7 +315,7 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 	pb := &p.Bundles[bi]
 	sc := scaleOf(p, bi)
 
-	fallbacks := fallbacksOf(p, touchedBy(g, bi), bi)
+	fallbacks := fallbacksOf(p, p.Index().Groups(bi), bi)
 	type entry struct{ reason, text string }
 	var legend []entry
 	nFallback := 0

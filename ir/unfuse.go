@@ -7,7 +7,8 @@ package ir
 // (and their member lists), CPU nodes, renames, claims, the accesses and
 // the Ints (each op keeps its loops' count, so its strides keep their
 // length) are shared with g, which is not modified; the loop lists and
-// loop bodies are the unfused graph's own.
+// loop bodies are the unfused graph's own. Like every graph, the result
+// is read-only: its bundles' Body slices are shared among them.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
@@ -35,6 +36,22 @@ func (g *Graph) Unfused() *Graph {
 	for k := 1; k < depth; k++ {
 		out.Items[k] = Item{Op: -1, Loop: int32(k)}
 	}
+	// One array each for the bundles, their ops and their loops, sliced
+	// per bundle with capacity limits, instead of an allocation or two
+	// per op: a million small objects cost their headers and the
+	// collector's time. The two possible bodies are shared by all.
+	nOps, nLoops := 0, 0
+	for _, b := range g.Bundles {
+		nOps += len(b.Ops)
+		for i := range b.Ops {
+			nLoops += len(g.OpLoops(&b.Ops[i]))
+		}
+	}
+	out.Bundles = make([]Bundle, 0, nOps)
+	ops := make([]Op, 0, nOps)
+	loopSlab := make([]Loop, 0, nLoops)
+	opBody := []Item{{Op: 0, Loop: -1}}
+	loopBody := []Item{{Op: -1, Loop: 0}}
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
 			op := &b.Ops[i]
@@ -43,20 +60,24 @@ func (g *Graph) Unfused() *Graph {
 			nop.Step = 0
 			loops := g.OpLoops(op)
 			nop.Loops = listAt[len(loops)]
+			first := len(loopSlab)
 			for k, li := range loops {
 				l := &b.Loops[li]
 				body := Span{Off: int32(k + 1), Len: 1}
 				if k == len(loops)-1 {
 					body = Span{Off: 0, Len: 1}
 				}
-				nb.Loops = append(nb.Loops, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
+				loopSlab = append(loopSlab, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
 					Parent: int32(k - 1), Depth: int32(k + 1), First: 0, Last: 0, Body: body})
 			}
-			nb.Ops = []Op{nop}
 			if len(loops) > 0 {
-				nb.Body = []Item{{Op: -1, Loop: 0}}
-			} else {
-				nb.Body = []Item{{Op: 0, Loop: -1}}
+				nb.Loops = loopSlab[first:len(loopSlab):len(loopSlab)]
+			}
+			ops = append(ops, nop)
+			nb.Ops = ops[len(ops)-1 : len(ops) : len(ops)]
+			nb.Body = opBody
+			if len(loops) > 0 {
+				nb.Body = loopBody
 			}
 			out.Bundles = append(out.Bundles, nb)
 		}

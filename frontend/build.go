@@ -781,7 +781,7 @@ func (b *builder) integerName(t Name) (int64, bool) {
 // too large.
 func (b *builder) integer(t *intLit) (int64, bool) {
 	if !t.ok {
-		b.errorf(t.pos, "integer literal too large")
+		b.errorf(t.pos, "integer literal too large (the largest is %d)", int64(math.MaxInt64))
 		return 0, false
 	}
 	return t.n, true

@@ -754,6 +754,7 @@ func (p *parser) decl(g *Graph) {
 		var b BufferDecl
 		pre := p.tok.pre
 		b.Name = p.declName(':', 0)
+		colon := p.tok.pos
 		p.punct(':')
 		switch p.tok.kind {
 		case tokInt:
@@ -773,7 +774,12 @@ func (p *parser) decl(g *Graph) {
 			b.Shape = p.intList()
 			p.after = afterNothing
 		default:
-			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
+			if p.tok.pos.Line > colon.Line {
+				// The size is missing, not misspelt: say so where it
+				// belongs, not at the next line's token.
+				p.failAt(afterColon(colon), missingSize)
+			}
+			p.unexpected(wantSize)
 		}
 		if p.b != nil {
 			p.b.buffer(&b, pre)

@@ -14,6 +14,11 @@ import (
 type Error struct {
 	Pos ir.Position
 	Msg string
+
+	// undeclared is, on an "undeclared buffer" error, the name's id in
+	// the builder's table + 1, for its did-you-mean (see
+	// builder.suggestNames); else 0.
+	undeclared int32
 }
 
 func (e *Error) Error() string {

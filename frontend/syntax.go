@@ -78,7 +78,9 @@ func syntaxError(err error, src string, filename string) *Error {
 			want = `a node or "}"`
 		}
 	}
+	var more kwSet // the keywords that could start the next construct
 	if want == `a declaration, a node or "}"` || want == `a node or "}"` {
+		more = bodyKws(want == `a declaration, a node or "}"`)
 		next := kwNone
 		if tok.Type == tokKeyword {
 			next = keyword(tok.Value)
@@ -100,7 +102,11 @@ func syntaxError(err error, src string, filename string) *Error {
 	if want == "a name" && tok.Type == tokKeyword {
 		return &Error{Pos: lexPos(tok.Pos), Msg: keywordMsg(tok.Value)}
 	}
-	return &Error{Pos: lexPos(tok.Pos), Msg: "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want}
+	msg := "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want
+	if tok.Type == tokIdent {
+		msg += suggestKeyword(tok.Value, want, more)
+	}
+	return &Error{Pos: lexPos(tok.Pos), Msg: msg}
 }
 
 // expected maps the head of participle's expectation to words.

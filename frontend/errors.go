@@ -114,12 +114,10 @@ type Diagnostic struct {
 
 // WriteJSON writes d as one line of JSON.
 func (d Diagnostic) WriteJSON(w io.Writer) error {
-	b, err := json.Marshal(d)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	// "<stdin>" stays as it is, not \u003cstdin\u003e.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d)
 }
 
 // Print writes the diagnostics of l to w, one per line as Error words

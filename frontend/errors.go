@@ -18,7 +18,8 @@ type Error struct {
 	Pos ir.Position
 	Msg string
 
-	// undeclared is, on an "undeclared buffer" error, the name's id in
+	// undeclared is, on an "undeclared buffer" error (or an undeclared
+	// rename target), the name's id in
 	// the builder's table + 1, for its did-you-mean (see
 	// builder.suggestNames); else 0.
 	undeclared int32

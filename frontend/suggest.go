@@ -108,19 +108,20 @@ func suggestKeyword(word, want string, more kwSet) string {
 	return `; did you mean "` + best + `"?`
 }
 
-// maxNameSuggestions is the number of "undeclared buffer" errors, the
+// maxNameSuggestions is the number of errors at an undeclared name, the
 // first in order, that get a did-you-mean: each costs a pass over every
 // declared name, and only the first errors are shown by default (see
 // DefaultErrorLimit), so that a million undeclared names cost 20 passes,
 // not a million.
 const maxNameSuggestions = DefaultErrorLimit
 
-// suggestNames adds to the first maxNameSuggestions "undeclared buffer"
-// errors, in the order they are reported in, the declared name nearest to theirs (a
-// buffer, a view or a rename's source), when one is close enough (see
-// closeEnough): `undeclared buffer "t12"; did you mean "t21"?`. The names
-// are compared in one pass over the table, which must still be there:
-// finish calls it once every name is resolved.
+// suggestNames adds to the first maxNameSuggestions errors at an
+// undeclared name (an access's, a list's, an alias's or a rename's
+// target), in the order they are reported in, the declared name nearest
+// to theirs (a buffer or a rename's source) when one is close enough
+// (see closeEnough): `undeclared buffer "t12"; did you mean "t21"?`. The
+// names are compared in one pass over the table, which must still be
+// there: finish calls it once every name is resolved.
 func (b *builder) suggestNames() {
 	type target struct {
 		e     *Error

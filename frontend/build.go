@@ -781,7 +781,7 @@ func (b *builder) integerName(t Name) (int64, bool) {
 // too large.
 func (b *builder) integer(t *intLit) (int64, bool) {
 	if !t.ok {
-		b.errorf(t.pos, "integer literal too large")
+		b.errorf(t.pos, "integer literal too large (the largest is %d)", int64(math.MaxInt64))
 		return 0, false
 	}
 	return t.n, true
@@ -1043,6 +1043,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	// Every name is resolved: the table can go before the groups are
 	// built.
 	measure()
+	b.suggestNames()
 	b.names.slots, b.names.entries = nil, nil
 	if dupDone == nil {
 		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs)
@@ -1122,5 +1123,6 @@ func (b *builder) resolve(id int32, p ir.Pos) int {
 		return -1
 	}
 	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(b.names.name(id)))
+	b.errs[len(b.errs)-1].undeclared = id + 1
 	return -1
 }

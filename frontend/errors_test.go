@@ -3,10 +3,13 @@ package frontend
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,6 +151,136 @@ func TestPrintLimit(t *testing.T) {
 		}
 		if b.String() != c.want {
 			t.Errorf("limit %d: got\n%s\nwant\n%s", c.limit, b.String(), c.want)
+		}
+	}
+}
+
+// TestPrintCaret: with Source, each diagnostic is followed by its line
+// and a caret under its column; a tab before the column is copied, a
+// control character is shown as '?', a line Source does not give gets
+// no caret, and Source is asked once for the shown lines only.
+func TestPrintCaret(t *testing.T) {
+	var l ErrorList
+	l.add(ir.Position{File: "f.bir", Line: 2, Col: 5}, "two")
+	l.add(ir.Position{File: "f.bir", Line: 2, Col: 7}, "two again")
+	l.add(ir.Position{File: "f.bir", Line: 3, Col: 3}, "three")
+	l.add(ir.Position{File: "f.bir", Line: 4, Col: 9}, "four, past the end")
+	l.add(ir.Position{File: "f.bir", Line: 9, Col: 1}, "nine, not shown")
+	var asked []int
+	src := map[int]string{2: "\tab cd", 3: "x\x1by", 4: "short", 9: "nine"}
+	var b strings.Builder
+	err := l.Print(&b, PrintOptions{Limit: 4, Source: func(file string, lines []int) map[int]string {
+		if file != "f.bir" {
+			t.Errorf("Source asked for %q", file)
+		}
+		asked = lines
+		out := map[int]string{}
+		for _, n := range lines {
+			if n != 4 { // line 4 is not at hand
+				out[n] = src[n]
+			}
+		}
+		return out
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Column 5 of "\tab cd" is 'c' (bytes: tab, a, b, space, c): the
+	// caret line is a tab and three spaces. Line 3's ESC is a '?'.
+	want := "f.bir:2:5: error: two\n\tab cd\n\t   ^\n" +
+		"f.bir:2:7: error: two again\n\tab cd\n\t     ^\n" +
+		"f.bir:3:3: error: three\nx?y\n  ^\n" +
+		"f.bir:4:9: error: four, past the end\n" +
+		"f.bir: too many errors (4 shown, 1 more not shown)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if !slices.Equal(asked, []int{2, 3, 4}) {
+		t.Errorf("Source asked for lines %v, want [2 3 4]", asked)
+	}
+}
+
+// TestCaretLongLine: a long line is cut to caretWidth bytes around the
+// column, with "..." on each cut side, and the caret still under it.
+func TestCaretLongLine(t *testing.T) {
+	text := strings.Repeat("a", 1000) + "X" + strings.Repeat("b", 1000)
+	got := caret(text, 1001) // 'X'
+	lines := strings.Split(got, "\n")
+	if len(lines) != 3 || lines[2] != "" {
+		t.Fatalf("caret gave %q", got)
+	}
+	// The window starts caretWidth/2 bytes before X, after "...".
+	if !strings.HasPrefix(lines[0], "...") || !strings.HasSuffix(lines[0], "...") || len(lines[0]) != caretWidth+6 {
+		t.Errorf("source line %q", lines[0])
+	}
+	if i := strings.IndexByte(lines[1], '^'); i != 3+caretWidth/2 || lines[0][i] != 'X' {
+		t.Errorf("caret at %d of %q", i, lines[1])
+	}
+}
+
+// TestPrintJSON: with JSON, each diagnostic is one line holding a JSON
+// object with the same file, line, column and message as the text form,
+// severity "error"; the "too many errors" line is a note at line 0.
+func TestPrintJSON(t *testing.T) {
+	var l ErrorList
+	l.add(ir.Position{File: "f.bir", Line: 2, Col: 5}, `unexpected "x", expected "}"`)
+	l.add(ir.Position{File: "f.bir", Line: 3, Col: 1}, "second")
+	l.add(ir.Position{File: "f.bir", Line: 4, Col: 1}, "third")
+	var b strings.Builder
+	if err := l.Print(&b, PrintOptions{Limit: 2, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	for i, line := range lines {
+		var d Diagnostic
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&d); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, line)
+		}
+		var want Diagnostic
+		if i < 2 {
+			e := l[i]
+			want = Diagnostic{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Severity: "error", Message: e.Msg}
+			// The same data as the text form.
+			if text := fmt.Sprintf("%s:%d:%d: error: %s", d.File, d.Line, d.Col, d.Message); text != e.Error() {
+				t.Errorf("line %d rebuilt as %q, text form %q", i, text, e.Error())
+			}
+		} else {
+			want = Diagnostic{File: "f.bir", Severity: "note", Message: "too many errors (2 shown, 1 more not shown)"}
+		}
+		if d != want {
+			t.Errorf("line %d: %+v, want %+v", i, d, want)
+		}
+	}
+}
+
+// TestReadLines: lines are counted as the scanner counts them (LF, CR
+// LF, lone CR), the BOM is not part of line 1, a wanted line past the
+// end is left out, and the last line needs no line break.
+func TestReadLines(t *testing.T) {
+	src := "\xEF\xBB\xBFone\ntwo\r\nthree\rfour\n\nsix"
+	got, err := ReadLines(strings.NewReader(src), []int{1, 2, 3, 3, 4, 5, 6, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{1: "one", 2: "two", 3: "three", 4: "four", 5: "", 6: "six"}
+	if !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// The scanner agrees on the line of each word.
+	s := newScanner("", src)
+	for {
+		var tok token
+		s.scan(&tok)
+		if tok.kind == tokEOF {
+			break
+		}
+		if w := src[tok.off:tok.end]; want[int(tok.pos.Line)] != w {
+			t.Errorf("scanner puts %q on line %d, ReadLines has %q there", w, tok.pos.Line, want[int(tok.pos.Line)])
 		}
 	}
 }

@@ -47,6 +47,7 @@ func (b *builder) resolveRenames() {
 				target = int(to.buf)
 			} else if !isKeyword(b.names.name(r.to)) { // a keyword is reported at it (see keyword)
 				b.errorf(r.toPos, "rename target %s is not a declared buffer", quoteText(b.names.name(r.to)))
+				b.errs[len(b.errs)-1].undeclared = r.to + 1 // for its did-you-mean
 			}
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -542,17 +543,32 @@ func (s *scanner) scan(t *token) {
 				src = s.src
 				continue
 			}
-			r, size := utf8.DecodeRuneInString(src[off:])
-			if r == utf8.RuneError && size <= 1 {
-				s.fail(t, off, `unexpected character '\x%02x'`, c)
-				return
-			}
-			s.fail(t, off, "unexpected character %q", r)
+			s.badChar(t, off)
 			return
 		}
 	}
 	s.off = off
 	t.set(tokEOF, kwNone, s.pos(off), off, off)
+}
+
+// badChar fails at the character at off, which no token starts with:
+// an ASCII control character, or a byte that is no UTF-8, is shown
+// escaped; any other character with its code point too, since it may look
+// like an ASCII one (a Cyrillic 'а' U+0430 looks like 'a'). A letter or
+// digit can only have been meant as (part of) a name or keyword: the error
+// then says that those are ASCII.
+func (s *scanner) badChar(t *token, off int) {
+	r, size := utf8.DecodeRuneInString(s.src[off:])
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		s.fail(t, off, `unexpected character '\x%02x'`, s.src[off])
+	case r < utf8.RuneSelf:
+		s.fail(t, off, "unexpected character %q", r)
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+		s.fail(t, off, `unexpected character %q (U+%04X): names are ASCII letters, digits, "_" and "."`, r, r)
+	default:
+		s.fail(t, off, "unexpected character %q (U+%04X)", r, r)
+	}
 }
 
 // Next adapts scan to participle's lexer.Lexer for the reference parser.

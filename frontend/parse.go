@@ -298,11 +298,20 @@ func (p *parser) describe() string { return describe(p.tok.kind == tokEOF, p.tex
 
 // unexpected fails at the current token, which is not what the grammar
 // wants there. A keyword where a name belongs gets its own wording.
-func (p *parser) unexpected(want string) {
+func (p *parser) unexpected(want string) { p.unexpectedIn(want, 0) }
+
+// unexpectedIn is unexpected where a keyword of more could also have
+// come: a name close to one of those or of the keywords want quotes gets
+// a did-you-mean (see suggestKeyword).
+func (p *parser) unexpectedIn(want string, more kwSet) {
 	if want == "a name" && p.tok.kind == tokKeyword {
 		p.fail(keywordMsg(p.text()))
 	}
-	p.fail("unexpected " + p.describe() + ", expected " + want)
+	msg := "unexpected " + p.describe() + ", expected " + want
+	if p.tok.kind == tokIdent {
+		msg += suggestKeyword(p.text(), want, more)
+	}
+	p.fail(msg)
 }
 
 // is reports whether the current token is the punctuation c; '-' stands
@@ -529,13 +538,13 @@ func (p *parser) notInBody(g *Graph) {
 			next = p.tok.kw
 		}
 		if want := continuationAt(p.after, p.afterLeaf, p.afterRead, next); want != "" {
-			p.fail("unexpected " + p.describe() + ", expected " + want)
+			p.unexpectedIn(want, bodyKws(g != nil))
 		}
 	}
 	if g != nil {
-		p.unexpected(`a declaration, a node or "}"`)
+		p.unexpectedIn(`a declaration, a node or "}"`, bodyKws(true))
 	}
-	p.unexpected(`a node or "}"`)
+	p.unexpectedIn(`a node or "}"`, bodyKws(false))
 }
 
 func (p *parser) leaf() *Leaf {
@@ -754,6 +763,7 @@ func (p *parser) decl(g *Graph) {
 		var b BufferDecl
 		pre := p.tok.pre
 		b.Name = p.declName(':', 0)
+		colon := p.tok.pos
 		p.punct(':')
 		switch p.tok.kind {
 		case tokInt:
@@ -773,7 +783,12 @@ func (p *parser) decl(g *Graph) {
 			b.Shape = p.intList()
 			p.after = afterNothing
 		default:
-			p.unexpected("a size (an integer or a dtype shape such as f16[4, 64])")
+			if p.tok.pos.Line > colon.Line {
+				// The size is missing, not misspelt: say so where it
+				// belongs, not at the next line's token.
+				p.failAt(afterColon(colon), missingSize)
+			}
+			p.unexpected(wantSize)
 		}
 		if p.b != nil {
 			p.b.buffer(&b, pre)

@@ -56,6 +56,12 @@ func syntaxError(err error, src string, filename string) *Error {
 		} else {
 			want = "a name"
 		}
+	case wantSize:
+		// A size missing at the end of its line is reported there (see
+		// parser.decl).
+		if p := prevToken(src, tok.Pos.Offset); tok.Pos.Line > p.Pos.Line {
+			return &Error{Pos: irPos(filename, afterColon(Pos{Line: int32(p.Pos.Line), Column: int32(p.Pos.Column)})), Msg: missingSize}
+		}
 	case `"["`:
 		// Only a dtype size wants "[" alone (an Ints wants an integer
 		// or "["); the error is the dtype's, which the token after it,
@@ -72,7 +78,9 @@ func syntaxError(err error, src string, filename string) *Error {
 			want = `a node or "}"`
 		}
 	}
+	var more kwSet // the keywords that could start the next construct
 	if want == `a declaration, a node or "}"` || want == `a node or "}"` {
+		more = bodyKws(want == `a declaration, a node or "}"`)
 		next := kwNone
 		if tok.Type == tokKeyword {
 			next = keyword(tok.Value)
@@ -94,7 +102,11 @@ func syntaxError(err error, src string, filename string) *Error {
 	if want == "a name" && tok.Type == tokKeyword {
 		return &Error{Pos: lexPos(tok.Pos), Msg: keywordMsg(tok.Value)}
 	}
-	return &Error{Pos: lexPos(tok.Pos), Msg: "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want}
+	msg := "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want
+	if tok.Type == tokIdent {
+		msg += suggestKeyword(tok.Value, want, more)
+	}
+	return &Error{Pos: lexPos(tok.Pos), Msg: msg}
 }
 
 // expected maps the head of participle's expectation to words.
@@ -107,7 +119,7 @@ func expected(ue *participle.UnexpectedTokenError) string {
 	e := strings.TrimSuffix(m[i+len(" (expected "):], ")")
 	switch {
 	case strings.HasPrefix(e, `((<int> "bytes"?) | (<ident>`):
-		return `a size (an integer or a dtype shape such as f16[4, 64])`
+		return wantSize
 	case strings.HasPrefix(e, `(<int> | ("["`), strings.HasPrefix(e, "RefInts"):
 		return `an integer or "["`
 	}
@@ -237,6 +249,15 @@ func isDeclKeyword(k kw) bool {
 	}
 	return false
 }
+
+// wantSize is what a syntax error after a buffer's ":" expected.
+const wantSize = "a size (an integer or a dtype shape such as f16[4, 64])"
+
+// missingSize is the error at a buffer's ":" that ends its line.
+const missingSize = `missing size after ":" (an integer or a dtype shape such as f16[4, 64])`
+
+// afterColon is the position just after the ":" at colon.
+func afterColon(colon Pos) Pos { return Pos{Line: colon.Line, Column: colon.Column + 1} }
 
 // missingShape is the error at a dtype size that no "[" follows.
 func missingShape(dtype string) string {

@@ -184,6 +184,13 @@ type config struct {
 	// errorLimit is --error-limit: at most this many diagnostics are
 	// printed (0: all).
 	errorLimit int
+	// caret is --caret: auto, always or never show the source line and
+	// a caret under each diagnostic (auto: when stderr is a terminal).
+	caret string
+	// diagJSON is --diagnostics-format=json: diagnostics and remarks
+	// as JSON lines (frontend.Diagnostic).
+	diagJSON   bool
+	diagFormat string
 	opt        sdscgen.Options
 	emit       sdscgen.EmitOptions
 	rep        reportConfig
@@ -234,6 +241,8 @@ func mainCommand() (*command, *mainFlags) {
 	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes per bundle of --allocator best (the result depends only on the input and this)")
 	durationVar(fs, &cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) per bundle (opt-in: the result then varies with machine load)")
 	fs.IntVar(&cfg.errorLimit, "error-limit", frontend.DefaultErrorLimit, "print at most `N` errors of the input, then one line saying how many more there are (0: print them all)")
+	fs.StringVar(&cfg.caret, "caret", "auto", "show the source line and a caret under each error of the input: `WHEN` auto (when standard error is a terminal), always or never")
+	fs.StringVar(&cfg.diagFormat, "diagnostics-format", "text", "write the errors of the input and --remarks as `FORMAT` text or json (one JSON object per line)")
 	fs.BoolVar(&cfg.force, "force", false, "let -o replace an existing DIR even when it holds files sdscgen did not write (they are deleted)")
 	fs.BoolVar(&cfg.opt.Compare, "compare", false, "add to the plan JSON, per bundle, the pool size every allocator would need")
 	fs.BoolVar(&m.noPool, "no-pool", false, "turn pool planning off (as HBM_POOL_PLANNING=0)")
@@ -317,6 +326,15 @@ func checkAllocator(name string) error {
 	return errors.New(msg)
 }
 
+// suggestion is " (did you mean X?)" for the name of names closest to
+// value, or "".
+func suggestion(value string, names []string) string {
+	if s := report.Suggest(value, names, 1); len(s) > 0 {
+		return " (did you mean " + s[0] + "?)"
+	}
+	return ""
+}
+
 // orList writes names as "a, b, c or d".
 func orList(names []string) string {
 	if len(names) < 2 {
@@ -369,6 +387,19 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 	cfg.opt.Budget, cfg.opt.ZeroBudget = budget, budget == 0
 	if cfg.errorLimit < 0 {
 		return nil, fmt.Errorf("--error-limit %d: want 0 (no limit) or more", cfg.errorLimit)
+	}
+	switch cfg.caret {
+	case "auto", "always", "never":
+	default:
+		return nil, fmt.Errorf("--caret=%s: want auto, always or never%s", cfg.caret, suggestion(cfg.caret, []string{"auto", "always", "never"}))
+	}
+	switch cfg.diagFormat {
+	case "text":
+		cfg.diagJSON = false
+	case "json":
+		cfg.diagJSON = true
+	default:
+		return nil, fmt.Errorf("--diagnostics-format=%s: want text or json%s", cfg.diagFormat, suggestion(cfg.diagFormat, []string{"text", "json"}))
 	}
 	rc := &cfg.rep
 	if set["explain"] && rc.explain == "" {

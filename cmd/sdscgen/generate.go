@@ -22,7 +22,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in, err := openInput(cfg.input, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		inputFailed(cfg, name, err, stderr)
 		return exitBadInput
 	}
 	if setGC != nil {
@@ -42,11 +42,15 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ierr inputError
 	switch {
 	case errors.As(err, &diags):
-		diags.Print(stderr, frontend.PrintOptions{Limit: cfg.errorLimit})
+		opt := frontend.PrintOptions{Limit: cfg.errorLimit, JSON: cfg.diagJSON}
+		if showCaret(cfg.caret, stderr) {
+			opt.Source = sourceLines(cfg.input, stdin)
+		}
+		diags.Print(stderr, opt)
 		return exitBadInput
 	case errors.As(err, &ierr):
 		// Reading the file failed, or it grew past the limit.
-		fmt.Fprintf(stderr, "sdscgen: %v\n", err)
+		inputFailed(cfg, name, err, stderr)
 		return exitBadInput
 	case err != nil:
 		// A *sdscgen.VerifyError, or options parseFlags should have
@@ -96,7 +100,13 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 		return exitOK, true
 	}
 	if rc.remarks != "" {
-		res.WriteRemarks(stderr, rc.remarks)
+		if cfg.diagJSON {
+			w := &remarksJSON{w: stderr, file: res.Graph.File}
+			res.WriteRemarks(w, rc.remarks)
+			w.flush()
+		} else {
+			res.WriteRemarks(stderr, rc.remarks)
+		}
 	}
 	if rc.stats {
 		res.WriteStats(stderr)

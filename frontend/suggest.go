@@ -2,6 +2,8 @@ package frontend
 
 import (
 	"strings"
+
+	"github.com/sdscgen/sdscgen/internal/suggest"
 )
 
 // Did-you-mean suggestions for the diagnostics: a word that is no keyword
@@ -13,46 +15,6 @@ import (
 // candidate is likely a misspelling of it: at most two edits, and fewer
 // than half its length (so that "ip" is no misspelling of "op").
 func closeEnough(d, n int) bool { return d <= 2 && 2*d < n }
-
-// distance is the optimal string alignment distance of a and b over
-// bytes (Levenshtein's, plus the swap of two neighbours as one edit:
-// bufefr is one edit from buffer), or limit+1 as soon as it is known to
-// exceed limit. It allocates nothing for words up to 64 bytes.
-func distance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	if len(b) > 64 {
-		return limit + 1 // longer than any word close enough to suggest
-	}
-	// Three rows of the table: the one before last, the last, this one.
-	var rows [3][65]int
-	pp, prev, cur := &rows[0], &rows[1], &rows[2]
-	for j := 0; j <= len(b); j++ {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, pp[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		pp, prev, cur = prev, cur, pp
-	}
-	return prev[len(b)]
-}
 
 // better reports whether candidate c at distance d beats the best so far
 // (best at bestD; "" is none): the nearest wins, then the first in byte
@@ -86,7 +48,7 @@ func suggestKeyword(word, want string, more kwSet) string {
 	lw := strings.ToLower(word)
 	best, bestD := "", 0
 	consider := func(k string) {
-		if d := distance(lw, k, 2); closeEnough(d, len(word)) && better(k, d, best, bestD) {
+		if d := suggest.Distance(lw, k, 2); closeEnough(d, len(word)) && better(k, d, best, bestD) {
 			best, bestD = k, d
 		}
 	}
@@ -161,7 +123,7 @@ func (b *builder) suggestNames() {
 			if c == "" {
 				c = t.name(id)
 			}
-			if d := distance(w.word, c, 2); closeEnough(d, len(w.word)) && better(c, d, w.best, w.bestD) {
+			if d := suggest.Distance(w.word, c, 2); closeEnough(d, len(w.word)) && better(c, d, w.best, w.bestD) {
 				w.best, w.bestD = c, d
 			}
 		}

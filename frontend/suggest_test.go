@@ -6,29 +6,6 @@ import (
 	"testing"
 )
 
-func TestDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b  string
-		limit int
-		want  int
-	}{
-		{"buffer", "buffer", 2, 0},
-		{"bufer", "buffer", 2, 1},  // one deletion
-		{"bufefr", "buffer", 2, 1}, // one swap of neighbours
-		{"raeds", "reads", 2, 1},
-		{"opp", "op", 2, 1},
-		{"kitten", "sitting", 3, 3}, // k->s, e->i, +g
-		{"kitten", "sitting", 2, 3}, // over the limit: limit+1
-		{"x", "xyzw", 2, 3},         // lengths 3 apart: limit+1 at once
-		{"", "ab", 2, 2},
-		{"ca", "abc", 3, 3}, // OSA: a swap is not followed by an insertion
-	} {
-		if got := distance(c.a, c.b, c.limit); got != c.want {
-			t.Errorf("distance(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
-		}
-	}
-}
-
 func TestSuggestKeyword(t *testing.T) {
 	for _, c := range []struct {
 		word, want string

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/internal/suggest"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -379,7 +380,8 @@ func unknown(g *ir.Graph, name string) error {
 }
 
 // Suggest returns up to n names closest to name by edit distance
-// (Levenshtein over bytes, case-insensitive, look-alike characters such
+// (suggest.Distance: Levenshtein over bytes with a swap of neighbours as
+// one edit; case-insensitive, look-alike characters such
 // as Cyrillic 'а' U+0430 folded to the ASCII they imitate: see
 // lookAlikes), best first, ties by name. A name qualifies when its
 // distance is at most max(1, (len(name)+1)/3), len after folding: one
@@ -398,7 +400,7 @@ func Suggest(name string, names []string, n int) []string {
 			continue
 		}
 		seen[s] = true
-		if d := editDistance(lname, strings.ToLower(foldLookAlikes(s)), limit); d <= limit {
+		if d := suggest.Distance(lname, strings.ToLower(foldLookAlikes(s)), limit); d <= limit {
 			cs = append(cs, cand{s, d})
 		}
 	}
@@ -413,34 +415,4 @@ func Suggest(name string, names []string, n int) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 as soon
-// as it is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

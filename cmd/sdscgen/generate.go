@@ -62,7 +62,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := reports(cfg, res, stdout, stderr); done {
 		return code
 	}
-	if err := writeOutputs(cfg, res, stdout); err != nil {
+	if err := writeOutputs(cfg, res, stdout, stderr); err != nil {
 		var verr *sdscgen.VerifyError
 		if errors.As(err, &verr) {
 			return internalError(stderr, err)

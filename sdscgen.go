@@ -95,6 +95,10 @@ type Options struct {
 	// "sdsc_file" of each op, the stats' file counts and the explanation
 	// of an op.
 	NoSDSCCache bool
+	// Checked, when not nil, is called with the checked graph (unfused
+	// when Unfused) before it is planned: the sdscgen command sizes its
+	// collector's memory limit by the graph's bundle count there.
+	Checked func(g *ir.Graph)
 }
 
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
@@ -219,6 +223,9 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	}
 	if opt.Unfused {
 		g = g.Unfused()
+	}
+	if opt.Checked != nil {
+		opt.Checked(g)
 	}
 	res := &Result{Graph: g, opt: opt}
 	if opt.CheckOnly {

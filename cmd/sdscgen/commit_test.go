@@ -216,3 +216,40 @@ func TestTreeNotRemovedIsReported(t *testing.T) {
 		t.Errorf("second run: exit %d: %s", code, errs)
 	}
 }
+
+// TestSignalDuringCommit: SIGTERM once the commit has begun (the first
+// output about to be renamed) waits for it: -o DIR, --plan and --html
+// are all the new run's, never DIR new and --plan old, and nothing is
+// left beside them. The run then exits 143, or 0 if it ended before the
+// handler ran.
+func TestSignalDuringCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs sdscgen processes")
+	}
+	f := newCommitFixture(t)
+	cmd := exec.Command(os.Args[0], f.args...)
+	cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAIN=1", "SDSCGEN_TEST_SIGNAL_AT=commit")
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 143 && code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if left := leftovers(filepath.Dir(f.out)); len(left) != 0 {
+		t.Errorf("left: %v", left)
+	}
+	tree := filetree.Read(t, f.out)
+	plan, _ := os.ReadFile(f.plan)
+	html, _ := os.ReadFile(f.html)
+	// The same run, uninterrupted, writes the new outputs again.
+	if code, _, errs := runCLI(t, "", f.args...); code != 0 {
+		t.Fatal(errs)
+	}
+	if sameTree(t, f.out, f.oldTree) || !sameTree(t, f.out, tree) {
+		t.Errorf("-o DIR is not the new tree")
+	}
+	if b, _ := os.ReadFile(f.plan); string(plan) == string(f.oldPlan) || string(b) != string(plan) {
+		t.Errorf("--plan is not the new plan")
+	}
+	if b, _ := os.ReadFile(f.html); string(html) == string(f.oldHTML) || string(b) != string(html) {
+		t.Errorf("--html is not the new page")
+	}
+}

@@ -76,111 +76,148 @@ type dirOut struct {
 // that cannot write one of them writes none:
 //
 //  1. check every destination (-o DIR and every flagged output's FILE or
-//     DIR) without writing anything;
+//     DIR) without writing anything (checkOutputs);
 //  2. write every file into a temporary (the -o stage, a temporary file
-//     beside each other output);
+//     beside each other output) (stage);
 //  3. commit them all together (commitAll): either every output is in
 //     place, or none is and the old ones are back, or the message says
 //     which are which; then standard output.
 //
-// Warnings (an old tree that could not be removed) go to stderr.
+// Warnings (a folder that could not be removed) go to stderr.
 func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) error {
-	// 1. Checks.
-	var od *outputDir
+	set, err := checkOutputs(cfg, res)
+	if err != nil {
+		return err
+	}
+	temp, err := set.stage(res, cfg.emit, stderr)
+	if err != nil {
+		return err
+	}
+	if err := commitAll(set.od, temp, stderr); err != nil {
+		return err
+	}
+	if set.toStdout != "" {
+		o := mustOutput(set.toStdout)
+		if err := res.Write(stdout, o.Name, sdscgen.Args{Emit: cfg.emit}); err != nil {
+			return fmt.Errorf("writing %s: %w", o.Title, err)
+		}
+	}
+	return nil
+}
+
+// outputSet is where a run's outputs go, once checked.
+type outputSet struct {
+	od       *outputDir       // -o DIR, or nil
+	inDir    []sdscgen.Output // what -o writes
+	files    []fileOut        // whole outputs to files of their own
+	dirs     []dirOut         // per-bundle outputs to folders of their own
+	toStdout string           // the output on standard output, or ""
+}
+
+// checkOutputs is writeOutputs' first phase.
+func checkOutputs(cfg *config, res *sdscgen.Result) (*outputSet, error) {
+	set := &outputSet{toStdout: "mlir"}
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.
 		for _, b := range res.Graph.Bundles {
 			if dirFiles[b.Name] {
-				return diagError(fmt.Sprintf("%s: error: bundle %q would collide with %s in -o DIR", res.Graph.Position(b.Pos), b.Name, filepath.Join(cfg.outDir, b.Name)))
+				return nil, diagError(fmt.Sprintf("%s: error: bundle %q would collide with %s in -o DIR", res.Graph.Position(b.Pos), b.Name, filepath.Join(cfg.outDir, b.Name)))
 			}
 		}
 		var err error
-		if od, err = checkOutputDir(cfg.outDir, cfg.force); err != nil {
-			return err
+		if set.od, err = checkOutputDir(cfg.outDir, cfg.force); err != nil {
+			return nil, err
 		}
-	}
-	var inDir []sdscgen.Output // what -o writes, per bundle first
-	if od != nil {
 		if cfg.emit.Addresses {
-			inDir = append(inDir, mustOutput("addresses"))
+			set.inDir = append(set.inDir, mustOutput("addresses"))
 		} else {
-			inDir = append(inDir, mustOutput("bundle"))
+			set.inDir = append(set.inDir, mustOutput("bundle"))
 		}
 	}
-	var files []fileOut
-	var dirs []dirOut
-	toStdout := "mlir"
 	for i, o := range flagged {
-		path := cfg.dest[i]
-		switch {
-		case path == "":
-			continue
-		case path == "-" && !o.PerBundle:
-			toStdout = o.Name
-			continue
-		case o.PerBundle:
-			real := realPath(path)
-			switch {
-			case od != nil && real == od.dir:
-				inDir = append(inDir, o)
-			case od != nil && within(real, od.dir):
-				return fmt.Errorf("%s is inside the -o DIR %s, which the run replaces whole (%s %s puts the maps in it)", label(o, path), cfg.outDir, "--"+o.Flag, cfg.outDir)
-			default:
-				if err := checkBundleDir(o, path, res); err != nil {
-					return err
-				}
-				dirs = append(dirs, dirOut{o, path})
-			}
-			continue
+		if err := set.check(cfg, o, cfg.dest[i], res); err != nil {
+			return nil, err
 		}
-		target, err := resolveOutput(path)
-		if err != nil {
-			return fmt.Errorf("--%s: %v", o.Flag, err)
-		}
-		if od != nil {
-			real := realPath(target)
-			switch {
-			case o.File != "" && real == filepath.Join(od.dir, o.File):
-				continue // -o writes it
-			case real == od.dir || within(real, od.dir):
-				msg := fmt.Sprintf("%s is inside the -o DIR %s, which the run replaces whole", label(o, path), cfg.outDir)
-				if o.File != "" {
-					msg += fmt.Sprintf(" (-o writes %s anyway)", filepath.Join(cfg.outDir, o.File))
-				}
-				return errors.New(msg)
-			}
-		}
-		if _, err := checkOutputFile(path); err != nil {
-			return fmt.Errorf("--%s: %v", o.Flag, err)
-		}
-		files = append(files, fileOut{o, path})
 	}
-	if od != nil {
+	if set.od != nil {
 		for _, o := range sdscgen.Outputs() {
 			if o.File != "" && !o.PerBundle {
-				inDir = append(inDir, o)
+				set.inDir = append(set.inDir, o)
 			}
 		}
-		if toStdout == "mlir" {
-			toStdout = "" // -o writes it
+		if set.toStdout == "mlir" {
+			set.toStdout = "" // -o writes it
 		}
 	}
+	return set, nil
+}
 
-	// 2. Temporaries.
-	var temp []*outputFile
+// check places flagged output o, whose flag's value is path.
+func (set *outputSet) check(cfg *config, o sdscgen.Output, path string, res *sdscgen.Result) error {
+	od := set.od
+	switch {
+	case path == "":
+		return nil
+	case path == "-" && !o.PerBundle:
+		set.toStdout = o.Name
+		return nil
+	case o.PerBundle:
+		real := realPath(path)
+		switch {
+		case od != nil && real == od.dir:
+			set.inDir = append(set.inDir, o)
+		case od != nil && within(real, od.dir):
+			return fmt.Errorf("%s is inside the -o DIR %s, which the run replaces whole (--%s %s puts the maps in it)", label(o, path), cfg.outDir, o.Flag, cfg.outDir)
+		default:
+			if err := checkBundleDir(o, path, res); err != nil {
+				return err
+			}
+			set.dirs = append(set.dirs, dirOut{o, path})
+		}
+		return nil
+	}
+	target, err := resolveOutput(path)
+	if err != nil {
+		return fmt.Errorf("--%s: %v", o.Flag, err)
+	}
+	if od != nil {
+		real := realPath(target)
+		switch {
+		case o.File != "" && real == filepath.Join(od.dir, o.File):
+			return nil // -o writes it
+		case real == od.dir || within(real, od.dir):
+			msg := fmt.Sprintf("%s is inside the -o DIR %s, which the run replaces whole", label(o, path), cfg.outDir)
+			if o.File != "" {
+				msg += fmt.Sprintf(" (-o writes %s anyway)", filepath.Join(cfg.outDir, o.File))
+			}
+			return errors.New(msg)
+		}
+	}
+	if _, err := checkOutputFile(path); err != nil {
+		return fmt.Errorf("--%s: %v", o.Flag, err)
+	}
+	set.files = append(set.files, fileOut{o, path})
+	return nil
+}
+
+// stage is writeOutputs' second phase: every file written to its
+// temporary, or, on failure, every temporary removed.
+func (set *outputSet) stage(res *sdscgen.Result, emit sdscgen.EmitOptions, stderr io.Writer) (temp []*outputFile, err error) {
 	var made []string // folders created for --svg, removed again on failure
-	fail := func(err error) error {
+	defer func() {
+		if err == nil {
+			return
+		}
 		for _, f := range temp {
 			f.abort()
 		}
 		for i := len(made) - 1; i >= 0; i-- {
 			os.Remove(made[i])
 		}
-		if od != nil {
-			od.discard()
+		if set.od != nil {
+			set.od.discard()
 		}
-		return err
-	}
+	}()
 	write := func(o sdscgen.Output, path, lbl string, a sdscgen.Args) error {
 		f, err := createOutput(path)
 		if err == nil {
@@ -199,71 +236,59 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) er
 		}
 		return nil
 	}
-	for _, f := range files {
-		if err := write(f.o, f.path, label(f.o, f.path), sdscgen.Args{Emit: cfg.emit}); err != nil {
-			return fail(err)
+	mkdir := func(d string) error {
+		err := os.Mkdir(d, 0o755)
+		if err == nil {
+			made = append(made, d)
+		} else if errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
+		return err
+	}
+	for _, f := range set.files {
+		if err := write(f.o, f.path, label(f.o, f.path), sdscgen.Args{Emit: emit}); err != nil {
+			return temp, err
 		}
 	}
-	for _, d := range dirs {
-		mkdir := func(d string) error {
-			err := os.Mkdir(d, 0o755)
-			if err == nil {
-				made = append(made, d)
-			} else if errors.Is(err, fs.ErrExist) {
-				err = nil
-			}
-			return err
-		}
+	for _, d := range set.dirs {
 		if err := mkdir(d.dir); err != nil {
-			return fail(err)
+			return temp, err
 		}
 		for bi, b := range res.Graph.Bundles {
 			if err := mkdir(filepath.Join(d.dir, b.Name)); err != nil {
-				return fail(err)
+				return temp, err
 			}
-			if err := write(d.o, filepath.Join(d.dir, b.Name, d.o.File), label(d.o, d.dir), sdscgen.Args{Bundle: bi, Emit: cfg.emit}); err != nil {
-				return fail(err)
+			if err := write(d.o, filepath.Join(d.dir, b.Name, d.o.File), label(d.o, d.dir), sdscgen.Args{Bundle: bi, Emit: emit}); err != nil {
+				return temp, err
 			}
 		}
 	}
-	if od != nil {
-		if err := od.start(stderr); err != nil {
-			return fail(err)
-		}
-		for bi, b := range res.Graph.Bundles {
-			for _, o := range inDir {
-				if !o.PerBundle {
-					continue
-				}
-				err := od.create(filepath.Join(b.Name, o.File), func(f *os.File) error {
-					return res.Write(f, o.Name, sdscgen.Args{Bundle: bi, Emit: cfg.emit})
-				})
-				if err != nil {
-					return fail(err)
-				}
-			}
-		}
-		for _, o := range inDir {
+	if set.od == nil {
+		return temp, nil
+	}
+	if err := set.od.start(stderr); err != nil {
+		return temp, err
+	}
+	// Per-bundle files first, bundle by bundle, then DIR's own.
+	for bi, b := range res.Graph.Bundles {
+		for _, o := range set.inDir {
 			if o.PerBundle {
-				continue
-			}
-			if err := od.create(o.File, func(f *os.File) error { return res.Write(f, o.Name, sdscgen.Args{Emit: cfg.emit}) }); err != nil {
-				return fail(err)
+				if err := set.od.create(filepath.Join(b.Name, o.File), func(f *os.File) error {
+					return res.Write(f, o.Name, sdscgen.Args{Bundle: bi, Emit: emit})
+				}); err != nil {
+					return temp, err
+				}
 			}
 		}
 	}
-
-	// 3. Commit.
-	if err := commitAll(od, temp, stderr); err != nil {
-		return err
-	}
-	if toStdout != "" {
-		o := mustOutput(toStdout)
-		if err := res.Write(stdout, o.Name, sdscgen.Args{Emit: cfg.emit}); err != nil {
-			return fmt.Errorf("writing %s: %w", o.Title, err)
+	for _, o := range set.inDir {
+		if !o.PerBundle {
+			if err := set.od.create(o.File, func(f *os.File) error { return res.Write(f, o.Name, sdscgen.Args{Emit: emit}) }); err != nil {
+				return temp, err
+			}
 		}
 	}
-	return nil
+	return temp, nil
 }
 
 // diagError is a positioned diagnostic, printed as it is.

@@ -95,6 +95,10 @@ type Options struct {
 	// "sdsc_file" of each op, the stats' file counts and the explanation
 	// of an op.
 	NoSDSCCache bool
+	// Checked, when not nil, is called with the checked graph (unfused
+	// when Unfused) before it is planned: the sdscgen command sizes its
+	// collector's memory limit by the graph's bundle count there.
+	Checked func(g *ir.Graph)
 }
 
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
@@ -219,6 +223,9 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	}
 	if opt.Unfused {
 		g = g.Unfused()
+	}
+	if opt.Checked != nil {
+		opt.Checked(g)
 	}
 	res := &Result{Graph: g, opt: opt}
 	if opt.CheckOnly {
@@ -381,19 +388,13 @@ func (r *Result) opFiles(bi int) []int32 {
 // WriteMLIR writes every bundle's module, in graph order, separated by
 // "// -----" lines.
 func (r *Result) WriteMLIR(w io.Writer, opt EmitOptions) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	return r.held(w, func(w io.Writer) error { return mlirgen.EmitAll(w, r.Plan, r.mlirgen(opt)) })
+	return r.Write(w, "mlir", Args{Emit: opt})
 }
 
 // WriteBundleMLIR writes the module of bundle bi (an index of
 // Graph.Bundles).
 func (r *Result) WriteBundleMLIR(w io.Writer, bi int, opt EmitOptions) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	return r.held(w, func(w io.Writer) error { return mlirgen.Emit(w, r.Plan, bi, r.mlirgen(opt)) })
+	return r.Write(w, "bundle", Args{Bundle: bi, Emit: opt})
 }
 
 // held runs print, which writes to the writer it is given, so that
@@ -479,41 +480,15 @@ func (h *holdWriter) release() error {
 }
 
 // WritePlanJSON writes the plan JSON (docs/bundle-ir.md describes it).
-func (r *Result) WritePlanJSON(w io.Writer) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
-	return planner.WriteJSONFiles(w, r.Plan, r.opFiles)
-}
+func (r *Result) WritePlanJSON(w io.Writer) error { return r.Write(w, "plan", Args{}) }
 
 // WriteStats writes the per-bundle pool summary table.
-func (r *Result) WriteStats(w io.Writer) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
-	return report.Stats(w, r.Plan, r.sdscCache())
-}
+func (r *Result) WriteStats(w io.Writer) error { return r.Write(w, "stats", Args{}) }
 
 // WriteRemarks writes one remark per buffer at its declaration: mode is
 // "missed" (not pooled, with the reason), "passed" (pooled) or "all".
 func (r *Result) WriteRemarks(w io.Writer, mode string) error {
-	m, err := report.ParseRemarkMode(mode)
-	if err != nil {
-		return err
-	}
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
-	return report.Remarks(w, r.Plan, m)
+	return r.Write(w, "remarks", Args{Arg: mode})
 }
 
 // Explain writes how buffer name (or a rename of it) is planned: its
@@ -522,25 +497,11 @@ func (r *Result) WriteRemarks(w io.Writer, mode string) error {
 // *report.UnknownNameError with did-you-mean suggestions, and nothing is
 // written.
 func (r *Result) Explain(w io.Writer, name string) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
-	return report.Explain(w, r.Plan, name, r.sdscCache())
+	return r.Write(w, "explain", Args{Arg: name})
 }
 
 // WriteSVG writes the memory map of bundle bi as an SVG drawing.
-func (r *Result) WriteSVG(w io.Writer, bi int) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
-	return report.SVG(w, r.Plan, bi)
-}
+func (r *Result) WriteSVG(w io.Writer, bi int) error { return r.Write(w, "svg", Args{Bundle: bi}) }
 
 // htmlAllocators are the allocators --compare draws side by side in the
 // HTML view: the plan's own, then these where they differ from it.
@@ -551,13 +512,10 @@ var htmlAllocators = []string{"first-fit", "best"}
 // it also plans with first-fit and best (those of them that are not the
 // plan's own allocator) and draws their pools beside the plan's, on one
 // scale.
-func (r *Result) WriteHTML(w io.Writer) error {
-	if r.Plan == nil {
-		return errNoPlan
-	}
-	if err := r.Verified(); err != nil {
-		return err
-	}
+func (r *Result) WriteHTML(w io.Writer) error { return r.Write(w, "html", Args{}) }
+
+// writeHTML is WriteHTML's work, on a verified plan.
+func (r *Result) writeHTML(w io.Writer) error {
 	opt := report.HTMLOptions{SDSCCache: r.sdscCache()}
 	if r.opt.Compare {
 		for _, name := range htmlAllocators {
@@ -578,16 +536,8 @@ func (r *Result) WriteHTML(w io.Writer) error {
 // or "plan" (the plan).
 func (r *Result) WriteDump(w io.Writer, stage string) error {
 	switch stage {
-	case "check":
-		return report.DumpCheck(w, r.Graph)
-	case "plan":
-		if r.Plan == nil {
-			return errNoPlan
-		}
-		if err := r.Verified(); err != nil {
-			return err
-		}
-		return report.DumpPlan(w, r.Plan)
+	case "check", "plan":
+		return r.Write(w, "dump-"+stage, Args{})
 	}
 	return fmt.Errorf("dump stage %q: want check or plan", stage)
 }

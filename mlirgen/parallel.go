@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -23,22 +24,45 @@ import (
 // of its own: a chunk starts from its mark, so it prints the same bytes
 // as the sequential printer at that point.
 //
-// The calling goroutine writes the pieces in order. At most opt.Workers
-// pieces wait ahead of the one being written, so memory stays bounded by
-// a few pieces, not by the output. (Variables for the tests only.)
+// The calling goroutine writes the pieces in order. A piece's text is
+// handed to the writer buffer by buffer as it is printed, through a
+// channel of perPiece buffers: a worker ahead of the writer waits once
+// its piece holds that many, so what is printed and not yet written is
+// bounded by bytes (heldBound: about flightBytes), however much text one
+// op or one chunk prints. (Variables for the tests only.)
 var (
 	jobOps = 2048
 	bigOps = 2048
 )
 
-// piece is one run of text of the output: printed (done nil), or to be
-// printed by fn on a worker, at indentation indent, done closed when bufs
-// hold the text (in buffers of about chunkSize bytes from bufPool).
+// flightBytes is about how many bytes of text the workers may print
+// ahead of the writer, all pieces together.
+const flightBytes = 4 << 20
+
+// perPiece is how many full buffers one of workers pieces may hold
+// ahead of the writer: flightBytes shared by the pieces being printed
+// (each also has the buffer its worker is blocked sending), at least one.
+func perPiece(workers int) int {
+	return max(1, flightBytes/(max(workers, 1)*bufSize)-1)
+}
+
+// heldBound is the most text printed and not yet written at any moment,
+// for a printer whose lines end within its buffers (a buffer is at most
+// bufSize bytes): the workers' pieces (perPiece buffers each, and the one
+// being sent), and the producer's printed pieces waiting in the order
+// channel (workers of them, one buffer each, and the one being sent).
+func heldBound(workers int) int64 {
+	return int64(workers*(perPiece(workers)+1)+workers+1) * bufSize
+}
+
+// piece is one run of text of the output: printed by the producer (fn
+// nil, its one buffer already in text), or to be printed by fn on a
+// worker, at indentation indent. text carries its buffers (of about
+// chunkSize bytes, from bufPool) in order and is closed at its end.
 type piece struct {
 	fn     func(pr *printer)
 	indent int
-	bufs   [][]byte
-	done   chan struct{}
+	text   chan []byte
 }
 
 // pipeline is the out of a parallel emission's producer.
@@ -46,6 +70,10 @@ type pipeline struct {
 	order chan *piece // every piece in output order
 	work  chan *piece // the pieces to print
 	home  *scratchList
+	per   int // perPiece(workers)
+	// held is how many bytes are printed and not yet written; maxHeld
+	// the most it has been (what the tests check against heldBound).
+	held, maxHeld atomic.Int64
 }
 
 // bufPool holds printers' buffers of bufSize bytes, reused from piece to
@@ -66,30 +94,52 @@ func putBuf(b []byte) {
 func (pl *pipeline) cut() bool             { return true }
 func (pl *pipeline) scratch() *scratchList { return pl.home }
 
+// hold counts n more bytes printed and not yet written.
+func (pl *pipeline) hold(n int) {
+	h := pl.held.Add(int64(n))
+	for m := pl.maxHeld.Load(); h > m && !pl.maxHeld.CompareAndSwap(m, h); m = pl.maxHeld.Load() {
+	}
+}
+
 // part sends what pr holds, then fn's piece.
 func (pl *pipeline) part(pr *printer, fn func(pr *printer)) {
 	pr.spill()
-	pc := &piece{fn: fn, indent: pr.indent, done: make(chan struct{})}
+	pc := &piece{fn: fn, indent: pr.indent, text: make(chan []byte, pl.per)}
 	pl.order <- pc
 	pl.work <- pc
 }
 
 // Write sends a printed piece (the producer printer's text).
 func (pl *pipeline) Write(b []byte) (int, error) {
-	pl.order <- &piece{bufs: [][]byte{append(getBuf(), b...)}}
+	pc := &piece{text: make(chan []byte, 1)}
+	pl.hold(len(b))
+	pc.text <- append(getBuf(), b...)
+	close(pc.text)
+	pl.order <- pc
 	return len(b), nil
 }
 
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
-	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
+	_, err := emitPipeline(w, p, opt)
+	return err
+}
+
+// emitPipeline is emitParallel, returning also the most bytes it held
+// printed and not yet written.
+func emitPipeline(w io.Writer, p *planner.Result, opt Options) (maxHeld int64, err error) {
+	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList), per: perPiece(opt.Workers)}
 	var wg sync.WaitGroup
 	for range opt.Workers {
 		wg.Go(func() {
 			for pc := range pl.work {
-				pr := &printer{buf: getBuf(), indent: pc.indent}
+				pr := &printer{buf: getBuf(), indent: pc.indent, hand: func(b []byte) {
+					pl.hold(len(b))
+					pc.text <- b
+				}}
 				pc.fn(pr)
-				pc.bufs = append(pr.kept, pr.buf)
-				close(pc.done)
+				pr.spill()
+				putBuf(pr.buf)
+				close(pc.text)
 			}
 		})
 	}
@@ -115,15 +165,12 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 		close(pl.work)
 		close(pl.order)
 	}()
-	var err error
 	for pc := range pl.order {
-		if pc.done != nil {
-			<-pc.done
-		}
-		for _, b := range pc.bufs {
+		for b := range pc.text {
 			if err == nil && len(b) > 0 {
 				_, err = w.Write(b)
 			}
+			pl.held.Add(-int64(len(b)))
 			putBuf(b)
 		}
 	}
@@ -132,5 +179,5 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 	if bw, ok := w.(*bufio.Writer); ok && err == nil {
 		err = bw.Flush()
 	}
-	return err
+	return pl.maxHeld.Load(), err
 }

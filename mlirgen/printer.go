@@ -12,16 +12,16 @@ import (
 // intermediate strings) and handed to the writer in writes of about
 // chunkSize bytes, so memory stays bounded however large the module. A
 // printer without a writer (a piece printed by a worker, parallel.go)
-// keeps its text instead: each buffer it fills goes to kept, and it goes
-// on in a fresh one from the pool (getBuf), so that a piece never grows
-// (and copies) one buffer to its whole size.
+// hands its text on instead: each buffer it fills goes to hand, and it
+// goes on in a fresh one from the pool (getBuf), so that a piece never
+// grows (and copies) one buffer to its whole size.
 // The first write error sticks: later text is dropped and flush reports
 // it, so callers check once at the end instead of after every line.
 type printer struct {
 	w      io.Writer
 	bw     *bufio.Writer // w, when the caller gave a bufio.Writer: flush flushes it too
 	buf    []byte
-	kept   [][]byte // without w: the filled buffers, in order
+	hand   func([]byte) // without w: takes each filled buffer, in order
 	indent int
 	err    error
 }
@@ -79,12 +79,12 @@ func (p *printer) check() {
 	}
 }
 
-// spill hands the buffered text to the writer, or without one keeps it
+// spill hands the buffered text to the writer, or without one to hand,
 // and starts a fresh buffer.
 func (p *printer) spill() {
 	if p.w == nil {
 		if len(p.buf) > 0 {
-			p.kept = append(p.kept, p.buf)
+			p.hand(p.buf)
 			p.buf = getBuf()
 		}
 		return

@@ -177,10 +177,12 @@ func allocatorList() string {
 
 // config is the command line after flags and environment are resolved.
 type config struct {
-	input    string
-	outDir   string
-	planPath string
-	force    bool // --force: replace an -o DIR holding foreign files
+	input  string
+	outDir string
+	// dest are the values of the flagged outputs' flags (--plan FILE,
+	// --html FILE, --svg DIR), in the order of flagged.
+	dest  []string
+	force bool // --force: replace an -o DIR holding foreign files
 	// errorLimit is --error-limit: at most this many diagnostics are
 	// printed (0: all).
 	errorLimit int
@@ -206,8 +208,6 @@ type reportConfig struct {
 	stats     bool
 	explain   string
 	remarks   string
-	svgDir    string
-	htmlPath  string
 	dumpAfter string
 }
 
@@ -232,7 +232,10 @@ func mainCommand() (*command, *mainFlags) {
 	m := &mainFlags{}
 	fs, cfg := c.fs, &m.cfg
 	fs.StringVar(&cfg.outDir, "o", "", "write `DIR`/<bundle>/bundle.mlir for every bundle and DIR/plan.json")
-	fs.StringVar(&cfg.planPath, "plan", "", "write the plan JSON to `FILE` (\"-\": standard output, instead of the MLIR)")
+	cfg.dest = make([]string, len(flagged))
+	for i, o := range flagged {
+		fs.StringVar(&cfg.dest[i], o.Flag, "", o.Usage)
+	}
 	fs.BoolVar(&cfg.emit.Generic, "generic", false, "print sdscbundle ops in MLIR generic form (for stock mlir-opt --allow-unregistered-dialect)")
 	decimalVar(fs, &m.budget, "budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
 	decimalVar(fs, &m.segment, "segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
@@ -253,8 +256,6 @@ func mainCommand() (*command, *mainFlags) {
 	fs.BoolVar(&rc.stats, "stats", false, "print a per-bundle pool summary table to standard error")
 	fs.StringVar(&rc.explain, "explain", "", "explain why buffer `NAME` is (not) pooled, or what holds HBM while bundle NAME runs, on standard output, instead of the MLIR")
 	fs.StringVar(&rc.remarks, "remarks", "", "print `MODE` remarks (missed, passed or all) at buffer declarations to standard error")
-	fs.StringVar(&rc.svgDir, "svg", "", "write a memory map `DIR`/<bundle>/memory.svg per bundle (DIR may be the -o DIR)")
-	fs.StringVar(&rc.htmlPath, "html", "", "write an interactive memory view of the plan to `FILE`: one self-contained HTML page (\"-\": standard output, instead of the MLIR)")
 	fs.StringVar(&rc.dumpAfter, "dump-after", "", "print a text dump after `STAGE` (check or plan) on standard output and stop")
 	fs.StringVar(&m.emit, "emit", "mlir", "what to emit per bundle, `FORM` mlir (the bundle) or addresses (a func/arith/affine function returning every sdsc_execute operand address; -o writes DIR/<bundle>/addresses.mlir)")
 	fs.BoolVar(&m.sdscCache, "sdsc-cache", true, "let an op whose SDSC equals an earlier op's of its bundle reuse that op's sdsc_K.json, as torch-spyre's sdsc_cache (SPYRE_INDUCTOR_SDSC_CACHE) does by default")
@@ -346,13 +347,36 @@ func orList(names []string) string {
 // explainConflict refuses the output flags with explain (--explain or
 // the explain command), which prints on standard output instead.
 func explainConflict(set map[string]bool) error {
-	for _, f := range []string{"o", "plan", "svg", "html"} {
+	for _, f := range append([]string{"o"}, flagNames()...) {
 		if set[f] {
 			dash := "--"
 			if len(f) == 1 {
 				dash = "-"
 			}
 			return fmt.Errorf("%s%s does not apply to explain: it prints on standard output and writes no files", dash, f)
+		}
+	}
+	return nil
+}
+
+// flagNames are the flagged outputs' flags.
+func flagNames() []string {
+	var names []string
+	for _, o := range flagged {
+		names = append(names, o.Flag)
+	}
+	return names
+}
+
+// oneStdout refuses two flagged outputs to standard output ("-").
+func oneStdout(dest []string) error {
+	first := ""
+	for i, o := range flagged {
+		if dest[i] == "-" && !o.PerBundle {
+			if first != "" {
+				return fmt.Errorf("--%s - and --%s - cannot both write standard output", first, o.Flag)
+			}
+			first = o.Flag
 		}
 	}
 	return nil
@@ -423,8 +447,8 @@ func (m *mainFlags) config(c *command, input string) (*config, error) {
 	default:
 		return nil, fmt.Errorf("--dump-after=%s: want check or plan", rc.dumpAfter)
 	}
-	if cfg.planPath == "-" && rc.htmlPath == "-" {
-		return nil, errors.New("--plan - and --html - cannot both write standard output")
+	if err := oneStdout(cfg.dest); err != nil {
+		return nil, err
 	}
 	if rc.explain != "" && rc.dumpAfter != "" {
 		return nil, errors.New("--explain cannot be combined with --dump-after")

@@ -70,3 +70,40 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("user's GOGC and GOMEMLIMIT: the command changed them to %d, %d", p, l)
 	}
 }
+
+// TestTuneGraph: once the graph is checked, a fused run's limit grows by
+// perBundleLimit (440) bytes a bundle; fusion off (whose limit already
+// counts a bundle per op) and a user's GOMEMLIMIT are left alone.
+func TestTuneGraph(t *testing.T) {
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(limit)
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+
+	// 100 MiB of input in 1M bundles: 450 MiB (4.5 x) + 440 MB.
+	tuneGraph(getenv, 100<<20, 1_000_000, false)
+	if l := debug.SetMemoryLimit(-1); l != 450<<20+440_000_000 {
+		t.Errorf("1M bundles: limit %d, want %d", l, 450<<20+440_000_000)
+	}
+	// 1000 bundles: 440,000 bytes more than the source's limit.
+	tuneGraph(getenv, 100<<20, 1000, false)
+	if l := debug.SetMemoryLimit(-1); l != 450<<20+440_000 {
+		t.Errorf("1000 bundles: limit %d, want %d", l, 450<<20+440_000)
+	}
+	// Fusion off: 12 x 100 MiB whatever the bundles.
+	tuneGraph(getenv, 100<<20, 1_000_000, true)
+	if l := debug.SetMemoryLimit(-1); l != 1200<<20 {
+		t.Errorf("fusion off: limit %d, want 1200 MiB", l)
+	}
+	// A small input keeps the 256 MiB floor, plus its bundles.
+	tuneGraph(getenv, 1000, 10, false)
+	if l := debug.SetMemoryLimit(-1); l != 256<<20+4400 {
+		t.Errorf("1000 bytes, 10 bundles: limit %d, want %d", l, 256<<20+4400)
+	}
+	env["GOMEMLIMIT"] = "1GiB"
+	debug.SetMemoryLimit(12345 << 20)
+	tuneGraph(getenv, 100<<20, 1_000_000, false)
+	if l := debug.SetMemoryLimit(-1); l != 12345<<20 {
+		t.Errorf("GOMEMLIMIT set: limit %d changed", l)
+	}
+}

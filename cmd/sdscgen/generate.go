@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdscgen/sdscgen"
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/report"
 )
 
@@ -25,17 +26,24 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		inputFailed(cfg, name, err, stderr)
 		return exitBadInput
 	}
+	size := in.size
 	if setGC != nil {
-		setGC(in.size, cfg.opt.Unfused)
+		setGC(size, cfg.opt.Unfused)
 		if in.size == 0 {
 			// A stream: the settings follow what it has given so far.
-			in.file.grew = func(n int) { setGC(n, cfg.opt.Unfused) }
+			in.file.grew = func(n int) {
+				size = n
+				setGC(n, cfg.opt.Unfused)
+			}
 		}
 	}
 	// The verifier runs while the outputs are printed; the Result's
 	// writers hold every byte back until it has accepted the plan.
 	opt := cfg.opt
 	opt.VerifyAsync = true
+	if setGCGraph != nil {
+		opt.Checked = func(g *ir.Graph) { setGCGraph(size, len(g.Bundles), cfg.opt.Unfused) }
+	}
 	res, err := compileReader(name, in.file, opt)
 	in.close()
 	var diags frontend.ErrorList
@@ -66,7 +74,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := reports(cfg, res, stdout, stderr); done {
 		return code
 	}
-	if err := writeOutputs(cfg, res, stdout); err != nil {
+	if err := writeOutputs(cfg, res, stdout, stderr); err != nil {
 		var verr *sdscgen.VerifyError
 		if errors.As(err, &verr) {
 			return internalError(stderr, err)
@@ -138,6 +146,10 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 // collector alone), tunes the garbage collector for an input of the
 // given size (tuneGC).
 var setGC func(inputBytes int, unfused bool)
+
+// setGCGraph, when set (by main), sizes the collector's memory limit
+// once the graph is checked (tuneGraph).
+var setGCGraph func(inputBytes, bundles int, unfused bool)
 
 // compileReader is sdscgen.CompileReader; a test replaces it to see how
 // the command reports a verifier failure.

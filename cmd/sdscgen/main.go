@@ -28,6 +28,7 @@ const (
 
 func main() {
 	setGC = func(n int, unfused bool) { tuneGC(os.Getenv, n, unfused) }
+	setGCGraph = func(n, bundles int, unfused bool) { tuneGraph(os.Getenv, n, bundles, unfused) }
 	cleanupOnSignal()
 	defer func() {
 		// A panic is a bug: exit 3 like any internal error (Go's own

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -159,6 +160,7 @@ type outputFile struct {
 	target string // where the content ends up
 	tmp    string // "" when writing the target in place
 	f      *os.File
+	label  string // the flag and its value, for commitAll's messages
 }
 
 // checkOutputFile reports, without writing anything, why path cannot be
@@ -190,7 +192,7 @@ func createOutput(path string) (*outputFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &outputFile{path: path, target: target}
+	o := &outputFile{path: path, target: target, label: path}
 	fi, err := os.Stat(target)
 	if err == nil && !fi.Mode().IsRegular() {
 		// A device, FIFO or socket: write it in place, never replace it.
@@ -204,8 +206,10 @@ func createOutput(path string) (*outputFile, error) {
 	if err == nil {
 		perm = fi.Mode().Perm()
 	}
+	removeDebris(filepath.Dir(target), tempPrefix(target))
+	removeDebris(filepath.Dir(target), backupPrefix(target))
 	temps.Lock()
-	o.f, err = os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	o.f, err = os.CreateTemp(filepath.Dir(target), tempPrefix(target)+ownerTag()+"*")
 	if err == nil {
 		o.tmp = o.f.Name()
 		trackLocked(o.tmp)
@@ -237,20 +241,7 @@ func (o *outputFile) write(write func(f *os.File) error) error {
 
 // commit closes the file and renames the temporary into place.
 func (o *outputFile) commit() error {
-	if err := o.f.Close(); err != nil {
-		o.abort()
-		return renameInError(err, o.tmp, o.path)
-	}
-	if o.tmp == "" {
-		return nil
-	}
-	err := os.Rename(o.tmp, o.target)
-	if err != nil {
-		o.abort()
-		return renameInError(err, o.tmp, o.path)
-	}
-	untrackTemp(o.tmp)
-	return nil
+	return commitAll(nil, []*outputFile{o}, io.Discard)
 }
 
 // abort drops the temporary (a no-op after commit).
@@ -274,10 +265,6 @@ func writeFileAtomic(path string, write func(f *os.File) error) error {
 	}
 	return o.commit()
 }
-
-// bundleFiles are the only files sdscgen writes in a bundle's folder of
-// an -o DIR.
-var bundleFiles = map[string]bool{"bundle.mlir": true, "addresses.mlir": true, "memory.svg": true}
 
 // outputDir stages every file of an -o run in a folder beside DIR and
 // swaps it in whole at commit.
@@ -359,20 +346,20 @@ func checkOwned(dir string) error {
 	if err != nil || len(entries) == 0 {
 		return err
 	}
-	bundles, err := planBundles(filepath.Join(dir, "plan.json"))
+	bundles, err := planBundles(filepath.Join(dir, planFile))
 	if errors.Is(err, errNotRegular) {
-		return fmt.Errorf("its plan.json is %v", err)
+		return fmt.Errorf("its %s is %v", planFile, err)
 	}
 	if err != nil {
 		for _, e := range entries {
-			if e.Name() != "plan.json" {
-				return fmt.Errorf("it holds %s, and no plan.json of an earlier run", e.Name())
+			if e.Name() != planFile {
+				return fmt.Errorf("it holds %s, and no %s of an earlier run", e.Name(), planFile)
 			}
 		}
-		return fmt.Errorf("its plan.json was not written by sdscgen (%v)", err)
+		return fmt.Errorf("its %s was not written by sdscgen (%v)", planFile, err)
 	}
 	for _, e := range entries {
-		if e.Name() == "plan.json" && e.Type().IsRegular() {
+		if dirFiles[e.Name()] && e.Type().IsRegular() {
 			continue
 		}
 		if !bundles[e.Name()] || !e.IsDir() {
@@ -479,13 +466,16 @@ func fileKind(m fs.FileMode) string {
 // stagePrefix names the staging folders of DIR.
 func stagePrefix(dir string) string { return "." + filepath.Base(dir) + ".sdscgen-" }
 
-// start removes staging folders left by killed runs and creates this
-// run's, locked for as long as the process lives.
-func (o *outputDir) start() error {
+// start removes staging folders left by killed runs (a folder that
+// cannot be removed is reported on warn) and creates this run's, locked
+// for as long as the process lives.
+func (o *outputDir) start(warn io.Writer) error {
 	parent := filepath.Dir(o.dir)
 	if old, _ := filepath.Glob(filepath.Join(parent, globEscape(stagePrefix(o.dir))+"*")); len(old) > 0 {
 		for _, p := range old {
-			removeIfUnlocked(p)
+			if err := removeIfUnlocked(p); err != nil {
+				fmt.Fprintf(warn, "sdscgen: warning: -o %s: %s, left by an earlier run, could not be removed (%v); remove it by hand\n", o.name, p, err)
+			}
 		}
 	}
 	temps.Lock()
@@ -516,24 +506,62 @@ func globEscape(s string) string {
 }
 
 // removeIfUnlocked removes a staging folder whose run is gone (its lock
-// is free).
-func removeIfUnlocked(path string) {
+// is free); the error is why such a folder could not be removed.
+func removeIfUnlocked(path string) error {
 	// Lstat first: opening a FIFO that only looks like a stage blocks.
 	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
-		return
+		return nil
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return
+		return err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
-		return
+		return nil
 	}
 	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
-		return // a live run's
+		return nil // a live run's
 	}
-	os.RemoveAll(path)
+	return removeTree(path)
+}
+
+// removeTree is os.RemoveAll; a test replaces it to see how a tree that
+// cannot be removed is reported (running as root, no permission stops it).
+var removeTree = os.RemoveAll
+
+// A file output's temporary is named .NAME.tmp-PID-*, and the backup of
+// the file it replaces (commitAll) .NAME.old-PID-*, PID being the
+// writing process's: a run writing NAME removes those whose process is
+// gone (a run killed with SIGKILL), never a live one's.
+
+func tempPrefix(target string) string   { return "." + filepath.Base(target) + ".tmp-" }
+func backupPrefix(target string) string { return "." + filepath.Base(target) + ".old-" }
+
+// ownerTag is this process's part of its temporaries' names.
+func ownerTag() string { return strconv.Itoa(os.Getpid()) + "-" }
+
+// removeDebris removes the regular files named prefix+PID-* in dir whose
+// process PID is gone.
+func removeDebris(dir, prefix string) {
+	names, _ := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"*"))
+	for _, p := range names {
+		pid, rest, ok := strings.Cut(strings.TrimPrefix(filepath.Base(p), prefix), "-")
+		n, err := strconv.Atoi(pid)
+		if !ok || err != nil || n <= 0 || rest == "" || n == os.Getpid() || processAlive(n) {
+			continue
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			os.Remove(p)
+		}
+	}
+}
+
+// processAlive reports whether process pid exists (it may be another
+// user's: then it cannot be signalled, but exists).
+func processAlive(pid int) bool {
+	err := unix.Kill(pid, 0)
+	return err == nil || errors.Is(err, unix.EPERM)
 }
 
 // create streams one file into the stage. Folders are made one level at
@@ -560,41 +588,188 @@ func (o *outputDir) create(rel string, write func(f *os.File) error) error {
 	return nil
 }
 
-// commit swaps the stage in as DIR and removes the old tree.
+// commitAll puts every output in place together, all or none as far as
+// the file system allows: each file's temporary is renamed over its
+// target (an existing regular target is first hard-linked to a backup
+// beside it, .NAME.old-PID-*), then the -o stage is swapped in as DIR.
+// When a step fails, the steps already done are undone (the backups
+// renamed back, new files removed) and the error says that no output was
+// written; when an undo fails too, it says exactly which outputs were
+// written and which were not. Outputs written in place (a device or a
+// FIFO) were written before the commit and count as written.
 //
-// The renames run under the temps lock, which the signal handler takes
-// for good: either the handler got it first, removes the whole stage and
-// exits while DIR is still the old tree, or the swap is complete before
-// the handler looks, and the name it then removes holds only the old tree
-// (or nothing). Without the lock, a handler halfway through removing the
-// stage could finish its work inside the new DIR (the open folder follows
-// the rename), leaving a mix.
-func (o *outputDir) commit() error {
-	defer o.discard()
-	mode := fs.FileMode(0o755)
-	if fi, err := os.Stat(o.dir); err == nil {
-		mode = fi.Mode().Perm()
+// The steps, and their undoing, run under the temps lock, which the
+// signal handler takes for good: a SIGHUP, SIGINT or SIGTERM during the
+// commit waits for it to end (every output new, or every output old),
+// then exits 128+signal. Only SIGKILL can stop it midway. The old -o tree
+// and the backups are removed after the lock is released; an old tree
+// that cannot be removed is reported on warn (the run still succeeds:
+// every output is written).
+func commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
+	abort := func() {
+		for _, f := range files {
+			f.abort()
+		}
+		if od != nil {
+			od.discard()
+		}
 	}
-	// MkdirTemp made the stage 0700; DIR is an ordinary folder.
-	if err := os.Chmod(o.stage, mode); err != nil {
+	for _, f := range files {
+		if err := f.f.Close(); err != nil {
+			abort()
+			return renameInError(err, f.tmp, f.path)
+		}
+	}
+	stage := ""
+	if od != nil {
+		mode := fs.FileMode(0o755)
+		if fi, err := os.Stat(od.dir); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		// MkdirTemp made the stage 0700; DIR is an ordinary folder.
+		if err := os.Chmod(od.stage, mode); err != nil {
+			abort()
+			return err
+		}
+		stage = od.stage
+		hook("swap", stage)
+	}
+	aside, backups, err := commitLocked(od, files)
+	if od != nil {
+		hook("swapped", stage)
+	}
+	for _, b := range backups {
+		os.Remove(b)
+		untrackTemp(b)
+	}
+	if err != nil {
+		abort()
 		return err
 	}
-	hook("swap", o.stage)
-	aside, err := o.swap()
-	hook("swapped", o.stage)
 	if aside != "" {
-		os.RemoveAll(aside)
+		if rerr := removeTree(aside); rerr != nil {
+			fmt.Fprintf(warn, "sdscgen: warning: -o %s: the old tree could not be removed (%v); it is left in %s\n", od.name, rerr, aside)
+		}
 		untrackTemp(aside)
 	}
-	return err
+	if od != nil {
+		if rerr := od.discard(); rerr != nil {
+			fmt.Fprintf(warn, "sdscgen: warning: -o %s: the old tree could not be removed (%v); it is left in %s (remove it by hand)\n", od.name, rerr, stage)
+		}
+	}
+	return nil
 }
 
-// swap puts the stage in DIR's place under the temps lock. After it, the
-// stage's name holds the old tree or nothing; aside, when not "", is a
-// tracked folder holding the old tree, for the caller to remove.
-func (o *outputDir) swap() (aside string, err error) {
+// commitLocked is commitAll's steps under the temps lock. It returns the
+// backups to remove, and the old -o tree's folder (aside) when the swap
+// had to move it aside.
+func commitLocked(od *outputDir, files []*outputFile) (aside string, backups []string, err error) {
 	temps.Lock()
 	defer temps.Unlock()
+	type step struct {
+		label string
+		undo  func() error // nil: cannot be undone
+	}
+	var done []step
+	var inPlace []string
+	fail := func(label string, cause error) error {
+		var written []string
+		for i := len(done) - 1; i >= 0; i-- {
+			if done[i].undo == nil || done[i].undo() != nil {
+				written = appendNew(written, done[i].label)
+			}
+		}
+		written = append(written, inPlace...)
+		var notWritten []string
+		for _, f := range files {
+			if f.tmp != "" && !slicesContains(written, f.label) {
+				notWritten = appendNew(notWritten, f.label)
+			}
+		}
+		if od != nil {
+			notWritten = appendNew(notWritten, "-o "+od.name)
+		}
+		msg := fmt.Sprintf("%s: %v; ", label, cause)
+		if len(written) == 0 {
+			msg += "no output was written"
+			if len(done) > 0 {
+				msg += " (the outputs already in place were put back as they were)"
+			}
+		} else {
+			msg += "written: " + strings.Join(written, ", ") + "; not written: " + strings.Join(notWritten, ", ")
+		}
+		return errors.New(msg)
+	}
+	for _, f := range files {
+		if f.tmp == "" {
+			inPlace = appendNew(inPlace, f.label+" (written in place)")
+			continue
+		}
+		hook("commit", f.path)
+		backup, existed := "", false
+		if fi, err := os.Lstat(f.target); err == nil {
+			existed = true
+			if fi.Mode().IsRegular() {
+				b := filepath.Join(filepath.Dir(f.target), backupPrefix(f.target)+ownerTag()+fmt.Sprint(len(backups)))
+				os.Remove(b) // debris of an earlier run of this pid
+				if os.Link(f.target, b) == nil {
+					backup = b
+					temps.paths[b] = true
+					backups = append(backups, b)
+				}
+			}
+		}
+		if err := os.Rename(f.tmp, f.target); err != nil {
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = le.Err
+			}
+			return "", backups, fail(f.label, fmt.Errorf("cannot put %s in place: %w", f.path, err))
+		}
+		delete(temps.paths, f.tmp)
+		f.tmp = ""
+		target := f.target
+		switch {
+		case backup != "":
+			done = append(done, step{f.label, func() error { return os.Rename(backup, target) }})
+		case !existed:
+			done = append(done, step{f.label, func() error { return os.Remove(target) }})
+		default:
+			done = append(done, step{f.label, nil})
+		}
+	}
+	if od != nil {
+		hook("commit", od.dir)
+		a, err := od.swapLocked()
+		if err != nil {
+			return a, backups, fail("-o "+od.name, err)
+		}
+		aside = a
+	}
+	return aside, backups, nil
+}
+
+func appendNew(list []string, s string) []string {
+	if slicesContains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// swapLocked puts the stage in DIR's place; the caller holds the temps
+// lock. After it, the stage's name holds the old tree or nothing; aside,
+// when not "", is a tracked folder holding the old tree, for the caller
+// to remove.
+func (o *outputDir) swapLocked() (aside string, err error) {
 	if !o.exists {
 		err := os.Rename(o.stage, o.dir)
 		if err == nil {
@@ -625,6 +800,8 @@ func (o *outputDir) swap() (aside string, err error) {
 					delete(temps.paths, aside)
 					return "", fmt.Errorf("-o %s: replacing the directory: %w (the old tree is in %s)", o.name, err, aside)
 				}
+				delete(temps.paths, aside)
+				aside = ""
 			}
 		}
 	}
@@ -636,15 +813,16 @@ func (o *outputDir) swap() (aside string, err error) {
 
 // discard removes the stage (after commit: the old tree) and releases
 // the lock.
-func (o *outputDir) discard() {
+func (o *outputDir) discard() error {
 	if o.stage == "" {
-		return
+		return nil
 	}
-	os.RemoveAll(o.stage)
+	err := removeTree(o.stage)
 	untrackTemp(o.stage)
 	if o.lock != nil {
 		o.lock.Close()
 		o.lock = nil
 	}
 	o.stage = ""
+	return err
 }

@@ -444,13 +444,17 @@ func TestOutputDirKilled(t *testing.T) {
 //     files in the stage by its path, as the run does while it emits
 //     (the handler must not give up removing the stage);
 //   - "created": a file output's temporary (--plan's, --svg's) exists.
+//   - "commit": the commit of every output has begun (the first file is
+//     about to be renamed into place); the run goes on (commitAll holds
+//     the handler off until every output is in place).
 //
 // SDSCGEN_TEST_SIGNAL (HUP, INT or TERM) chooses another signal.
 func signalAt(at string) {
 	var (
-		stage    string
-		removing = make(chan struct{})
-		swapped  = make(chan struct{})
+		signalled bool
+		stage     string
+		removing  = make(chan struct{})
+		swapped   = make(chan struct{})
 	)
 	sig := syscall.SIGTERM
 	if s := os.Getenv("SDSCGEN_TEST_SIGNAL"); s != "" {
@@ -500,6 +504,14 @@ func signalAt(at string) {
 			select {
 			case <-started:
 			case <-time.After(10 * time.Second):
+			}
+		case point == "commit" && at == "commit":
+			if !signalled {
+				signalled = true
+				term()
+				// Not needed for the outcome: it only gives the
+				// handler time to wait for the commit.
+				time.Sleep(100 * time.Millisecond)
 			}
 		case point == "swap" && at == "writing" || point == at:
 			term()

@@ -13,215 +13,282 @@ import (
 	"github.com/sdscgen/sdscgen"
 )
 
+// The outputs come from sdscgen.Outputs, the library's one table of
+// them: the outputs with a flag of their own (--plan FILE, --html FILE,
+// --svg DIR) are flagged, and -o DIR holds every output with a File.
+
+// flagged are the outputs with a flag of their own, in table order;
+// config.dest holds their flags' values in the same order.
+var flagged = func() []sdscgen.Output {
+	var fl []sdscgen.Output
+	for _, o := range sdscgen.Outputs() {
+		if o.Flag != "" {
+			fl = append(fl, o)
+		}
+	}
+	return fl
+}()
+
+// dirFiles are the names -o writes in DIR itself (plan.json), bundleFiles
+// those it writes in a bundle's folder: what a DIR of an earlier run may
+// hold.
+var dirFiles, bundleFiles = func() (dir, bundle map[string]bool) {
+	dir, bundle = map[string]bool{}, map[string]bool{}
+	for _, o := range sdscgen.Outputs() {
+		switch {
+		case o.File == "":
+		case o.PerBundle:
+			bundle[o.File] = true
+		default:
+			dir[o.File] = true
+		}
+	}
+	return dir, bundle
+}()
+
+// planFile is the -o DIR file that lists the bundles.
+var planFile = mustOutput("plan").File
+
+func mustOutput(name string) sdscgen.Output {
+	o, ok := sdscgen.LookupOutput(name)
+	if !ok {
+		panic("no output " + name)
+	}
+	return o
+}
+
+// label is how a message names an output flag's value: "--plan p.json".
+func label(o sdscgen.Output, path string) string { return "--" + o.Flag + " " + path }
+
+// fileOut is a whole output written to a file of its own.
+type fileOut struct {
+	o    sdscgen.Output
+	path string
+}
+
+// dirOut is a per-bundle output written to DIR/<bundle>/File.
+type dirOut struct {
+	o   sdscgen.Output
+	dir string
+}
+
 // writeOutputs writes a run's outputs in three phases, so that a run
 // that cannot write one of them writes none:
 //
-//  1. check every destination (-o DIR, --svg DIR, --plan FILE, --html
-//     FILE) without
-//     writing anything;
+//  1. check every destination (-o DIR and every flagged output's FILE or
+//     DIR) without writing anything (checkOutputs);
 //  2. write every file into a temporary (the -o stage, a temporary file
-//     beside each other output);
-//  3. commit: swap the -o DIR in, then rename the other files into
-//     place; then standard output.
-func writeOutputs(cfg *config, res *sdscgen.Result, stdout io.Writer) error {
-	// 1. Checks.
-	var od *outputDir
+//     beside each other output) (stage);
+//  3. commit them all together (commitAll): either every output is in
+//     place, or none is and the old ones are back, or the message says
+//     which are which; then standard output.
+//
+// Warnings (a folder that could not be removed) go to stderr.
+func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) error {
+	set, err := checkOutputs(cfg, res)
+	if err != nil {
+		return err
+	}
+	temp, err := set.stage(res, cfg.emit, stderr)
+	if err != nil {
+		return err
+	}
+	if err := commitAll(set.od, temp, stderr); err != nil {
+		return err
+	}
+	if set.toStdout != "" {
+		o := mustOutput(set.toStdout)
+		if err := res.Write(stdout, o.Name, sdscgen.Args{Emit: cfg.emit}); err != nil {
+			return fmt.Errorf("writing %s: %w", o.Title, err)
+		}
+	}
+	return nil
+}
+
+// outputSet is where a run's outputs go, once checked.
+type outputSet struct {
+	od       *outputDir       // -o DIR, or nil
+	inDir    []sdscgen.Output // what -o writes
+	files    []fileOut        // whole outputs to files of their own
+	dirs     []dirOut         // per-bundle outputs to folders of their own
+	toStdout string           // the output on standard output, or ""
+}
+
+// checkOutputs is writeOutputs' first phase.
+func checkOutputs(cfg *config, res *sdscgen.Result) (*outputSet, error) {
+	set := &outputSet{toStdout: "mlir"}
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.
 		for _, b := range res.Graph.Bundles {
-			if b.Name == "plan.json" {
-				return diagError(fmt.Sprintf("%s: error: bundle %q would collide with %s in -o DIR", res.Graph.Position(b.Pos), b.Name, filepath.Join(cfg.outDir, "plan.json")))
+			if dirFiles[b.Name] {
+				return nil, diagError(fmt.Sprintf("%s: error: bundle %q would collide with %s in -o DIR", res.Graph.Position(b.Pos), b.Name, filepath.Join(cfg.outDir, b.Name)))
 			}
 		}
 		var err error
-		if od, err = checkOutputDir(cfg.outDir, cfg.force); err != nil {
-			return err
+		if set.od, err = checkOutputDir(cfg.outDir, cfg.force); err != nil {
+			return nil, err
+		}
+		if cfg.emit.Addresses {
+			set.inDir = append(set.inDir, mustOutput("addresses"))
+		} else {
+			set.inDir = append(set.inDir, mustOutput("bundle"))
 		}
 	}
-	svgDir, svgInside := cfg.rep.svgDir, false
-	if svgDir != "" {
-		real := realPath(svgDir)
+	for i, o := range flagged {
+		if err := set.check(cfg, o, cfg.dest[i], res); err != nil {
+			return nil, err
+		}
+	}
+	if set.od != nil {
+		for _, o := range sdscgen.Outputs() {
+			if o.File != "" && !o.PerBundle {
+				set.inDir = append(set.inDir, o)
+			}
+		}
+		if set.toStdout == "mlir" {
+			set.toStdout = "" // -o writes it
+		}
+	}
+	return set, nil
+}
+
+// check places flagged output o, whose flag's value is path.
+func (set *outputSet) check(cfg *config, o sdscgen.Output, path string, res *sdscgen.Result) error {
+	od := set.od
+	switch {
+	case path == "":
+		return nil
+	case path == "-" && !o.PerBundle:
+		set.toStdout = o.Name
+		return nil
+	case o.PerBundle:
+		real := realPath(path)
 		switch {
 		case od != nil && real == od.dir:
-			svgInside, svgDir = true, ""
+			set.inDir = append(set.inDir, o)
 		case od != nil && within(real, od.dir):
-			return fmt.Errorf("--svg %s is inside the -o DIR %s, which the run replaces whole (--svg %s puts the maps in it)", cfg.rep.svgDir, cfg.outDir, cfg.outDir)
+			return fmt.Errorf("%s is inside the -o DIR %s, which the run replaces whole (--%s %s puts the maps in it)", label(o, path), cfg.outDir, o.Flag, cfg.outDir)
 		default:
-			if err := checkSVGDir(svgDir, res); err != nil {
+			if err := checkBundleDir(o, path, res); err != nil {
 				return err
 			}
+			set.dirs = append(set.dirs, dirOut{o, path})
 		}
+		return nil
 	}
-	planFile := cfg.planPath != "" && cfg.planPath != "-"
-	if planFile {
-		if od != nil {
-			target, err := resolveOutput(cfg.planPath)
-			if err != nil {
-				return fmt.Errorf("--plan: %v", err)
+	target, err := resolveOutput(path)
+	if err != nil {
+		return fmt.Errorf("--%s: %v", o.Flag, err)
+	}
+	if od != nil {
+		real := realPath(target)
+		switch {
+		case o.File != "" && real == filepath.Join(od.dir, o.File):
+			return nil // -o writes it
+		case real == od.dir || within(real, od.dir):
+			msg := fmt.Sprintf("%s is inside the -o DIR %s, which the run replaces whole", label(o, path), cfg.outDir)
+			if o.File != "" {
+				msg += fmt.Sprintf(" (-o writes %s anyway)", filepath.Join(cfg.outDir, o.File))
 			}
-			real := realPath(target)
-			switch {
-			case real == filepath.Join(od.dir, "plan.json"):
-				planFile = false // -o writes it
-			case real == od.dir || within(real, od.dir):
-				return fmt.Errorf("--plan %s is inside the -o DIR %s, which the run replaces whole (-o writes %s anyway)", cfg.planPath, cfg.outDir, filepath.Join(cfg.outDir, "plan.json"))
-			}
+			return errors.New(msg)
 		}
 	}
-	if planFile {
-		if _, err := checkOutputFile(cfg.planPath); err != nil {
-			return fmt.Errorf("--plan: %v", err)
-		}
+	if _, err := checkOutputFile(path); err != nil {
+		return fmt.Errorf("--%s: %v", o.Flag, err)
 	}
-	htmlFile := cfg.rep.htmlPath != "" && cfg.rep.htmlPath != "-"
-	if htmlFile {
-		target, err := resolveOutput(cfg.rep.htmlPath)
-		if err != nil {
-			return fmt.Errorf("--html: %v", err)
-		}
-		if real := realPath(target); od != nil && (real == od.dir || within(real, od.dir)) {
-			return fmt.Errorf("--html %s is inside the -o DIR %s, which the run replaces whole", cfg.rep.htmlPath, cfg.outDir)
-		}
-		if _, err := checkOutputFile(cfg.rep.htmlPath); err != nil {
-			return fmt.Errorf("--html: %v", err)
-		}
-	}
+	set.files = append(set.files, fileOut{o, path})
+	return nil
+}
 
-	// 2. Temporaries.
-	var files []*outputFile
+// stage is writeOutputs' second phase: every file written to its
+// temporary, or, on failure, every temporary removed.
+func (set *outputSet) stage(res *sdscgen.Result, emit sdscgen.EmitOptions, stderr io.Writer) (temp []*outputFile, err error) {
 	var made []string // folders created for --svg, removed again on failure
-	fail := func(err error) error {
-		for _, f := range files {
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, f := range temp {
 			f.abort()
 		}
 		for i := len(made) - 1; i >= 0; i-- {
 			os.Remove(made[i])
 		}
-		if od != nil {
-			od.discard()
+		if set.od != nil {
+			set.od.discard()
 		}
-		return err
-	}
-	if planFile {
-		f, err := createOutput(cfg.planPath)
+	}()
+	write := func(o sdscgen.Output, path, lbl string, a sdscgen.Args) error {
+		f, err := createOutput(path)
 		if err == nil {
-			files = append(files, f)
-			err = f.write(func(w *os.File) error { return res.WritePlanJSON(w) })
-		}
-		if err != nil {
-			return fail(fmt.Errorf("writing plan: %w", err))
-		}
-	}
-	if htmlFile {
-		f, err := createOutput(cfg.rep.htmlPath)
-		if err == nil {
-			files = append(files, f)
+			f.label = lbl
+			temp = append(temp, f)
 			err = f.write(func(w *os.File) error {
 				bw := bufio.NewWriterSize(w, 64<<10)
-				if err := res.WriteHTML(bw); err != nil {
+				if err := res.Write(bw, o.Name, a); err != nil {
 					return err
 				}
 				return bw.Flush()
 			})
 		}
 		if err != nil {
-			return fail(fmt.Errorf("writing HTML view: %w", err))
+			return fmt.Errorf("writing %s: %w", o.Title, err)
+		}
+		return nil
+	}
+	mkdir := func(d string) error {
+		err := os.Mkdir(d, 0o755)
+		if err == nil {
+			made = append(made, d)
+		} else if errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
+		return err
+	}
+	for _, f := range set.files {
+		if err := write(f.o, f.path, label(f.o, f.path), sdscgen.Args{Emit: emit}); err != nil {
+			return temp, err
 		}
 	}
-	if svgDir != "" {
-		mkdir := func(d string) error {
-			err := os.Mkdir(d, 0o755)
-			if err == nil {
-				made = append(made, d)
-			} else if errors.Is(err, fs.ErrExist) {
-				err = nil
-			}
-			return err
-		}
-		if err := mkdir(svgDir); err != nil {
-			return fail(err)
+	for _, d := range set.dirs {
+		if err := mkdir(d.dir); err != nil {
+			return temp, err
 		}
 		for bi, b := range res.Graph.Bundles {
-			if err := mkdir(filepath.Join(svgDir, b.Name)); err != nil {
-				return fail(err)
+			if err := mkdir(filepath.Join(d.dir, b.Name)); err != nil {
+				return temp, err
 			}
-			f, err := createOutput(filepath.Join(svgDir, svgFile(b.Name)))
-			if err == nil {
-				files = append(files, f)
-				err = f.write(func(w *os.File) error {
-					bw := bufio.NewWriter(w)
-					if err := res.WriteSVG(bw, bi); err != nil {
-						return err
-					}
-					return bw.Flush()
-				})
-			}
-			if err != nil {
-				return fail(fmt.Errorf("writing memory map: %w", err))
+			if err := write(d.o, filepath.Join(d.dir, b.Name, d.o.File), label(d.o, d.dir), sdscgen.Args{Bundle: bi, Emit: emit}); err != nil {
+				return temp, err
 			}
 		}
 	}
-	if od != nil {
-		if err := od.start(); err != nil {
-			return fail(err)
-		}
-		for bi, b := range res.Graph.Bundles {
-			err := od.create(filepath.Join(b.Name, bundleFile(cfg.emit)), func(f *os.File) error {
-				return res.WriteBundleMLIR(f, bi, cfg.emit)
-			})
-			if err == nil && svgInside {
-				err = od.create(svgFile(b.Name), func(f *os.File) error { return res.WriteSVG(f, bi) })
+	if set.od == nil {
+		return temp, nil
+	}
+	if err := set.od.start(stderr); err != nil {
+		return temp, err
+	}
+	// Per-bundle files first, bundle by bundle, then DIR's own.
+	for bi, b := range res.Graph.Bundles {
+		for _, o := range set.inDir {
+			if o.PerBundle {
+				if err := set.od.create(filepath.Join(b.Name, o.File), func(f *os.File) error {
+					return res.Write(f, o.Name, sdscgen.Args{Bundle: bi, Emit: emit})
+				}); err != nil {
+					return temp, err
+				}
 			}
-			if err != nil {
-				return fail(err)
+		}
+	}
+	for _, o := range set.inDir {
+		if !o.PerBundle {
+			if err := set.od.create(o.File, func(f *os.File) error { return res.Write(f, o.Name, sdscgen.Args{Emit: emit}) }); err != nil {
+				return temp, err
 			}
 		}
-		if err := od.create("plan.json", func(f *os.File) error { return res.WritePlanJSON(f) }); err != nil {
-			return fail(err)
-		}
 	}
-
-	// 3. Commit.
-	if od != nil {
-		if err := od.commit(); err != nil {
-			return fail(err)
-		}
-		od = nil
-	}
-	for len(files) > 0 {
-		f := files[0]
-		files = files[1:]
-		if err := f.commit(); err != nil {
-			return fail(err)
-		}
-	}
-	if cfg.planPath == "-" {
-		if err := res.WritePlanJSON(stdout); err != nil {
-			return fmt.Errorf("writing plan: %w", err)
-		}
-	}
-	if cfg.rep.htmlPath == "-" {
-		if err := res.WriteHTML(stdout); err != nil {
-			return fmt.Errorf("writing HTML view: %w", err)
-		}
-	}
-	if cfg.outDir == "" && cfg.planPath != "-" && cfg.rep.htmlPath != "-" {
-		if err := res.WriteMLIR(stdout, cfg.emit); err != nil {
-			return fmt.Errorf("writing MLIR: %w", err)
-		}
-	}
-	return nil
-}
-
-// svgFile is the memory map's path relative to the SVG directory.
-func svgFile(bundle string) string { return filepath.Join(bundle, "memory.svg") }
-
-// bundleFile is the per-bundle file name under -o DIR/<bundle>/.
-func bundleFile(e sdscgen.EmitOptions) string {
-	if e.Addresses {
-		return "addresses.mlir"
-	}
-	return "bundle.mlir"
+	return temp, nil
 }
 
 // diagError is a positioned diagnostic, printed as it is.
@@ -229,21 +296,21 @@ type diagError string
 
 func (e diagError) Error() string { return string(e) }
 
-// checkSVGDir reports, without writing anything, why the memory maps
-// cannot go into dir.
-func checkSVGDir(dir string, res *sdscgen.Result) error {
+// checkBundleDir reports, without writing anything, why the per-bundle
+// files of o cannot go into dir.
+func checkBundleDir(o sdscgen.Output, dir string, res *sdscgen.Result) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case err == nil && !fi.IsDir():
-		return fmt.Errorf("--svg %s exists and is not a directory", dir)
+		return fmt.Errorf("%s exists and is not a directory", label(o, dir))
 	case errors.Is(err, fs.ErrNotExist):
 		if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			link, _ := os.Readlink(dir)
-			return fmt.Errorf("--svg %s is a symbolic link to %s, which does not exist", dir, link)
+			return fmt.Errorf("%s is a symbolic link to %s, which does not exist", label(o, dir), link)
 		}
 		parent := filepath.Dir(filepath.Clean(dir))
 		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-			return fmt.Errorf("--svg %s: directory %s does not exist (sdscgen creates DIR, not its parents)", dir, parent)
+			return fmt.Errorf("%s: directory %s does not exist (sdscgen creates DIR, not its parents)", label(o, dir), parent)
 		}
 		return nil
 	case err != nil:
@@ -252,10 +319,10 @@ func checkSVGDir(dir string, res *sdscgen.Result) error {
 	for _, b := range res.Graph.Bundles {
 		sub := filepath.Join(dir, b.Name)
 		if fi, err := os.Stat(sub); err == nil && !fi.IsDir() {
-			return fmt.Errorf("--svg: %s exists and is not a directory", sub)
+			return fmt.Errorf("--%s: %s exists and is not a directory", o.Flag, sub)
 		}
-		if fi, err := os.Stat(filepath.Join(sub, "memory.svg")); err == nil && fi.IsDir() {
-			return fmt.Errorf("--svg: %s is a directory", filepath.Join(sub, "memory.svg"))
+		if fi, err := os.Stat(filepath.Join(sub, o.File)); err == nil && fi.IsDir() {
+			return fmt.Errorf("--%s: %s is a directory", o.Flag, filepath.Join(sub, o.File))
 		}
 	}
 	return nil

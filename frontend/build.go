@@ -75,6 +75,21 @@ type builder struct {
 	loops slab[ir.Loop]
 	items slab[ir.Item]
 
+	// While the graph is built, Graph.Accesses is the open chunk of the
+	// ops' accesses: sized by newBuilder's estimate, it never grows. When
+	// it is full, the accesses before the open op's are sealed in
+	// accSealed (accBase of them in all) and the op's own move to a new
+	// chunk of accChunk; finish joins the chunks in one array of the
+	// exact length, the one copy left, made only when the estimate fell
+	// short. An op's Span.Off is accBase + its offset in the open chunk.
+	// (Appending to one array instead grew it by a quarter at a time,
+	// append's step for large slices, each step a copy of everything so
+	// far into fresh pages, and finish trimmed it by another copy when
+	// the last step overshot by an eighth: the wide and views families,
+	// with an access per 22-30 bytes, took one or two steps.)
+	accSealed [][]ir.Access
+	accBase   int
+
 	// fars holds, while the graph is built, the farthest start (see far)
 	// of each access with a step or a split where it is not 0; such an
 	// access's Group is its index here + 1 until finish.
@@ -135,8 +150,8 @@ type openBlock struct {
 // per 36 at 10k ops) and its first buffer chunk for a buffer per 64 bytes
 // (one per 80), so that none of them grows or is copied at finish, and
 // its name table for a name per 40 bytes (see below). A
-// large source keeps the sizes above (Ints grows), which bound its
-// memory.
+// large source keeps the sizes above, which bound its memory, and Ints
+// also gets an int per 32 bytes (see below).
 func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
@@ -149,7 +164,6 @@ func newBuilder(file string, size int) *builder {
 	if size > 0 && size < smallSource {
 		b.small = true
 		b.g.Accesses = make([]ir.Access, 0, size/33)
-		b.g.Ints = make([]int64, 0, size/32)
 		b.bufFirst = max(size/64, bufChunk)
 		// A name per 80 bytes (at 10k ops) filled the table sized for
 		// one per 96 to near its 3/4 limit, where linear probing makes
@@ -169,8 +183,19 @@ func newBuilder(file string, size int) *builder {
 		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
+	// An int per 32 bytes, whatever the size (the synthetic families
+	// have one per 16 to 39 bytes): a large source's Ints used to grow
+	// from nothing, by a quarter at a time (append's step for large
+	// slices), each step a copy of everything so far into fresh pages:
+	// on the kargs family's 1M-op graph, about four times its final
+	// 28 MB copied and faulted in.
+	b.g.Ints = make([]int64, 0, size/32)
 	return b
 }
+
+// accChunk is the length of the chunks of accesses after the first (see
+// builder.accSealed): 1.5 MiB.
+const accChunk = 1 << 16
 
 // smallSource is the size under which newBuilder sizes the graph's
 // arrays for the whole source at once (at most some 40k ops).
@@ -645,6 +670,9 @@ func (b *builder) writes() {
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	dst := lf.dst
+	if dst == &b.g.Accesses && len(*dst) == cap(*dst) {
+		b.sealAccesses()
+	}
 	*dst = append(*dst, ir.Access{})
 	acc := &(*dst)[len(*dst)-1]
 	acc.Pos = b.pos(name.Pos)
@@ -664,6 +692,19 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 			acc.Group = int32(len(b.fars))
 		}
 	}
+}
+
+// sealAccesses seals the full open chunk of accesses up to the open op's
+// first and opens a new one, the op's accesses so far moved to its start
+// (see builder.accSealed).
+func (b *builder) sealAccesses() {
+	lf := &b.lf
+	cur := b.g.Accesses
+	next := make([]ir.Access, 0, max(accChunk, 2*(len(cur)-lf.off)))
+	b.g.Accesses = append(next, cur[lf.off:]...)
+	b.accSealed = append(b.accSealed, cur[:lf.off:lf.off])
+	b.accBase += lf.off
+	lf.off = 0
 }
 
 // leafEnd closes the open leaf.
@@ -699,7 +740,7 @@ func (b *builder) leafEnd() {
 			Pos:      b.pos(lf.name.Pos),
 			Step:     int32(step),
 			NReads:   int32(lf.nreads),
-			Accesses: ir.Span{Off: int32(lf.off), Len: int32(n)},
+			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
 			Loops:    b.loopStack,
 			Cores:    lf.cores,
 			Kind:     lf.kind,
@@ -879,6 +920,12 @@ func (b *builder) far(acc *ir.Access) int64 {
 // until the next span.
 func (b *builder) span(n int) (ir.IntsRef, []int64) {
 	g := b.g
+	if len(g.Ints)+n+1 > cap(g.Ints) {
+		// Past its estimate (see newBuilder), Ints doubles: a copy of
+		// at most its final size in all, where append's quarter steps
+		// copied about four times that.
+		g.Ints = slices.Grow(g.Ints, max(n+1, cap(g.Ints)))
+	}
 	g.Ints = append(g.Ints, int64(n))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, make([]int64, n)...)
@@ -972,6 +1019,16 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			defer close(dupDone)
 			nodeDuplicates(b.file, decls, arena, &dupErrs)
 		}()
+	}
+	if len(b.accSealed) > 0 {
+		all := make([]ir.Access, b.accBase+len(g.Accesses))
+		off := 0
+		for i, c := range b.accSealed {
+			off += copy(all[off:], c)
+			b.accSealed[i] = nil
+		}
+		copy(all[off:], g.Accesses)
+		g.Accesses, b.accSealed = all, nil
 	}
 	b.resolveRenames()
 	// Renames shadow buffers of their name: an operand that resolved on

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end benchmark of issue 12's targets (figures in BENCHMARKS.md).
+# End-to-end benchmark of issue 12's and issue 25's targets (figures in
+# BENCHMARKS.md).
 #
 # Builds sdscgen, writes synthetic graphs with `sdscgen synth --seed 1`,
-# and for each graph times, in one run:
+# of every shape family (`--family`, see package synth: default, wide,
+# kargs, loops, views, unfused), and for each graph times, in one run:
 #
 #   * the judged command, the DEFAULT command line with the verifier on:
 #       sdscgen [FLAGS] --generic FILE.bir > FILE.mlir
@@ -22,11 +24,18 @@
 # into BENCHMARKS.md as they are. Exits 1 when a target is missed, unless
 # --report-only.
 #
-# Targets (issue 12), all on the default command (verifier on):
-#   1M ops in 1 bundle and 1M ops over 1,000 bundles: CPU <= 0.25 x
-#     mlir-opt CPU, wall <= 0.15 x mlir-opt wall, peak RSS <= 512 MiB;
-#   1M ops in 1 bundle with fusion off (--bundle-symbolic-args=false):
-#     CPU <= 0.3 x mlir-opt CPU (mlir-opt parsing the fusion-off output);
+# Then per graph, the phases of the default command on one core
+# (BenchmarkPhases in bench/, `go test -cpu 1`): MB/s of .bir for
+# parse+check, plan, verify and emit, each phase timed alone.
+#
+# Targets (issues 12 and 25), all on the default command (verifier on):
+#   1M ops of every family (default in 1 bundle and over 1,000 bundles,
+#     wide over 10, kargs over 1,000, loops over 100, views over 1,000,
+#     unfused: the default graph in 1 bundle with fusion off,
+#     --bundle-symbolic-args=false, mlir-opt parsing the fusion-off
+#     output): CPU <= 0.25 x mlir-opt CPU, wall <= 0.15 x mlir-opt wall,
+#     peak RSS <= 512 MiB;
+#   parse+check >= 80 MB/s of .bir on one core, on every 1M graph;
 #   10k ops in 1 bundle, end to end including process start: <= 50 ms wall
 #     (the median of 15 runs, each writing a new OUT, their min printed
 #     beside it; only meaningful on an idle machine, so the load average is
@@ -39,7 +48,8 @@
 #
 # Usage: scripts/bench.sh [--report-only] [--quick] [--threads] [--keep DIR]
 #   --report-only  always exit 0
-#   --quick        10k and 100k only (about a minute), targets not judged
+#   --quick        10k and 100k of every family only (a few minutes),
+#                  targets not judged
 #   --threads      also time mlir-opt with its default threading
 #   --keep DIR     keep graphs and outputs in DIR (default: a temp dir); a
 #                  FILE.bir already in DIR is reused (synth is deterministic)
@@ -102,19 +112,25 @@ timed() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.3f", a / b}'; }
 mib() { echo $(($1 / 1024)); }
-synth() { # NAME OPS BUNDLES
-  [ -s "$dir/$1.bir" ] || "$dir/sdscgen" synth --ops "$2" --bundles "$3" --seed 1 -o "$dir/$1.bir"
+synth() { # NAME OPS BUNDLES [FAMILY]
+  [ -s "$dir/$1.bir" ] || "$dir/sdscgen" synth --ops "$2" --bundles "$3" --seed 1 --family "${4:-default}" -o "$dir/$1.bir"
 }
 
-# name:ops:bundles:flags (flags: "-" for none, "," separates words)
+# name:ops:bundles:flags:family (flags: "-" for none, "," separates
+# words). A name ending in -unfused times the graph of the name before it
+# (the unfused family's graph is the default's, byte for byte).
 # The fusion-off run goes last: mlir-opt needs far longer on a million
 # one-op modules than on anything else here. Rows print as they complete.
 if [ "$quick" = 1 ]; then
-  runs="10k:10000:1:- 100k:100000:1:-"
-  late=""
+  runs="10k:10000:1:-:default 100k:100000:1:-:default"
+  for f in wide:10 kargs:1000 loops:100 views:1000; do
+    runs="$runs ${f%:*}-10k:10000:$((${f#*:} / 100 + 1)):-:${f%:*} ${f%:*}-100k:100000:$((${f#*:} / 10 + 1)):-:${f%:*}"
+  done
+  late="10k-unfused:10000:1:--bundle-symbolic-args=false:unfused"
 else
-  runs="10k:10000:1:- 1M:1000000:1:- 1Mx1000:1000000:1000:-"
-  late="1M-unfused:1000000:1:--bundle-symbolic-args=false"
+  runs="10k:10000:1:-:default 1M:1000000:1:-:default 1Mx1000:1000000:1000:-:default"
+  runs="$runs wide-1M:1000000:10:-:wide kargs-1M:1000000:1000:-:kargs loops-1M:1000000:100:-:loops views-1M:1000000:1000:-:views"
+  late="1M-unfused:1000000:1:--bundle-symbolic-args=false:unfused"
 fi
 
 fail=0
@@ -135,9 +151,9 @@ echo "| graph | flags | .bir | .mlir | sdscgen CPU | wall | peak RSS | --verify=
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 row() { # SPEC: one table row
   local spec=$1
-  IFS=: read -r name ops bundles flags <<<"$spec"
+  IFS=: read -r name ops bundles flags family <<<"$spec"
   src=${name%-unfused}
-  synth "$src" "$ops" "$bundles"
+  synth "$src" "$ops" "$bundles" "$family"
   bir="$dir/$src.bir" mlir="$dir/$name.mlir"
   fl=()
   [ "$flags" = - ] || IFS=, read -r -a fl <<<"$flags"
@@ -170,12 +186,10 @@ row() { # SPEC: one table row
   fi
   rm -f "$mlir"
   case "$name" in
-    1M|1Mx1000)
+    1M|1Mx1000|*-1M|1M-unfused)
       awk -v r="$rc" 'BEGIN{exit !(r > 0.25)}' && missed "$name CPU ratio $rc > 0.25"
       awk -v r="$rw" 'BEGIN{exit !(r > 0.15)}' && missed "$name wall ratio $rw > 0.15"
       [ "$sr" -le $((512 * 1024)) ] || missed "$name peak RSS $(mib "$sr") MiB > 512 MiB" ;;
-    1M-unfused)
-      awk -v r="$rc" 'BEGIN{exit !(r > 0.3)}' && missed "$name CPU ratio $rc > 0.3" ;;
   esac
   return 0
 }
@@ -273,6 +287,38 @@ if [ -n "$late" ]; then
 fi
 [ "$threads" = 0 ] || { echo; cat "$dir/threads"; }
 
+# Phases on one core, MB/s of .bir (BenchmarkPhases, one run per graph:
+# the graphs above, the fusion-off one with -phases.unfused).
+phases() { # UNFUSED SPEC...: table rows
+  local unfused=$1 files="" spec name ops bundles flags family
+  shift
+  for spec in "$@"; do
+    IFS=: read -r name ops bundles flags family <<<"$spec"
+    files="$files${files:+,}$dir/${name%-unfused}.bir"
+  done
+  go test -run '^$' -bench '^BenchmarkPhases$' -benchtime 1x -cpu 1 -timeout 60m ./bench/ \
+    -args -phases.bir "$files" -phases.unfused="$unfused" |
+    awk -v u="$unfused" '/^BenchmarkPhases\//{
+      n=$1; sub(/^BenchmarkPhases\//, "", n); if (u == "true") n = n "-unfused"
+      for (i = 3; i < NF; i++) m[$(i+1)] = $i
+      printf "| %s | %.1f MB | %.1f | %.1f | %.1f | %.1f |\n", n, m["bir-MB"], m["parse+check-MB/s"], m["plan-MB/s"], m["verify-MB/s"], m["emit-MB/s"]
+    }' | tee -a "$dir/phases"
+}
+echo
+echo "Phases of the default command on one core, MB/s of .bir (\`go test -bench '^BenchmarkPhases\$' -benchtime 1x -cpu 1 ./bench/\`, each phase timed alone)"
+echo
+echo "| graph | .bir | parse+check | plan | verify | emit |"
+echo "|---|---:|---:|---:|---:|---:|"
+: > "$dir/phases"
+# shellcheck disable=SC2086
+phases false $runs
+# shellcheck disable=SC2086
+[ -z "$late" ] || phases true $late
+if [ "$quick" = 0 ]; then
+  awk -F' [|] ' '$1 ~ /1M|1Mx1000/ && $3 + 0 < 80 {print "MISSED: " substr($1, 3) " parse+check " $3 " MB/s < 80 MB/s"}' "$dir/phases" >> "$dir/missed"
+  grep -q . "$dir/missed" && fail=1
+fi
+
 if [ "$planscaling" = 1 ]; then
   pat='^Benchmark(Plan|FirstFit)/(100k|1M)$'
   echo
@@ -283,7 +329,7 @@ fi
 echo
 echo "- Load average at end: $(load)"
 if [ "$quick" = 0 ]; then
-  if [ -s "$dir/missed" ]; then cat "$dir/missed"; else echo "All issue 12 targets met."; fi
+  if [ -s "$dir/missed" ]; then cat "$dir/missed"; else echo "All issue 12 and 25 targets met."; fi
 fi
 if [ "$fail" = 1 ] && [ "$report_only" = 0 ]; then
   exit 1

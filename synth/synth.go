@@ -57,6 +57,41 @@
 //     their own: the graph is otherwise the one without kinds, byte for
 //     byte (Config.Kinds 0, the default, writes no kind at all).
 //
+// # Families
+//
+// Config.Family selects a shape family: the same generator with some of
+// the knobs above turned, so that benchmarks see more than one shape. A
+// knob left at its default draws nothing more from the generator, so the
+// default family's graph is byte for byte the one of the versions before
+// families; the others write family=NAME in the header comment.
+//
+//   - "default" (or ""): the shape above.
+//   - "wide": after the reads above, an op reads values from the ring of
+//     the last 16 until it has 4..8 reads (drawn per op), and writes
+//     0..3 fresh buffers besides its value (they join the ring). Meant
+//     for few bundles.
+//   - "kargs": long-range reads. Every value an op writes enters a
+//     uniform sample of 512 of all the values written so far (reservoir
+//     sampling); after the reads above, an op reads values from that
+//     sample until it has 2 or 3 reads. Late bundles thus read values
+//     written hundreds of bundles earlier, and a bundle has hundreds of
+//     kernel arguments.
+//   - "loops": a node opens a loop one time in two instead of four, and
+//     loops nest up to 4 deep in every bundle (about three ops in four
+//     inside loops, steps as above).
+//   - "views": six ops in eight run on `cores 4` or `cores [2, 2]`, with
+//     splits as above; an op reads ring values until it has 1..8 reads;
+//     every 20th op's value gets a view (as above: three in four at an
+//     explicit offset), every 50th is LX-claimed, and a CPU node follows
+//     every bundle but the last.
+//   - "unfused": the default graph, byte for byte; the name is for the
+//     benchmarks, which time it with fusion off
+//     (--bundle-symbolic-args=false).
+//
+// Every family keeps the rules above: every buffer declared on its own
+// line under its own name, steps and splits within bounds, and the graph
+// parses and checks.
+//
 // All declarations come first, in creation order (a buffer line, then the
 // input, alias, rename or lx line that concerns it, if any; the output line
 // last), then the nodes: the generator runs its decisions twice from the
@@ -87,6 +122,66 @@ type Config struct {
 	// Kinds is the number of distinct op kinds; 0 means no `kind`
 	// clause at all (the output of the versions before kinds).
 	Kinds int
+	// Family is the shape family (see Families); "" is "default".
+	Family string
+}
+
+// Families are the shape families Config.Family selects, in the order
+// the package documentation describes them.
+var Families = []string{"default", "wide", "kargs", "loops", "views", "unfused"}
+
+// shape holds the knobs a family turns. The default family's values are
+// the generator's historical constants, and a knob at its default value
+// draws nothing more from the generator, so the default family's output
+// is byte for byte the one of the versions before families.
+type shape struct {
+	// loopOdds: a node opens a loop when intn(loopOdds) == 0.
+	loopOdds int
+	// fusedDepth and loopDepth bound the loop nesting in a fused
+	// bundle and in a bare loop bundle (the bare loop included).
+	fusedDepth, loopDepth int
+	// coresIn8: an op is multi-core when intn(8) < coresIn8, on one of
+	// coreChoices.
+	coresIn8    int
+	coreChoices [][]int64
+	// minReads..maxReads: ring values are added to an op's reads until
+	// it has a number drawn in that range (0: no such reads).
+	minReads, maxReads int
+	// maxExtraWrites: an op writes 0..maxExtraWrites fresh buffers
+	// besides its value.
+	maxExtraWrites int
+	// farReads: an op's reads are filled up to 2 or 3 from a reservoir
+	// sample of every value written so far (long-range reads).
+	farReads bool
+	// viewEvery, lxEvery: every viewEvery-th op's value gets a view,
+	// every lxEvery-th op's value is LX-claimed.
+	viewEvery, lxEvery int
+	// cpuPerBundle: a CPU node after every bundle but the last, instead
+	// of 1 + Ops/100000 of them.
+	cpuPerBundle bool
+}
+
+// shapeOf returns the knobs of family f, false if there is no such
+// family.
+func shapeOf(f string) (shape, bool) {
+	sh := shape{loopOdds: 4, fusedDepth: 2, loopDepth: 3, coresIn8: 1,
+		coreChoices: [][]int64{{2}, {4}, {32}, {2, 4}}, viewEvery: 1000, lxEvery: 5000}
+	switch f {
+	case "", "default", "unfused":
+	case "wide":
+		sh.minReads, sh.maxReads, sh.maxExtraWrites = 4, 8, 3
+	case "kargs":
+		sh.farReads = true
+	case "loops":
+		sh.loopOdds, sh.fusedDepth, sh.loopDepth = 2, 4, 4
+	case "views":
+		sh.coresIn8, sh.coreChoices = 6, [][]int64{{4}, {2, 2}}
+		sh.minReads, sh.maxReads = 1, 8
+		sh.viewEvery, sh.lxEvery, sh.cpuPerBundle = 20, 50, true
+	default:
+		return sh, false
+	}
+	return sh, true
 }
 
 // Generate writes the graph cfg describes to w.
@@ -106,8 +201,12 @@ func Generate(w io.Writer, cfg Config) error {
 	if cfg.Kinds < 0 {
 		return errors.New("synth: Kinds must not be negative")
 	}
+	sh, ok := shapeOf(cfg.Family)
+	if !ok {
+		return errors.New("synth: unknown Family " + strconv.Quote(cfg.Family))
+	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	g := &gen{cfg: cfg, w: bw}
+	g := &gen{cfg: cfg, sh: sh, w: bw}
 	g.s("// generated by sdscgen synth: ops=")
 	g.i(int64(cfg.Ops))
 	g.s(" bundles=")
@@ -117,6 +216,10 @@ func Generate(w io.Writer, cfg Config) error {
 	if cfg.Kinds > 0 {
 		g.s(" kinds=")
 		g.i(int64(cfg.Kinds))
+	}
+	if cfg.Family != "" && cfg.Family != "default" && cfg.Family != "unfused" {
+		g.s(" family=")
+		g.s(cfg.Family)
 	}
 	g.s("\ngraph ")
 	g.s(cfg.Name)
@@ -146,10 +249,13 @@ const (
 	ringSize   = 16
 	weightPool = 64
 	residEvery = 64
+	// farPool is the size of the kargs family's reservoir sample.
+	farPool = 512
 )
 
 type gen struct {
 	cfg Config
+	sh  shape
 	w   *bufio.Writer
 	b   []byte
 	err error
@@ -178,6 +284,13 @@ type gen struct {
 	counts [4]int64
 	// cores is the current op's cores list (nil: one core).
 	cores []int64
+	// naccess counts the accesses written (both passes), so that an op
+	// knows how many reads it has.
+	naccess int
+	// far is the kargs family's reservoir sample of the values written
+	// so far (nfar values seen).
+	far  [farPool]ref
+	nfar int
 }
 
 func (g *gen) next() uint64 {
@@ -279,13 +392,16 @@ func (g *gen) run(decl bool) {
 	g.rng = g.cfg.Seed
 	g.krng = g.cfg.Seed ^ 0x6b696e6473 // "kinds"
 	g.nbuf, g.nop, g.nloop, g.ncpu = 0, 0, 0, 0
-	g.nring, g.nweights = 0, 0
+	g.nring, g.nweights, g.nfar = 0, 0, 0
 	g.resid, g.pending, g.carry, g.long = none, none, none, none
 	g.cur = ref{'x', 0, 64 * 4096 * 2}
 	g.ds("  buffer x0 : f16[64, 4096]\n  input x0\n")
 
 	nb := g.cfg.Bundles
 	ncpu := 1 + g.cfg.Ops/100000
+	if g.sh.cpuPerBundle {
+		ncpu = max(nb-1, 1)
+	}
 	cpuAt := func(c int) int { // the bundle a CPU node follows
 		if nb == 1 {
 			return 0
@@ -379,7 +495,7 @@ func (g *gen) bundle(k, n int) {
 	case n == 1:
 		g.op(0, "  ", none, n)
 	case k%10 == 9:
-		g.maxDepth = 3
+		g.maxDepth = g.sh.loopDepth
 		g.ns("  loop lb")
 		g.ni(int64(k))
 		g.ns(" count ")
@@ -389,7 +505,7 @@ func (g *gen) bundle(k, n int) {
 		g.body(n, 1, "    ", none, n)
 		g.ns("  }\n")
 	default:
-		g.maxDepth = 2
+		g.maxDepth = g.sh.fusedDepth
 		g.ns("  fused blk")
 		g.ni(int64(k))
 		g.ns(" {\n")
@@ -402,7 +518,7 @@ func (g *gen) bundle(k, n int) {
 // accumulator, if any; total is the bundle's op count.
 func (g *gen) body(n, depth int, ind string, acc ref, total int) {
 	for n > 0 {
-		if depth < g.maxDepth && n >= 2 && g.intn(4) == 0 {
+		if depth < g.maxDepth && n >= 2 && g.intn(g.sh.loopOdds) == 0 {
 			m := 1 + g.intn(min(n, 6))
 			g.loop(m, depth, ind, total)
 			n -= m
@@ -457,6 +573,7 @@ func (g *gen) access(r ref, depth int, first *bool, write bool) {
 		g.ns(", ")
 	}
 	*first = false
+	g.naccess++
 	g.nname(r)
 	room := max(r.size-1, 0) // the farthest start must stay below size
 	var split [2]int64
@@ -532,9 +649,6 @@ func (g *gen) fit(s int64, d int, room *int64) int64 {
 
 func (g *gen) stride() int64 { return 128 << g.intn(10) }
 
-// coreChoices are the cores lists of multi-core ops: 1-D and 2-D.
-var coreChoices = [][]int64{{2}, {4}, {32}, {2, 4}}
-
 // alias declares v as a view of base: at no offset, at offset 0, at a
 // whole number of sticks or at any byte inside base.
 func (g *gen) alias(v, base ref) {
@@ -571,8 +685,8 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 		g.kind()
 	}
 	g.cores = nil
-	if g.intn(8) == 0 {
-		g.cores = coreChoices[g.intn(len(coreChoices))]
+	if g.intn(8) < g.sh.coresIn8 {
+		g.cores = g.sh.coreChoices[g.intn(len(g.sh.coreChoices))]
 		g.ns(" cores ")
 		if len(g.cores) == 1 {
 			g.ni(g.cores[0])
@@ -586,6 +700,7 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	}
 	g.ns(" reads ")
 	first := true
+	reads0 := g.naccess
 	g.access(g.cur, depth, &first, false)
 	if g.pending != none {
 		g.access(g.pending, depth, &first, false)
@@ -627,6 +742,7 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	if useAcc {
 		g.access(acc, depth, &first, false)
 	}
+	g.moreReads(depth, &first, reads0)
 
 	// The value written.
 	var out ref
@@ -654,14 +770,21 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	if useAcc {
 		g.access(acc, depth, &first, true)
 	}
+	if g.sh.maxExtraWrites > 0 {
+		for range g.intn(g.sh.maxExtraWrites + 1) {
+			x := g.newBuf('t')
+			g.access(x, depth, &first, true)
+			g.push(x)
+		}
+	}
 	g.ns("\n")
 
-	if id%5000 == 4999 {
+	if id%int32(g.sh.lxEvery) == int32(g.sh.lxEvery)-1 {
 		g.ds("  lx ")
 		g.dname(out)
 		g.ds("\n")
 	}
-	if id%1000 == 999 {
+	if id%int32(g.sh.viewEvery) == int32(g.sh.viewEvery)-1 {
 		v := g.newBuf('v')
 		g.alias(v, out)
 		g.push(v)
@@ -681,6 +804,41 @@ func (g *gen) op(depth int, ind string, acc ref, total int) {
 	}
 	g.cur = out
 	g.push(out)
+	if g.sh.farReads {
+		g.sample(out)
+	}
+}
+
+// moreReads adds the reads of the families with more of them than the
+// default: ring values up to a drawn count (wide, views), or values from
+// the whole graph's past up to 2 or 3 reads (kargs). reads0 is g.naccess
+// before the op's first read.
+func (g *gen) moreReads(depth int, first *bool, reads0 int) {
+	if g.sh.maxReads > 0 && g.nring > 1 {
+		want := g.sh.minReads + g.intn(g.sh.maxReads-g.sh.minReads+1)
+		for g.naccess-reads0 < want {
+			back := 1 + g.intn(min(g.nring, ringSize)-1)
+			g.access(g.ring[(g.nring-1-back)%ringSize], depth, first, false)
+		}
+	}
+	if g.sh.farReads && g.nfar > 0 {
+		want := 2 + g.intn(2)
+		for g.naccess-reads0 < want {
+			g.access(g.far[g.intn(min(g.nfar, farPool))], depth, first, false)
+		}
+	}
+}
+
+// sample keeps a uniform sample of every value written (reservoir
+// sampling): the kargs family's long-range reads come from it, so that an
+// op late in the graph reads values written hundreds of bundles earlier.
+func (g *gen) sample(r ref) {
+	if g.nfar < farPool {
+		g.far[g.nfar] = r
+	} else if j := g.intn(g.nfar + 1); j < farPool {
+		g.far[j] = r
+	}
+	g.nfar++
 }
 
 // cpu writes a top-level CPU fallback node.

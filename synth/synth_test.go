@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/sdscgen/sdscgen"
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -213,5 +214,181 @@ func BenchmarkGenerate(b *testing.B) {
 		if err := Generate(io.Discard, Config{Ops: 1_000_000, Bundles: 1000, Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// familyStats is what TestFamilies measures of a family's graph.
+type familyStats struct {
+	ops, inLoops, maxDepth, multi, views, offsetViews, lx, cpu int
+	minReads, maxReads, maxWrites                              int
+	// farthest is the largest distance, in bundles, from the bundle that
+	// first writes a buffer to a later bundle that reads it.
+	farthest int
+	// maxArgs is the largest number of kernel arguments of a bundle.
+	maxArgs int
+	cores   map[string]int
+}
+
+func measure(t *testing.T, cfg Config) familyStats {
+	t.Helper()
+	src := generate(t, cfg)
+	g, errs := frontend.ParseCheck("synth.bir", src)
+	if errs != nil {
+		t.Fatalf("%+v: %v", cfg, errs)
+	}
+	st := familyStats{minReads: 1 << 30, cpu: len(g.CPU), cores: map[string]int{}}
+	writer := map[int32]int{}
+	for bi, b := range g.Bundles {
+		for _, op := range b.Ops {
+			st.ops++
+			if d := len(g.OpLoops(&op)); d > 0 {
+				st.inLoops++
+				st.maxDepth = max(st.maxDepth, d)
+			}
+			if g.NumCores(&op) > 1 {
+				st.multi++
+				st.cores[fmt.Sprint(g.Cores(&op))]++
+			}
+			reads, writes := g.Reads(&op), g.Writes(&op)
+			if st.ops > 2 { // the first ops have no past to read
+				st.minReads = min(st.minReads, len(reads))
+			}
+			st.maxReads = max(st.maxReads, len(reads))
+			st.maxWrites = max(st.maxWrites, len(writes))
+			for _, a := range reads {
+				if w, ok := writer[a.Group]; ok {
+					st.farthest = max(st.farthest, bi-w)
+				}
+			}
+			for _, a := range writes {
+				if _, ok := writer[a.Group]; !ok {
+					writer[a.Group] = bi
+				}
+			}
+		}
+	}
+	for _, b := range g.Buffers {
+		if b.Alias >= 0 {
+			st.views++
+			if b.AliasOffset > 0 {
+				st.offsetViews++
+			}
+		}
+	}
+	for _, gr := range g.Groups {
+		if gr.LX {
+			st.lx++
+		}
+	}
+	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	for bi := range g.Bundles {
+		st.maxArgs = max(st.maxArgs, len(p.KernelArgs(bi)))
+	}
+	// The whole library pipeline accepts it too: plan, verify, emit.
+	res, err := sdscgen.Compile("synth.bir", src, sdscgen.Options{})
+	if err != nil {
+		t.Fatalf("%+v: %v", cfg, err)
+	}
+	if err := res.WriteMLIR(io.Discard, sdscgen.EmitOptions{Generic: true}); err != nil {
+		t.Fatalf("%+v: %v", cfg, err)
+	}
+	return st
+}
+
+// TestFamilies checks each family's graph on 4000 ops over 40 bundles
+// (100 ops a bundle): it parses, checks and compiles with the library,
+// and has the shape the family promises, against the default family's
+// figures on the same config where the family is about a difference.
+func TestFamilies(t *testing.T) {
+	base := Config{Ops: 4000, Bundles: 40, Seed: 5}
+	def := measure(t, base)
+	for _, fam := range Families {
+		cfg := base
+		cfg.Family = fam
+		if fam == "default" || fam == "unfused" {
+			// The historical graph, byte for byte (unfused is the
+			// default shape, timed with fusion off).
+			if !bytes.Equal(generate(t, cfg), generate(t, base)) {
+				t.Errorf("%s: not the default graph", fam)
+			}
+			continue
+		}
+		st := measure(t, cfg)
+		if st.ops != cfg.Ops {
+			t.Errorf("%s: %d ops", fam, st.ops)
+		}
+		switch fam {
+		case "wide":
+			// Ring reads fill every op (but the first two) up to 4..8
+			// reads; 0..3 fresh buffers besides the value.
+			if st.minReads < 4 || st.maxReads < 8 || st.maxWrites < 4 {
+				t.Errorf("%s: reads %d..%d, up to %d writes", fam, st.minReads, st.maxReads, st.maxWrites)
+			}
+		case "kargs":
+			// 2..3 reads, the added ones from a sample of the whole
+			// past: some op reads a value of the graph's first bundles
+			// from its last ones, and a bundle of 100 ops reads
+			// about 100 such values, most of them distinct and
+			// written elsewhere: far more kernel arguments than the
+			// default's.
+			if st.minReads < 2 {
+				t.Errorf("%s: an op with %d reads", fam, st.minReads)
+			}
+			if st.farthest < cfg.Bundles*3/4 {
+				t.Errorf("%s: farthest read %d bundles back (default %d)", fam, st.farthest, def.farthest)
+			}
+			if st.maxArgs < 50 || st.maxArgs < 3*def.maxArgs {
+				t.Errorf("%s: at most %d kernel arguments in a bundle (default %d)", fam, st.maxArgs, def.maxArgs)
+			}
+		case "loops":
+			// A node opens a loop one time in two, four deep.
+			if st.maxDepth != 4 || st.inLoops < st.ops/2 || st.inLoops <= def.inLoops {
+				t.Errorf("%s: %d of %d ops in loops, depth %d (default %d in loops)", fam, st.inLoops, st.ops, st.maxDepth, def.inLoops)
+			}
+		case "views":
+			// Six ops in eight on 4 or [2, 2] cores; a view every 20th
+			// op (three in four at an explicit offset, not all
+			// nonzero), an LX claim every 50th, a CPU node between
+			// every two bundles, up to 8 reads.
+			if st.multi < st.ops*5/8 || st.cores["[4]"] == 0 || st.cores["[2 2]"] == 0 || len(st.cores) != 2 {
+				t.Errorf("%s: %d multi-core ops: %v", fam, st.multi, st.cores)
+			}
+			if st.views < st.ops/20 || st.offsetViews < st.views/4 || st.lx != st.ops/50 || st.cpu != cfg.Bundles-1 {
+				t.Errorf("%s: %d views (%d at an offset), %d lx, %d cpu", fam, st.views, st.offsetViews, st.lx, st.cpu)
+			}
+			if st.maxReads != 8 {
+				t.Errorf("%s: at most %d reads", fam, st.maxReads)
+			}
+		}
+		t.Logf("%s: %+v (default %+v)", fam, st, def)
+	}
+}
+
+// TestFamiliesDeterministic: each family's graph depends on the seed
+// alone, and differs from every other family's.
+func TestFamiliesDeterministic(t *testing.T) {
+	seen := map[string]string{}
+	for _, fam := range Families {
+		cfg := Config{Ops: 3000, Bundles: 30, Seed: 11, Family: fam}
+		a, b := generate(t, cfg), generate(t, cfg)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two runs differ", fam)
+		}
+		other := cfg
+		other.Seed = 12
+		if bytes.Equal(a, generate(t, other)) {
+			t.Errorf("%s: seeds 11 and 12 give the same graph", fam)
+		}
+		if fam == "unfused" {
+			continue
+		}
+		if f, ok := seen[string(a)]; ok {
+			t.Errorf("%s: the same graph as %s", fam, f)
+		}
+		seen[string(a)] = fam
+	}
+	var w bytes.Buffer
+	if Generate(&w, Config{Ops: 10, Family: "nope"}) == nil {
+		t.Errorf("an unknown family: no error")
 	}
 }

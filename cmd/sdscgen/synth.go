@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/synth"
@@ -14,11 +16,13 @@ import (
 // input limit anyway.
 const maxSynthOps = 1 << 26
 
-const synthShort = "usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--name NAME] [-o FILE]\n"
+const synthShort = "usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--family F] [--name NAME] [-o FILE]\n"
 
 const synthLong = synthShort + `
 Writes a deterministic synthetic bundle-IR graph (see package synth for its
-shape): N leaf ops spread over B bundles, to FILE or standard output.
+shape and its families): N leaf ops spread over B bundles, to FILE or
+standard output. --family selects the shape family: default, wide, kargs,
+loops, views or unfused (the default graph, for timing with fusion off).
 
 Flags:
 `
@@ -26,7 +30,7 @@ Flags:
 // synthFlags are the flags of sdscgen synth.
 type synthFlags struct {
 	ops, bundles, seed, kinds int64
-	name, out                 string
+	name, out, family         string
 }
 
 func synthCommand(f *synthFlags) *command {
@@ -36,6 +40,7 @@ func synthCommand(f *synthFlags) *command {
 	decimalVar(fs, &f.bundles, "bundles", 1, "`B` top-level bundles the ops are spread over")
 	decimalVar(fs, &f.seed, "seed", 1, "random seed `S`")
 	decimalVar(fs, &f.kinds, "kinds", 0, "`K` distinct op kinds (0: ops have no kind)")
+	fs.StringVar(&f.family, "family", "default", "shape family `F`: "+strings.Join(synth.Families, ", "))
 	fs.StringVar(&f.name, "name", "synth", "graph `NAME` (a name of the language, not a keyword)")
 	fs.StringVar(&f.out, "o", "", "write to `FILE` instead of standard output")
 	return c
@@ -56,8 +61,11 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 		// The graph written would not parse.
 		return c.usageError(stderr, "--name: "+err.Error())
 	}
+	if !slices.Contains(synth.Families, sf.family) {
+		return c.usageError(stderr, fmt.Sprintf("--family: unknown family %q (want one of %s)", sf.family, strings.Join(synth.Families, ", ")))
+	}
 	ops, bundles, seed, out := &sf.ops, &sf.bundles, &sf.seed, &sf.out
-	cfg := synth.Config{Name: sf.name}
+	cfg := synth.Config{Name: sf.name, Family: sf.family}
 	if *ops < 1 || *ops > maxSynthOps || *bundles < 1 || *bundles > *ops {
 		fmt.Fprintf(stderr, "sdscgen synth: want 1 <= --ops <= %d and 1 <= --bundles <= --ops (got %d, %d)\n", maxSynthOps, *ops, *bundles)
 		return exitUsage

@@ -47,7 +47,21 @@ func TestSynthCommand(t *testing.T) {
 	if !bytes.Equal(out.Bytes(), want.Bytes()) || !bytes.Contains(out.Bytes(), []byte(" kind ")) {
 		t.Errorf("--kinds 4: stdout differs from synth.Generate, or has no kind")
 	}
-	for _, bad := range [][]string{{"--ops", "0"}, {"--ops", "2", "--bundles", "3"}, {"extra"}, {"--nope"}, {"--kinds", "-1"}} {
+	// --family is synth.Config.Family, for every family.
+	for _, fam := range synth.Families {
+		want.Reset()
+		if err := synth.Generate(&want, synth.Config{Ops: 50, Bundles: 3, Seed: 7, Family: fam}); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if code := run([]string{"synth", "--ops", "50", "--bundles", "3", "--seed", "7", "--family", fam}, nil, &out, &errs); code != exitOK {
+			t.Fatalf("--family %s: exit %d: %s", fam, code, errs.String())
+		}
+		if !bytes.Equal(out.Bytes(), want.Bytes()) {
+			t.Errorf("--family %s: stdout differs from synth.Generate", fam)
+		}
+	}
+	for _, bad := range [][]string{{"--ops", "0"}, {"--ops", "2", "--bundles", "3"}, {"extra"}, {"--nope"}, {"--kinds", "-1"}, {"--family", "deep"}, {"--family", ""}} {
 		errs.Reset()
 		if code := run(append([]string{"synth"}, bad...), nil, &out, &errs); code != exitUsage {
 			t.Errorf("synth %v: exit %d, want %d", bad, code, exitUsage)

@@ -1,0 +1,126 @@
+package bench
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/mlirgen"
+	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/verify"
+)
+
+var (
+	phasesBIR     = flag.String("phases.bir", "", "comma-separated .bir files for BenchmarkPhases (it skips without)")
+	phasesUnfused = flag.Bool("phases.unfused", false, "BenchmarkPhases: fusion off (every leaf op its own bundle), as --bundle-symbolic-args=false")
+)
+
+// BenchmarkPhases times the default command's phases, one after the
+// other, on each .bir file -phases.bir names (scripts/bench.sh passes
+// each shape family's graph), and reports each as MB/s of the .bir:
+// parse+check (frontend.ParseCheckReader, as the command reads a file),
+// plan (planner.Plan; with -phases.unfused after ir.Graph.Unfused), verify
+// (the independent verifier on the plan and on its JSON, which it writes
+// first) and emit (generic MLIR, the SDSC cache on, to io.Discard). Each
+// phase's rate is the .bir size over the process CPU time (user + sys)
+// that phase took, so that a loaded machine does not lower it; the
+// phases run on as many goroutines as GOMAXPROCS: run with -cpu 1 for
+// one-core rates. The clock is only this benchmark's; the library keeps
+// none.
+func BenchmarkPhases(b *testing.B) {
+	if *phasesBIR == "" {
+		b.Skip("no -phases.bir")
+	}
+	for _, path := range strings.Split(*phasesBIR, ",") {
+		b.Run(strings.TrimSuffix(filepath.Base(path), ".bir"), func(b *testing.B) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// One untimed parse first, so that every graph's phases run
+			// in a process whose collector has seen a heap of its size
+			// (the first graph of a run otherwise paid for the pacer's
+			// start on a small heap: a third of the later graphs' rate).
+			if _, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src)); errs != nil || err != nil {
+				b.Fatal(errs, err)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			var parse, plan, ver, emit time.Duration
+			for b.Loop() {
+				t0 := cpuclock.Now()
+				g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+				if errs != nil || err != nil {
+					b.Fatal(errs, err)
+				}
+				t1 := cpuclock.Now()
+				if *phasesUnfused {
+					g = g.Unfused()
+				}
+				p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)})
+				t2 := cpuclock.Now()
+				if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}); err != nil {
+					b.Fatal(err)
+				}
+				var js bytes.Buffer
+				if err := planner.WriteJSON(&js, p); err != nil {
+					b.Fatal(err)
+				}
+				if err := verify.JSON(g, p, js.Bytes()); err != nil {
+					b.Fatal(err)
+				}
+				t3 := cpuclock.Now()
+				if err := mlirgen.EmitAll(io.Discard, p, mlirgen.Options{Generic: true, SDSCCache: true, Workers: runtime.GOMAXPROCS(0)}); err != nil {
+					b.Fatal(err)
+				}
+				t4 := cpuclock.Now()
+				parse += t1 - t0
+				plan += t2 - t1
+				ver += t3 - t2
+				emit += t4 - t3
+			}
+			mb := float64(len(src)) * float64(b.N) / 1e6
+			b.ReportMetric(float64(len(src))/1e6, "bir-MB")
+			b.ReportMetric(mb/parse.Seconds(), "parse+check-MB/s")
+			b.ReportMetric(mb/plan.Seconds(), "plan-MB/s")
+			b.ReportMetric(mb/ver.Seconds(), "verify-MB/s")
+			b.ReportMetric(mb/emit.Seconds(), "emit-MB/s")
+		})
+	}
+}
+
+// BenchmarkParseCheckFile is BenchmarkPhases' parse+check alone, on the
+// files -phases.bir names: the one to profile the front end with on a
+// family's graph (-cpuprofile).
+func BenchmarkParseCheckFile(b *testing.B) {
+	if *phasesBIR == "" {
+		b.Skip("no -phases.bir")
+	}
+	for _, path := range strings.Split(*phasesBIR, ",") {
+		b.Run(strings.TrimSuffix(filepath.Base(path), ".bir"), func(b *testing.B) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			cpuclock.Measure(b, func() {
+				for b.Loop() {
+					g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+					if errs != nil || err != nil || g == nil {
+						b.Fatal(errs, err)
+					}
+				}
+			})
+		})
+	}
+}

@@ -143,7 +143,7 @@ func (c *command) set() map[string]bool {
 
 const mainShort = `usage: sdscgen [flags] FILE.bir     (FILE "-" reads standard input)
        sdscgen pack [flags] FILE.csv
-       sdscgen synth [--ops N] [--bundles B] [--seed S] [-o FILE]
+       sdscgen synth [flags]
        sdscgen explain [flags] FILE.bir NAME
        sdscgen help [pack|synth|explain|version]
        sdscgen version [--json]

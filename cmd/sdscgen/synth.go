@@ -16,7 +16,7 @@ import (
 // input limit anyway.
 const maxSynthOps = 1 << 26
 
-const synthShort = "usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--family F] [--name NAME] [-o FILE]\n"
+const synthShort = "usage: sdscgen synth [--ops N] [--bundles B] [--seed S] [--family F] [--kinds K] [--name NAME] [-o FILE]\n"
 
 const synthLong = synthShort + `
 Writes a deterministic synthetic bundle-IR graph (see package synth for its

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/internal/par"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -256,7 +257,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	}
 	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
-	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
+	par.ForChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
 		// One t a run: the rules are called through func values, so
 		// what they are handed escapes to the heap.
 		var t touches

@@ -25,11 +25,7 @@ import (
 //
 // The calling goroutine writes the pieces in order. At most opt.Workers
 // pieces wait ahead of the one being written, so memory stays bounded by
-// a few pieces, not by the output. (Variables for the tests only.)
-var (
-	jobOps = 2048
-	bigOps = 2048
-)
+// a few pieces, not by the output. The sizes are opt's tuning.
 
 // piece is one run of text of the output: printed (done nil), or to be
 // printed by fn on a worker, at indentation indent, done closed when bufs
@@ -46,6 +42,7 @@ type pipeline struct {
 	order chan *piece // every piece in output order
 	work  chan *piece // the pieces to print
 	home  *scratchList
+	tune  *tuning
 }
 
 // bufPool holds printers' buffers of bufSize bytes, reused from piece to
@@ -63,7 +60,7 @@ func putBuf(b []byte) {
 	}
 }
 
-func (pl *pipeline) cut() bool             { return true }
+func (pl *pipeline) cut() *tuning          { return pl.tune }
 func (pl *pipeline) scratch() *scratchList { return pl.home }
 
 // part sends what pr holds, then fn's piece.
@@ -81,7 +78,7 @@ func (pl *pipeline) Write(b []byte) (int, error) {
 }
 
 func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
-	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList)}
+	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList), tune: opt.tuning()}
 	var wg sync.WaitGroup
 	for range opt.Workers {
 		wg.Go(func() {
@@ -97,13 +94,13 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 		pr := newPrinter(pl)
 		bs := p.Graph.Bundles
 		for lo := 0; lo < len(bs); {
-			if len(bs[lo].Ops) > bigOps {
+			if len(bs[lo].Ops) > pl.tune.bigOps {
 				emitRange(pr, p, lo, lo+1, opt, pl)
 				lo++
 				continue
 			}
 			hi, ops := lo, 0
-			for hi < len(bs) && ops < jobOps && len(bs[hi].Ops) <= bigOps {
+			for hi < len(bs) && ops < pl.tune.jobOps && len(bs[hi].Ops) <= pl.tune.bigOps {
 				ops += len(bs[hi].Ops) + 1
 				hi++
 			}

@@ -299,10 +299,6 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	return sc
 }
 
-// groupTables lets layouts use a groupTab (a variable for the tests
-// only).
-var groupTables = true
-
 // groupTab holds the slots of the groups a bundle touches, keyed by group
 // number (open addressing, linear probing, Fibonacci hashing).
 type groupTab struct {
@@ -383,15 +379,16 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op) and, with cache, each op's sdsc file under the
-// sdsc_cache. The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) *layout {
+// sdsc_cache; with tables, a bundle that touches few of the graph's
+// groups keeps their slots in a groupTab. The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, tables bool) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
 	for k := range b.Ops {
 		accesses += int(b.Ops[k].Accesses.Len)
 	}
-	sparse := groupTables && 4*accesses < len(g.Groups)
+	sparse := tables && 4*accesses < len(g.Groups)
 	dense := len(g.Groups)
 	if sparse {
 		dense = 0

@@ -91,7 +91,7 @@ func TestRandomGraphs(t *testing.T) {
 	if pooledSeen < n/3 {
 		t.Fatalf("only %d pooled groups over %d graphs: the generator no longer exercises pooling", pooledSeen, n)
 	}
-	for _, r := range planner.Reasons {
+	for _, r := range planner.Reasons() {
 		if r != planner.Disabled && reasons[r] == 0 {
 			t.Errorf("reason %s never occurred over %d graphs", r, n)
 		}

@@ -48,7 +48,7 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	// read everywhere would make the index as large as the graph.
 	want := make([]bool, len(g.Groups))
 	for gi, pg := range p.Groups {
-		if r := pg.Reason.Index(); r >= 0 && planner.ReasonTable[r].FromAccesses {
+		if pg.Reason.Info().FromAccesses {
 			want[gi] = mode != RemarksPassed
 		}
 	}

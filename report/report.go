@@ -228,7 +228,7 @@ func touchedBy(g *ir.Graph, bi int) []int {
 // fallbacksOf returns the groups bundle bi touches that are not pooled in
 // it, by reason in precedence order; each list is in group (name) order.
 func fallbacksOf(p *planner.Result, touched []int, bi int) [][]int {
-	byReason := make([][]int, len(planner.Reasons))
+	byReason := make([][]int, planner.NumReasons)
 	for _, gi := range touched {
 		if p.Pooled(gi, bi) {
 			continue
@@ -306,8 +306,8 @@ func evidence(p *planner.Result, ix *index, gi int) string {
 	}
 	// The reasons whose evidence is the same for every group, and the
 	// fallbacks of the others, are the table's.
-	if r := pg.Reason.Index(); r >= 0 {
-		return planner.ReasonTable[r].Evidence
+	if pg.Reason.Index() >= 0 {
+		return pg.Reason.Info().Evidence
 	}
 	return pg.Reason.String()
 }

@@ -330,7 +330,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			}
 		}
 		var want []string
-		for _, r := range planner.Reasons {
+		for _, r := range planner.Reasons() {
 			for gi := range seen {
 				if p.Groups[gi].Reason == r {
 					want = append(want, r.String())

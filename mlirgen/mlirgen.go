@@ -335,20 +335,25 @@ func declaration(pr *printer, v value, c, a *mop) {
 }
 
 // poolDeclaration prints the constant and addi that declare
-// %pool_addr_V.
+// %pool_addr_V: what opConstant's and opAddi's custom printers print
+// (TestPoolDeclaration holds them equal), with V's digits made once.
 func poolDeclaration(pr *printer, v int64) {
 	var d [24]byte
 	n := decimal.Append(d[:0], v)
 	pr.start()
 	pr.s("%pool_offset_")
 	pr.buf = append(pr.buf, n...)
-	pr.s(" = arith.constant ")
+	pr.s(" = ")
+	pr.s(opTable[opConstant].name)
+	pr.s(" ")
 	pr.buf = append(pr.buf, n...)
 	pr.s(" : index\n")
 	pr.start()
 	pr.s("%pool_addr_")
 	pr.buf = append(pr.buf, n...)
-	pr.s(" = arith.addi %pool, %pool_offset_")
+	pr.s(" = ")
+	pr.s(opTable[opAddi].name)
+	pr.s(" %pool, %pool_offset_")
 	pr.buf = append(pr.buf, n...)
 	pr.s(" : index")
 	pr.end()

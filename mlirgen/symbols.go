@@ -161,9 +161,10 @@ type layout struct {
 	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
 	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
-	// that is a multiple of 128 (nearly all: buffers are whole sticks) as
-	// V/128, any other value as -(k+1) for others[k] (four bytes a
-	// declaration, as a bundle may pool a million buffers).
+	// that is a multiple of ir.StickBytes (nearly all: buffers are whole
+	// sticks) as V/ir.StickBytes, any other value as -(k+1) for
+	// others[k] (four bytes a declaration, as a bundle may pool a million
+	// buffers).
 	decls  seq[int32]
 	others seq[value]
 	// chunk is the number of ops of a chunk (every op: one chunk), and
@@ -198,7 +199,7 @@ type mark struct {
 // bundle, and its top bit (offDeclared) says the layout declared the
 // group's pool offset itself; info holds its operandKind, flags and,
 // above argShift, for a kernel argument the N of %arg_N, for a pooled
-// group with offInline its pool offset / 128.
+// group with offInline its pool offset / ir.StickBytes.
 type groupSlot struct {
 	gen  uint32
 	info int32
@@ -213,7 +214,7 @@ const (
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offInline: the pool offset is a multiple of 128 held in info.
+	// offInline: the pool offset is a multiple of ir.StickBytes held in info.
 	offInline = 16
 	argShift  = 5
 	maxInline = 1 << (31 - argShift)
@@ -642,10 +643,11 @@ func (lay *layout) decl(d int32) value {
 
 // declSet is the set of the values a layout declared, in open-addressing
 // tables (linear probing, Fibonacci hashing): a pool address V that is a
-// multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
-// table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
-// or core value as k+1 for layout.others[k] (others also holds the pool
-// addresses that are not multiples of 128: a probe never matches them).
+// multiple of ir.StickBytes (nearly all: buffers are whole sticks) as
+// V/ir.StickBytes+1 in a table of 32-bit slots, any other as V+1 in one of
+// 64-bit slots, a slice or core value as k+1 for layout.others[k] (others
+// also holds the pool addresses that are not multiples of ir.StickBytes:
+// a probe never matches them).
 type declSet struct {
 	aligned hashSet[uint32]
 	odd     hashSet[uint64]

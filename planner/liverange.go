@@ -204,7 +204,7 @@ func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place all
 	items := slab.Grow(sc.items, len(cands))
 	for k, gi := range sc.firstTouch {
 		pg := &p.Groups[gi]
-		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: int(pg.Start), End: int(pg.End)}
+		items[k] = alloc.Interval{Name: g.GroupKey(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: int(pg.Start), End: int(pg.End)}
 	}
 	res := place(items, budget)
 	pb.PoolSize = res.PoolEnd

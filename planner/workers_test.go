@@ -24,7 +24,7 @@ func samePlan(t *testing.T, what string, a, b *planner.Result) {
 	if !reflect.DeepEqual(a.Groups, b.Groups) {
 		for gi := range a.Groups {
 			if a.Groups[gi] != b.Groups[gi] {
-				t.Fatalf("%s: group %s: %+v vs %+v", what, a.Graph.GroupName(&a.Graph.Groups[gi]), a.Groups[gi], b.Groups[gi])
+				t.Fatalf("%s: group %s: %+v vs %+v", what, a.Graph.GroupKey(&a.Graph.Groups[gi]), a.Groups[gi], b.Groups[gi])
 			}
 		}
 		t.Fatalf("%s: groups differ", what)

@@ -64,7 +64,7 @@ type touch struct {
 
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
-// ir.Graph.GroupName, the smallest member name, as planning does.
+// ir.Graph.GroupKey, the smallest member name, as planning does.
 func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,

@@ -70,7 +70,7 @@ type tuning struct {
 
 var defaultTuning = tuning{jobOps: 2048, bigOps: 2048, chunkOps: 1024, declChunk: 4096}
 
-func (opt *Options) tuning() *tuning {
+func (opt Options) tuning() *tuning {
 	if opt.tune != nil {
 		return opt.tune
 	}

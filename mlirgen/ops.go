@@ -164,37 +164,86 @@ type opDesc struct {
 	name    string
 	dialect dialect
 	// region: the op holds one region (module, func, scf.for), printed
-	// between the opening line custom prints and a closing "}".
+	// between the opening line its form prints and a closing "}".
 	region bool
-	// custom prints the op's custom form after "%r = ": the whole op, or
-	// for a region op its opening line up to " {".
-	custom func(p *printer, m *mop, d *opDesc)
-	// generic, when set, prints the op's whole generic form in place of
-	// genericHead and genericTail: a fast path for an op printed once per
-	// leaf op, which TestGenericExecute holds equal to the general one.
-	generic func(p *printer, m *mop, d *opDesc)
+	// form is the shape of the custom form (several kinds may share one:
+	// any binary index op prints as arith.addi does). The ops of
+	// formExecute, one per leaf op, also have a fast generic printer
+	// (genericExecute, which a test holds equal to the general one).
+	form form
 }
+
+// form is the shape of an op's custom form; customBody prints each.
+// (The printers are methods chosen by a switch, not func values in the
+// table: a call through a func value would make every op escape to the
+// heap, and ops are built on the stack.)
+type form uint8
+
+const (
+	formModule   form = iota // module
+	formFunc                 // NAME @sym(params) -> (results)
+	formReturn               // return %a, ... : types
+	formFor                  // NAME %iv = %lo to %hi step %step
+	formConstant             // NAME V : index
+	formBinary               // NAME %a, %b : index
+	formApply                // NAME #map_M(dims)[symbols]
+	formAllocate             // NAME SIZE bytes : index
+	formExtract              // NAME value from %x : !sdscbundle.input_arg<index> -> index
+	formExecute              // NAME (operands) {sdsc_filename=..., "symbol_ids"=[...]}
+)
 
 // opTable describes every op kind, in opKind order: adding an op kind is
 // a constant above, an entry here, and a constructor (docs/contributing.md).
 var opTable = [...]opDesc{
-	opModule: {name: "builtin.module", dialect: dBuiltin, region: true,
+	opModule:            {name: "builtin.module", dialect: dBuiltin, region: true, form: formModule},
+	opFunc:              {name: "func.func", dialect: dFunc, region: true, form: formFunc},
+	opReturn:            {name: "func.return", dialect: dFunc, form: formReturn},
+	opFor:               {name: "scf.for", dialect: dSCF, region: true, form: formFor},
+	opConstant:          {name: "arith.constant", dialect: dArith, form: formConstant},
+	opAddi:              {name: "arith.addi", dialect: dArith, form: formBinary},
+	opApply:             {name: "affine.apply", dialect: dAffine, form: formApply},
+	opDeviceMemAllocate: {name: "sdscbundle.device_mem_allocate", dialect: dSDSCBundle, form: formAllocate},
+	opInputArgExtract:   {name: "sdscbundle.input_arg_extract", dialect: dSDSCBundle, form: formExtract},
+	opExecute:           {name: "sdscbundle.sdsc_execute", dialect: dSDSCBundle, form: formExecute},
+}
+
+// desc returns the kind's entry of opTable.
+func (k opKind) desc() *opDesc { return &opTable[k] }
+
+// sdscbundle reports whether the kind belongs to the sdscbundle dialect:
+// the ops that --generic prints in generic form.
+func (k opKind) sdscbundle() bool { return opTable[k].dialect == dSDSCBundle }
+
+// customBody prints op m's custom form after "%r = ": the whole op, or
+// for a region op its opening line up to " {".
+func (p *printer) customBody(m *mop, d *opDesc) {
+	switch d.form {
+	case formModule:
 		// The custom form of builtin.module drops the dialect.
-		custom: func(p *printer, _ *mop, _ *opDesc) { p.s("module") }},
-	opFunc: {name: "func.func", dialect: dFunc, region: true, custom: customFunc},
-	opReturn: {name: "func.return", dialect: dFunc,
+		p.s("module")
+	case formFunc:
+		p.s(d.name)
+		p.s(" @")
+		p.s(m.attrList()[1].str)
+		p.s("(")
+		p.params(m)
+		p.s(")")
+		if m.nResults > 0 {
+			p.s(" -> (")
+			p.indexTypes(m.nResults)
+			p.s(")")
+		}
+	case formReturn:
 		// Inside a func.func, the custom form's default dialect is
 		// func: "return".
-		custom: func(p *printer, m *mop, _ *opDesc) {
-			p.s("return")
-			if ops := m.ops(); len(ops) > 0 {
-				p.s(" ")
-				p.vals(ops)
-				p.s(" : ")
-				p.types(ops)
-			}
-		}},
-	opFor: {name: "scf.for", dialect: dSCF, region: true, custom: func(p *printer, m *mop, d *opDesc) {
+		p.s("return")
+		if ops := m.ops(); len(ops) > 0 {
+			p.s(" ")
+			p.vals(ops)
+			p.s(" : ")
+			p.types(ops)
+		}
+	case formFor:
 		ops := m.ops()
 		p.s(d.name)
 		p.s(" ")
@@ -205,20 +254,17 @@ var opTable = [...]opDesc{
 		p.val(ops[1])
 		p.s(" step ")
 		p.val(ops[2])
-	}},
-	opConstant: {name: "arith.constant", dialect: dArith, custom: func(p *printer, m *mop, d *opDesc) {
+	case formConstant:
 		p.s(d.name)
 		p.s(" ")
 		p.i(m.attrList()[0].i)
 		p.s(" : index")
-	}},
-	opAddi: {name: "arith.addi", dialect: dArith, custom: func(p *printer, m *mop, d *opDesc) {
+	case formBinary:
 		p.s(d.name)
 		p.s(" ")
 		p.vals(m.ops())
 		p.s(" : index")
-	}},
-	opApply: {name: "affine.apply", dialect: dAffine, custom: func(p *printer, m *mop, d *opDesc) {
+	case formApply:
 		ops := m.ops()
 		p.s(d.name)
 		p.s(" #map_")
@@ -228,20 +274,17 @@ var opTable = [...]opDesc{
 		p.s(")[")
 		p.vals(ops[m.nDims:])
 		p.s("]")
-	}},
-	opDeviceMemAllocate: {name: "sdscbundle.device_mem_allocate", dialect: dSDSCBundle, custom: func(p *printer, m *mop, d *opDesc) {
+	case formAllocate:
 		p.s(d.name)
 		p.s(" ")
 		p.i(m.attrList()[0].i)
 		p.s(" bytes : index")
-	}},
-	opInputArgExtract: {name: "sdscbundle.input_arg_extract", dialect: dSDSCBundle, custom: func(p *printer, m *mop, d *opDesc) {
+	case formExtract:
 		p.s(d.name)
 		p.s(" value from ")
 		p.val(m.ops()[0])
 		p.s(" : " + inputArgType + " -> index")
-	}},
-	opExecute: {name: "sdscbundle.sdsc_execute", dialect: dSDSCBundle, custom: func(p *printer, m *mop, d *opDesc) {
+	case formExecute:
 		attrs := m.attrList()
 		p.s(d.name)
 		p.s(" (")
@@ -251,15 +294,8 @@ var opTable = [...]opDesc{
 		p.s(`.json", "symbol_ids"=`)
 		p.ints(attrs[1].ints)
 		p.s("}")
-	}, generic: genericExecute},
+	}
 }
-
-// desc returns the kind's entry of opTable.
-func (k opKind) desc() *opDesc { return &opTable[k] }
-
-// sdscbundle reports whether the kind belongs to the sdscbundle dialect:
-// the ops that --generic prints in generic form.
-func (k opKind) sdscbundle() bool { return opTable[k].dialect == dSDSCBundle }
 
 // attrKind says how an attribute value prints.
 type attrKind uint8
@@ -417,23 +453,8 @@ func (p *printer) custom(m *mop) {
 	}
 	p.start()
 	p.result(m)
-	d.custom(p, m, d)
+	p.customBody(m, d)
 	p.end()
-}
-
-// customFunc prints a func.func's opening line.
-func customFunc(p *printer, m *mop, d *opDesc) {
-	p.s(d.name)
-	p.s(" @")
-	p.s(m.attrList()[1].str)
-	p.s("(")
-	p.params(m)
-	p.s(")")
-	if m.nResults > 0 {
-		p.s(" -> (")
-		p.indexTypes(m.nResults)
-		p.s(")")
-	}
 }
 
 // params prints a func.func's entry block arguments with their types.
@@ -461,7 +482,7 @@ func (p *printer) customOpen(m *mop) {
 	d := m.kind.desc()
 	p.start()
 	p.result(m)
-	d.custom(p, m, d)
+	p.customBody(m, d)
 	p.s(" {")
 	p.end()
 	p.indent++
@@ -523,8 +544,8 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
-	if d := m.kind.desc(); d.generic != nil {
-		d.generic(p, m, d)
+	if d := m.kind.desc(); d.form == formExecute {
+		p.genericExecute(m, d)
 		return
 	}
 	if m.region != nil {
@@ -540,7 +561,7 @@ func (p *printer) generic(m *mop) {
 // genericExecute prints an sdsc_execute in generic form, a line an op:
 // what genericHead and genericTail print (TestGenericExecute holds them
 // equal), with the constant text in runs.
-func genericExecute(p *printer, m *mop, d *opDesc) {
+func (p *printer) genericExecute(m *mop, d *opDesc) {
 	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.s(`"`)

@@ -58,7 +58,7 @@ type Options struct {
 	// Unfused makes every leaf op its own bundle
 	// (BUNDLE_SYMBOLIC_ARGS=0).
 	Unfused bool
-	// Allocator names the pool allocator, one of alloc.Names; "" means
+	// Allocator names the pool allocator, one of alloc.Names(); "" means
 	// "first-fit". An unknown name is an error.
 	Allocator string
 	// SearchNodes bounds the search of the "best" allocator per bundle;
@@ -69,7 +69,7 @@ type Options struct {
 	// Negative is an error.
 	SearchTime time.Duration
 	// Compare records in the plan, per bundle, the pool size every
-	// allocator of alloc.Table would need.
+	// allocator of alloc.Table() would need.
 	Compare bool
 	// NoVerify skips the independent re-check of the plan (package
 	// verify), which is otherwise run and whose failure is a
@@ -117,7 +117,7 @@ func (o Options) budget() int64 {
 // allocator is the effective allocator name.
 func (o Options) allocator() string {
 	if o.Allocator == "" {
-		return alloc.Names[0]
+		return alloc.Names()[0]
 	}
 	return o.Allocator
 }
@@ -239,8 +239,8 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	// that no error leaves a goroutine below running unobserved.
 	var all []planner.NamedAllocator
 	if opt.Compare {
-		all = make([]planner.NamedAllocator, 0, len(alloc.Table))
-		for _, a := range alloc.Table {
+		all = make([]planner.NamedAllocator, 0, len(alloc.Table()))
+		for _, a := range alloc.Table() {
 			f, err := opt.allocFunc(a.Name)
 			if err != nil {
 				return nil, err

@@ -55,23 +55,29 @@ type Allocator struct {
 	Ordered Ordered
 }
 
-// Table lists every allocator, default first. Its order is the order of
-// --help, of --compare and of the plan's "compare" entries.
-var Table = []Allocator{
+// table lists every allocator, default first. Its order is the order of
+// --help, of --compare and of the plan's "compare" entries. It is read
+// through Table and Names, which hand out copies, so that no importer
+// can change it.
+var table = [...]Allocator{
 	{"first-fit", func(Options) Func { return FirstFit }, "the spec's policy (bundle-ir.md §3.3): start order, lowest free offset", FirstFitOrdered},
 	{"best-fit", func(Options) Func { return BestFit }, "start order, smallest free block that fits, coalescing frees", nil},
 	{"size-best-fit", func(Options) Func { return SizeBestFit }, "largest buffer first, into the smallest gap that fits (TFLite/XLA)", nil},
 	{"best", BestWith, "a portfolio of the others plus a bounded complete search; the smallest pool found", nil},
 }
 
-// Names lists the allocators' names in table order, default first.
-var Names = func() []string {
-	n := make([]string, len(Table))
-	for i, a := range Table {
+// Table returns every allocator, default first (a copy: changing it
+// changes nothing here).
+func Table() []Allocator { return slices.Clone(table[:]) }
+
+// Names returns the allocators' names in table order, default first.
+func Names() []string {
+	n := make([]string, len(table))
+	for i, a := range table {
 		n[i] = a.Name
 	}
 	return n
-}()
+}
 
 // Lookup returns the allocator called name with default options.
 func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
@@ -79,7 +85,7 @@ func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
 // LookupOrdered returns the ordered form of the allocator called name
 // (Allocator.Ordered): nil when it has none or there is no such allocator.
 func LookupOrdered(name string) Ordered {
-	for _, a := range Table {
+	for _, a := range table {
 		if a.Name == name {
 			return a.Ordered
 		}
@@ -91,12 +97,12 @@ func LookupOrdered(name string) Ordered {
 // an independent Func, so different callers can use different options
 // concurrently without shared mutable state.
 func LookupWith(name string, opt Options) (Func, error) {
-	for _, a := range Table {
+	for _, a := range table {
 		if a.Name == name {
 			return a.New(opt), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown allocator %q (have %v)", name, Names)
+	return nil, fmt.Errorf("unknown allocator %q (have %v)", name, Names())
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):

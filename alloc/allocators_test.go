@@ -11,12 +11,22 @@ import (
 // limit never reached, so results do not depend on machine speed.
 var testBest = BestWith(Options{MaxNodes: 3000})
 
+// TestTableReadOnly: what Table and Names return are copies: changing
+// them changes neither the next call's answer nor a lookup.
+func TestTableReadOnly(t *testing.T) {
+	tab, names := Table(), Names()
+	tab[0].Name, names[0] = "changed", "changed"
+	if Table()[0].Name != "first-fit" || Names()[0] != "first-fit" || LookupOrdered("first-fit") == nil {
+		t.Errorf("the allocator table changed through a copy: %q, %q", Table()[0].Name, Names()[0])
+	}
+}
+
 func TestNames(t *testing.T) {
 	want := []string{"first-fit", "best-fit", "size-best-fit", "best"}
-	if !slices.Equal(Names, want) {
-		t.Fatalf("Names = %v, want %v", Names, want)
+	if !slices.Equal(Names(), want) {
+		t.Fatalf("Names() = %v, want %v", Names(), want)
 	}
-	for _, n := range Names {
+	for _, n := range Names() {
 		if _, err := Lookup(n); err != nil {
 			t.Errorf("Lookup(%q): %v", n, err)
 		}
@@ -213,7 +223,7 @@ func TestHandCases(t *testing.T) {
 	// with b5. Every allocator reaches 12 here, since the three buffers
 	// live together can only stack.
 	readme := []Interval{{"b1", 4, 0, 2}, {"b2", 4, 3, 8}, {"b3", 4, 0, 8}, {"b4", 4, 9, 20}, {"b5", 4, 0, 20}}
-	for _, name := range Names {
+	for _, name := range Names() {
 		f, _ := Lookup(name)
 		if got := run(name, f, readme, 1<<62).PoolEnd; got != 12 {
 			t.Errorf("readme: %s pool end %d, want 12", name, got)
@@ -252,7 +262,7 @@ func TestHandCases(t *testing.T) {
 	// 7: only one fits, whichever allocator; the other gets -1 and the
 	// pool end is 5. A 9-byte buffer alone under budget 7 never fits.
 	two := []Interval{{"p", 5, 0, 1}, {"q", 5, 1, 2}}
-	for _, name := range Names {
+	for _, name := range Names() {
 		f, _ := Lookup(name)
 		r := run(name, f, two, 7)
 		if r.PoolEnd != 5 || (r.Offsets[0] == -1) == (r.Offsets[1] == -1) {
@@ -264,7 +274,7 @@ func TestHandCases(t *testing.T) {
 	}
 
 	// Nothing to place.
-	for _, name := range Names {
+	for _, name := range Names() {
 		f, _ := Lookup(name)
 		if r := run(name, f, nil, 100); len(r.Offsets) != 0 || r.PoolEnd != 0 {
 			t.Errorf("empty: %s gave %v", name, r)

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+
+	"github.com/sdscgen/sdscgen/internal/slab"
 )
 
 // The ordered forms serve a caller that keeps its intervals itself (the
@@ -53,7 +55,7 @@ func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
 	}
 	span := hi - lo + 1
 	st := orderPool.Get().(*orderState)
-	pos := grow(st.pos, span+1)
+	pos := slab.Grow(st.pos, span+1)
 	clear(pos)
 	for _, i := range idx {
 		s, _ := steps(i)
@@ -62,7 +64,7 @@ func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
 	for s := 1; s <= span; s++ {
 		pos[s] += pos[s-1]
 	}
-	tmp := grow(st.tmp, len(idx))
+	tmp := slab.Grow(st.tmp, len(idx))
 	next := pos[:span] // next[s]: the next slot for start lo+s
 	for _, i := range idx {
 		s, _ := steps(i)
@@ -92,11 +94,3 @@ type orderState struct {
 }
 
 var orderPool = sync.Pool{New: func() any { return new(orderState) }}
-
-// grow returns s resized to n, reusing its array when large enough.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
-}

@@ -98,7 +98,7 @@ func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 // FirstFitOrdered (whose placements TestFirstFitOrderedMatchesFirstFit
 // holds equal to FirstFit's).
 func TestLookupOrdered(t *testing.T) {
-	for _, a := range Table {
+	for _, a := range Table() {
 		got := LookupOrdered(a.Name) != nil
 		if want := a.Name == "first-fit"; got != want {
 			t.Errorf("%s: ordered form %v, want %v", a.Name, got, want)

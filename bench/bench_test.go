@@ -154,7 +154,7 @@ func largestBundle(p *planner.Result) []alloc.Interval {
 	for _, gi := range p.Bundles[best].Candidates {
 		pg := &p.Groups[gi]
 		gr := &p.Graph.Groups[gi]
-		items = append(items, alloc.Interval{Name: p.Graph.GroupName(gr), Size: gr.Size, Start: int(pg.Start), End: int(pg.End)})
+		items = append(items, alloc.Interval{Name: p.Graph.GroupKey(gr), Size: gr.Size, Start: int(pg.Start), End: int(pg.End)})
 	}
 	return items
 }

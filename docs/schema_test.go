@@ -42,7 +42,7 @@ func TestPlanSchemaRandom(t *testing.T) {
 	for seed := int64(0); seed < 200; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		src := randgraph.Generate(r, randgraph.Default)
-		opt := sdscgen.Options{Allocator: alloc.Names[r.Intn(len(alloc.Names))], Budget: []int64{0, 1024, 128}[r.Intn(3)],
+		opt := sdscgen.Options{Allocator: alloc.Names()[r.Intn(len(alloc.Names()))], Budget: []int64{0, 1024, 128}[r.Intn(3)],
 			Compare: r.Intn(3) == 0, Unfused: r.Intn(3) == 0, NoPool: r.Intn(10) == 0}
 		res, err := sdscgen.Compile("r.bir", []byte(src), opt)
 		if err != nil {
@@ -95,7 +95,7 @@ func TestPlanSchemaRejects(t *testing.T) {
 }
 
 // TestPlanSchemaEnums: the schema's allocator and reason lists are the
-// tool's (alloc.Names, planner.ReasonTable).
+// tool's (alloc.Names(), planner.ReasonTable()).
 func TestPlanSchemaEnums(t *testing.T) {
 	var s struct {
 		Properties struct {
@@ -112,8 +112,8 @@ func TestPlanSchemaEnums(t *testing.T) {
 	if err := json.Unmarshal(mustRead(t, "plan.schema.json"), &s); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.Properties.Allocator.Enum, alloc.Names) {
-		t.Errorf("schema allocators %v, alloc.Names %v", s.Properties.Allocator.Enum, alloc.Names)
+	if !slices.Equal(s.Properties.Allocator.Enum, alloc.Names()) {
+		t.Errorf("schema allocators %v, alloc.Names() %v", s.Properties.Allocator.Enum, alloc.Names())
 	}
 	var reasons []string
 	for _, r := range s.Defs.Buffer.Properties.Reason.Enum {
@@ -124,11 +124,11 @@ func TestPlanSchemaEnums(t *testing.T) {
 		}
 	}
 	want := []string{"null"}
-	for _, r := range planner.ReasonTable {
+	for _, r := range planner.ReasonTable() {
 		want = append(want, r.Name)
 	}
 	if !slices.Equal(reasons, want) {
-		t.Errorf("schema reasons %v, planner.ReasonTable %v", reasons, want)
+		t.Errorf("schema reasons %v, planner.ReasonTable() %v", reasons, want)
 	}
 }
 

@@ -72,9 +72,12 @@ func ReadFile(path string) (*Instance, error) {
 // rejected rather than silently ignored. Every row must have the header's
 // column count, integer fields, lower < upper, size > 0 and an id not seen
 // before.
-func Read(r io.Reader, name string) (*Instance, error) {
+func Read(r io.Reader, name string) (*Instance, error) { return read(r, name, maxInput) }
+
+// read is Read taking at most limit bytes (tests lower it).
+func read(r io.Reader, name string, limit int64) (*Instance, error) {
 	inst := &Instance{Name: name}
-	lr := &limitReader{r: r, left: maxInput}
+	lr := &limitReader{r: r, left: limit}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	errAt := func(line int, format string, a ...any) error {
@@ -83,7 +86,7 @@ func Read(r io.Reader, name string) (*Instance, error) {
 	scanErr := func(line int, err error) error {
 		switch {
 		case errors.Is(err, errTooLarge):
-			return errAt(0, "input is larger than the limit of %d bytes", maxInput)
+			return errAt(0, "input is larger than the limit of %d bytes", limit)
 		case errors.Is(err, bufio.ErrTooLong):
 			return errAt(line, "line is longer than %d bytes", maxLine)
 		}
@@ -235,10 +238,10 @@ const (
 // Limits on what Read reads: the whole input and one line.
 const maxLine = 16 << 20
 
-// maxInput is the most bytes Read takes (a variable for tests): beyond
-// it, it stops reading rather than let a device such as /dev/zero or a
-// huge file take all memory.
-var maxInput int64 = 1<<31 - 1
+// maxInput is the most bytes Read takes: beyond it, it stops reading
+// rather than let a device such as /dev/zero or a huge file take all
+// memory.
+const maxInput = 1<<31 - 1
 
 // errTooLarge is limitReader's error past its limit.
 var errTooLarge = errors.New("input too large")

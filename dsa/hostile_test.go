@@ -35,10 +35,8 @@ func TestHostileCSV(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
-	defer func(l int64) { maxInput = l }(maxInput)
-	maxInput = 1000
 	z := &endless{max: 1 << 20}
-	_, err := Read(io.MultiReader(strings.NewReader("id,lower,upper,size\n"), z), "x.csv")
+	_, err := read(io.MultiReader(strings.NewReader("id,lower,upper,size\n"), z), "x.csv", 1000)
 	if err == nil || !strings.Contains(err.Error(), "x.csv: error: input is larger than the limit of 1000 bytes") || z.n > 1<<16 {
 		t.Errorf("endless input: %v", err)
 	}

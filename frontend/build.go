@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sdscgen/sdscgen/internal/fresh"
+	"github.com/sdscgen/sdscgen/internal/slab"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -71,9 +72,9 @@ type builder struct {
 
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
-	ops   slab[ir.Op]
-	loops slab[ir.Loop]
-	items slab[ir.Item]
+	ops   slab.Slab[ir.Op]
+	loops slab.Slab[ir.Loop]
+	items slab.Slab[ir.Item]
 
 	// While the graph is built, Graph.Accesses is the open chunk of the
 	// ops' accesses: sized by newBuilder's estimate, it never grows. When
@@ -156,9 +157,9 @@ func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
 		g:        &ir.Graph{File: file},
-		ops:      slab[ir.Op]{first: size / 80, max: 1 << 14},
-		loops:    slab[ir.Loop]{first: size / 400, max: 1 << 14},
-		items:    slab[ir.Item]{max: 1 << 16},
+		ops:      slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
+		loops:    slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
+		items:    slab.Slab[ir.Item]{Max: 1 << 16},
 		bufFirst: bufChunk,
 	}
 	if size > 0 && size < smallSource {
@@ -438,18 +439,18 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 // startBundle opens a top-level node's bundle.
 func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
 	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
-	b.opsStart, b.loopsStart = b.ops.mark(), b.loops.mark()
+	b.opsStart, b.loopsStart = b.ops.Mark(), b.loops.Mark()
 	b.itemStack = b.itemStack[:0]
 	b.loopStack = 0
 }
 
 func (b *builder) endBundle() {
 	bd := &b.g.Bundles[len(b.g.Bundles)-1]
-	if bd.Ops = b.ops.cut(b.opsStart); bd.Ops == nil {
+	if bd.Ops = b.ops.Cut(b.opsStart); bd.Ops == nil {
 		bd.Ops = []ir.Op{}
 	}
-	bd.Loops = b.loops.cut(b.loopsStart)
-	bd.Body = b.items.copyOf(b.itemStack)
+	bd.Loops = b.loops.Cut(b.loopsStart)
+	bd.Body = b.items.CopyOf(b.itemStack)
 	b.itemStack = b.itemStack[:0]
 }
 
@@ -731,11 +732,11 @@ func (b *builder) leafEnd() {
 		})
 	case lf.cpu:
 	default:
-		step := len(b.ops.buf) - b.opsStart
+		step := b.ops.Mark() - b.opsStart
 		if b.nops++; memHook != nil && b.nops&0xffff == 0 {
 			measure()
 		}
-		b.ops.push(&b.opsStart, ir.Op{
+		b.ops.Push(&b.opsStart, ir.Op{
 			Name:     lf.node,
 			Pos:      b.pos(lf.name.Pos),
 			Step:     int32(step),
@@ -777,14 +778,14 @@ func (b *builder) openLoop(name, count Name) {
 	if len(stack) > 0 {
 		parent = int(stack[len(stack)-1])
 	}
-	k := len(b.loops.buf) - b.loopsStart
-	b.loops.push(&b.loopsStart, ir.Loop{
+	k := b.loops.Mark() - b.loopsStart
+	b.loops.Push(&b.loopsStart, ir.Loop{
 		Name:   s,
 		Pos:    b.pos(name.Pos),
 		Count:  n,
 		Parent: int32(parent),
 		Depth:  int32(len(stack) + 1),
-		First:  int32(len(b.ops.buf) - b.opsStart),
+		First:  int32(b.ops.Mark() - b.opsStart),
 	})
 	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: int32(k)})
 	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
@@ -801,9 +802,9 @@ func (b *builder) close() {
 	o := b.open[len(b.open)-1]
 	b.open = b.open[:len(b.open)-1]
 	if o.loop >= 0 {
-		l := &b.loops.buf[b.loopsStart+o.loop]
+		l := &b.loops.Open(b.loopsStart)[o.loop]
 		l.Body = b.g.AddItems(b.itemStack[o.items:])
-		l.Last = int32(len(b.ops.buf) - b.opsStart - 1)
+		l.Last = int32(b.ops.Mark() - b.opsStart - 1)
 		b.itemStack = b.itemStack[:o.items]
 		b.loopStack = o.outer
 	}
@@ -900,7 +901,7 @@ func (b *builder) far(acc *ir.Access) int64 {
 		if !fits {
 			break
 		}
-		count := b.loops.buf[b.loopsStart+int(stack[k])].Count
+		count := b.loops.Open(b.loopsStart)[int(stack[k])].Count
 		if count < 1 {
 			return 0
 		}

@@ -33,7 +33,7 @@ func dump(g *ir.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
 	for _, x := range g.Buffers {
-		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupName(&g.Groups[x.Group]))
+		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupKey(&g.Groups[x.Group]))
 		if x.Alias >= 0 {
 			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers[x.Alias].Name, x.AliasOffset, x.ViewOffset)
 		}
@@ -44,7 +44,7 @@ func dump(g *ir.Graph) string {
 		for _, i := range g.Members(&x) {
 			m = append(m, g.Buffers[i].Name)
 		}
-		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupName(&x), x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -478,8 +478,8 @@ func TestViews(t *testing.T) {
 		members    int
 	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
 		gr := &g.Groups[i]
-		if g.GroupName(gr) != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
-			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupName(gr), g.Buffers[gr.Root].Name, gr.Size, len(g.Members(gr)), w)
+		if g.GroupKey(gr) != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Buffers[gr.Root].Name, gr.Size, len(g.Members(gr)), w)
 		}
 	}
 }

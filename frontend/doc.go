@@ -96,9 +96,10 @@
 // Parse (parse.go) is a hand-written recursive-descent parser. It pulls
 // tokens one at a time from the scanner of lexer.go, never holding more
 // than two, keeps every name as a substring of one copy of the source, and
-// carves the AST out of shared chunks, so that it allocates a few hundred
-// times per file rather than per token. ParseCheck runs the same parser
-// with the checker attached: the chunks are then scratch, reused for the
+// carves the AST out of shared slabs (internal/slab), so that it allocates
+// a few hundred times per file rather than per token. ParseCheck runs the
+// same parser with the checker attached: the slabs are then scratch,
+// reused for the
 // next construct, and the source is read in place, not copied (every name
 // the graph keeps is copied into the checker's arena).
 //
@@ -118,31 +119,24 @@
 // internal/randgraph writes v1.
 //
 // Parse used to be the participle parser. It was replaced because of its
-// cost at the scale the tool targets (a million ops in one bundle): on a
-// 100k-op, 7 MB bundle (BenchmarkParse) it took 3.4 s of CPU, allocated
-// 1.63 GB in 16 M allocations, and stored every token up front at 64 bytes
-// each; on 1 M ops (67 MB) it took 38 s and 4.7 GB of peak RSS. The
-// hand-written parser does the 100k-op bundle in 65-90 ms of CPU on a
-// shared machine (about 35 ms of it outside the garbage collector) with
-// 44 MB (47 MB since contract v2 added a split to every access and cores
-// to every leaf), the AST included, in a few hundred allocations.
+// cost at the scale the tool targets (a million ops in one bundle): it
+// allocated per token and stored every token up front, where the
+// hand-written parser allocates a few hundred times per file. The
+// measured figures of both, and of what follows, are in BENCHMARKS.md
+// ("The frontend's costs"); they are kept there only, so that this page
+// does not go stale as the code gets faster.
 //
 // # Cost at scale
 //
-// On the 1M-op graph of 1,000 bundles that scripts/bench.sh makes (108
-// MB; BenchmarkParseCheck1Mx1000, BenchmarkPeakHeap1Mx1000), Parse
-// followed by the AST checker that build.go replaced took 3.6-5.5 s of
-// CPU on a two-core machine loaded by other work, held a 574 MB AST
-// besides the source and a copy of it, and left a 581 MB graph that kept
-// the copy alive. ParseCheck takes 0.52-0.6 times that CPU, measured
-// alternately under the same load (2.1-2.9 s); its live heap peaks about
-// 20 MB above the source and the 581 MB graph, whose names are copied
-// out of the source. On the 10k-op graph it takes about 0.6 times the
-// old CPU (21-24 ms against 33-40 ms in a benchmark loop).
-// The name table (only buffer and rename names: node names are checked
-// for duplicates by sorting them once) is freed before the groups are
-// built. What remains is mostly the scanner, the name table's cache
-// misses (one random probe per name), and the garbage collector marking
-// the graph, whose ops hold four slices and a string each and whose
-// operands hold two slices.
+// ParseCheck holds no AST: its live heap peaks a little above the source
+// and the graph it returns, whose names are copied out of the source
+// (BenchmarkParseCheck1Mx1000 and BenchmarkPeakHeap1Mx1000 measure it on
+// the 1M-op graph of 1,000 bundles that scripts/bench.sh makes). The name
+// table (only buffer and rename names: node names are checked for
+// duplicates by sorting them once) is freed before the groups are built.
+// What remains is mostly the scanner, the name table's cache misses (one
+// random probe per name), and the garbage collector marking the graph.
+// That marking is kept small by the graph's layout (see ir.Op): an op
+// holds no list of its own, only spans into graph-wide arrays that hold
+// no pointers, so the collector follows one pointer per op (its name).
 package frontend

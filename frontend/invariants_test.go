@@ -13,11 +13,11 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	t.Helper()
 	inGroup := make([]int, len(g.Buffers))
 	for gi, gr := range g.Groups {
-		if gi > 0 && g.GroupName(&g.Groups[gi-1]) >= g.GroupName(&gr) {
-			t.Errorf("groups not sorted: %q before %q", g.GroupName(&g.Groups[gi-1]), g.GroupName(&gr))
+		if gi > 0 && g.GroupKey(&g.Groups[gi-1]) >= g.GroupKey(&gr) {
+			t.Errorf("groups not sorted: %q before %q", g.GroupKey(&g.Groups[gi-1]), g.GroupKey(&gr))
 		}
 		if len(g.Members(&gr)) == 0 {
-			t.Errorf("empty group %q", g.GroupName(&gr))
+			t.Errorf("empty group %q", g.GroupKey(&gr))
 		}
 		var size int64
 		name := ""
@@ -26,15 +26,15 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if g.Buffers[m].Alias < 0 {
 				roots++
 				if gr.Root != m {
-					t.Errorf("group %q: root %d, but %d is no alias's left side", g.GroupName(&gr), gr.Root, m)
+					t.Errorf("group %q: root %d, but %d is no alias's left side", g.GroupKey(&gr), gr.Root, m)
 				}
 			}
 			if k > 0 && g.Members(&gr)[k-1] >= m {
-				t.Errorf("group %q members out of order", g.GroupName(&gr))
+				t.Errorf("group %q members out of order", g.GroupKey(&gr))
 			}
 			inGroup[m]++
 			if int(g.Buffers[m].Group) != gi {
-				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, g.GroupName(&gr), g.Buffers[m].Group)
+				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, g.GroupKey(&gr), g.Buffers[m].Group)
 			}
 			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
 			if name == "" || g.Buffers[m].Name < name {
@@ -42,10 +42,10 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			}
 		}
 		if roots != 1 {
-			t.Errorf("group %q has %d roots", g.GroupName(&gr), roots)
+			t.Errorf("group %q has %d roots", g.GroupKey(&gr), roots)
 		}
-		if size != gr.Size || name != g.GroupName(&gr) {
-			t.Errorf("group %q: size %d name %q, want %d %q", g.GroupName(&gr), gr.Size, g.GroupName(&gr), size, name)
+		if size != gr.Size || name != g.GroupKey(&gr) {
+			t.Errorf("group %q: size %d name %q, want %d %q", g.GroupKey(&gr), gr.Size, g.GroupKey(&gr), size, name)
 		}
 	}
 	for i, b := range g.Buffers {
@@ -89,7 +89,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	}
 	for gi, gr := range g.Groups {
 		if f := flags[gi]; f != [3]bool{gr.Input, gr.Output, gr.LX} {
-			t.Errorf("group %q: flags %v %v %v, claims %v", g.GroupName(&gr), gr.Input, gr.Output, gr.LX, f)
+			t.Errorf("group %q: flags %v %v %v, claims %v", g.GroupKey(&gr), gr.Input, gr.Output, gr.LX, f)
 		}
 	}
 	// access checks an operand; loops are the counts of its enclosing

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/sdscgen/sdscgen/internal/slab"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -108,17 +109,17 @@ type parser struct {
 	afterLeaf kw   // kwOp or kwCPU, when after is about a leaf
 	afterRead bool // the leaf's last clause is `reads`
 
-	// The AST is carved out of chunks instead of being allocated object
+	// The AST is carved out of slabs instead of being allocated object
 	// by object: a million-op graph would otherwise make millions of
 	// small allocations.
-	leaves   chunks[Leaf]
-	kinds    chunks[KindClause]
-	loops    chunks[Loop]
-	fuseds   chunks[Fused]
-	intLists chunks[IntList]
-	accs     chunks[Access]
-	names    chunks[Name]
-	nodes    chunks[Node]
+	leaves   slab.Slab[Leaf]
+	kinds    slab.Slab[KindClause]
+	loops    slab.Slab[Loop]
+	fuseds   slab.Slab[Fused]
+	intLists slab.Slab[IntList]
+	accs     slab.Slab[Access]
+	names    slab.Slab[Name]
+	nodes    slab.Slab[Node]
 
 	// lits holds the integers of the clauses of the access or cores
 	// being read (ParseCheck; see leafB).
@@ -130,78 +131,6 @@ type parser struct {
 	// The buffer declarations, copied to one exact-length slice at the
 	// end: they may be a million.
 	buffers [][]BufferDecl
-}
-
-// chunks hands out elements and exact-length slices from shared backing
-// arrays, doubling their size up to chunkMax.
-type chunks[T any] struct{ buf []T }
-
-const chunkMax = 4096
-
-// grow starts a new backing array with room for at least n more elements
-// and moves the last keep elements (a list under construction) to it.
-func (c *chunks[T]) grow(n, keep int) {
-	size := min(max(2*cap(c.buf), 16), chunkMax)
-	buf := make([]T, keep, max(size, 2*(keep+n)))
-	copy(buf, c.buf[len(c.buf)-keep:])
-	c.buf = buf
-}
-
-// reset empties c for reuse, dropping what its elements point to.
-func (c *chunks[T]) reset() {
-	clear(c.buf)
-	c.buf = c.buf[:0]
-}
-
-func (c *chunks[T]) one() *T {
-	if len(c.buf) == cap(c.buf) {
-		c.grow(1, 0)
-	}
-	c.buf = c.buf[:len(c.buf)+1]
-	return &c.buf[len(c.buf)-1]
-}
-
-// A list is built in place at the end of the current backing array:
-// start it with mark, push its elements and cut it.
-
-func (c *chunks[T]) mark() int { return len(c.buf) }
-
-func (c *chunks[T]) push(start *int, v T) {
-	if len(c.buf) == cap(c.buf) {
-		keep := len(c.buf) - *start
-		c.grow(1, keep)
-		*start = 0
-	}
-	c.buf = append(c.buf, v)
-}
-
-// cut returns the list pushed since start, nil when it is empty. Its
-// capacity is its length, so that appending to it cannot overwrite a
-// neighbour.
-func (c *chunks[T]) cut(start int) []T {
-	if start == len(c.buf) {
-		return nil
-	}
-	return c.buf[start:len(c.buf):len(c.buf)]
-}
-
-// copyOf returns a copy of list, as cut does.
-func (c *chunks[T]) copyOf(list []T) []T {
-	n := len(list)
-	if n == 0 {
-		return nil
-	}
-	if n > chunkMax/4 {
-		// A long list (the top-level nodes of a generated graph)
-		// gets an array of its own.
-		return append([]T(nil), list...)
-	}
-	if cap(c.buf)-len(c.buf) < n {
-		c.grow(n, 0)
-	}
-	k := len(c.buf)
-	c.buf = append(c.buf, list...)
-	return c.buf[k : k+n : k+n]
 }
 
 func (p *parser) parse() (f *File, err *Error) {
@@ -415,14 +344,14 @@ func (p *parser) integer() Name {
 // ints consumes the Ints after a `step`, `split` or `cores` keyword,
 // which is the current token.
 func (p *parser) ints() *IntList {
-	l := p.intLists.one()
+	l := p.intLists.One()
 	l.Pos = p.tok.pos
 	p.next()
 	switch {
 	case p.tok.kind == tokInt:
-		start := p.names.mark()
-		p.names.push(&start, p.take())
-		l.Ints = p.names.cut(start)
+		start := p.names.Mark()
+		p.names.Push(&start, p.take())
+		l.Ints = p.names.Cut(start)
 	case p.is('['):
 		l.List = true
 		l.Ints = p.intList()
@@ -435,14 +364,14 @@ func (p *parser) ints() *IntList {
 // intList consumes `[N, ...]`.
 func (p *parser) intList() []Name {
 	p.punct('[')
-	start := p.names.mark()
-	p.names.push(&start, p.integer())
+	start := p.names.Mark()
+	p.names.Push(&start, p.integer())
 	for p.is(',') {
 		p.next()
-		p.names.push(&start, p.integer())
+		p.names.Push(&start, p.integer())
 	}
 	p.punct(']')
-	return p.names.cut(start)
+	return p.names.Cut(start)
 }
 
 func (p *parser) graph(g *Graph) {
@@ -513,7 +442,7 @@ func (p *parser) body(g *Graph) []Node {
 		p.nodeStack = append(p.nodeStack, n)
 	}
 	p.bodyEnd(g)
-	list := p.nodes.copyOf(p.nodeStack[base:])
+	list := p.nodes.CopyOf(p.nodeStack[base:])
 	clear(p.nodeStack[base:]) // drop the pointers
 	p.nodeStack = p.nodeStack[:base]
 	return list
@@ -548,7 +477,7 @@ func (p *parser) notInBody(g *Graph) {
 }
 
 func (p *parser) leaf() *Leaf {
-	l := p.leaves.one()
+	l := p.leaves.One()
 	l.Pos = p.tok.pos
 	l.Kind = "op"
 	if p.tok.kw == kwCPU {
@@ -559,7 +488,7 @@ func (p *parser) leaf() *Leaf {
 	l.Name = p.declName(0, leafClauses)
 	p.after, p.afterLeaf, p.afterRead = afterLeafName, leafKw, false
 	if p.isKw(kwKind) {
-		k := p.kinds.one()
+		k := p.kinds.One()
 		k.Pos = p.tok.pos
 		k.Name = p.kindName()
 		l.OpKind = k
@@ -598,7 +527,7 @@ func (p *parser) kindName() Name {
 
 // accesses parses `ACCESS {, ACCESS}`.
 func (p *parser) accesses() []Access {
-	start := p.accs.mark()
+	start := p.accs.Mark()
 	for {
 		a := Access{Name: p.refName(",", accessEnd, false)}
 		p.after = afterAccess
@@ -610,13 +539,13 @@ func (p *parser) accesses() []Access {
 			a.Split = p.ints()
 			p.after = afterSplit
 		}
-		p.accs.push(&start, a)
+		p.accs.Push(&start, a)
 		if !p.is(',') {
 			break
 		}
 		p.next()
 	}
-	return p.accs.cut(start)
+	return p.accs.Cut(start)
 }
 
 // leafB is leaf for ParseCheck: it hands the leaf to the builder piece
@@ -727,7 +656,7 @@ func (p *parser) fused() *Fused {
 		p.b.close()
 		return nil
 	}
-	f := p.fuseds.one()
+	f := p.fuseds.One()
 	f.Name = name
 	f.Body = p.body(nil)
 	return f
@@ -749,7 +678,7 @@ func (p *parser) loop() *Loop {
 		p.b.close()
 		return nil
 	}
-	l := p.loops.one()
+	l := p.loops.One()
 	l.Name, l.Count = name, count
 	l.Body = p.body(nil)
 	return l
@@ -792,11 +721,11 @@ func (p *parser) decl(g *Graph) {
 		}
 		if p.b != nil {
 			p.b.buffer(&b, pre)
-			p.names.reset()
+			p.names.Reset()
 			return
 		}
 		if k := len(p.buffers) - 1; k < 0 || len(p.buffers[k]) == cap(p.buffers[k]) {
-			p.buffers = append(p.buffers, make([]BufferDecl, 0, min(16<<min(len(p.buffers), 8), chunkMax)))
+			p.buffers = append(p.buffers, make([]BufferDecl, 0, min(16<<min(len(p.buffers), 8), slab.DefaultMax)))
 		}
 		k := len(p.buffers) - 1
 		p.buffers[k] = append(p.buffers[k], b)
@@ -833,17 +762,17 @@ func (p *parser) decl(g *Graph) {
 	default:
 		kind := p.tok.kw
 		p.next()
-		start := p.names.mark()
-		p.names.push(&start, p.refName(",", 0, true))
+		start := p.names.Mark()
+		p.names.Push(&start, p.refName(",", 0, true))
 		for p.is(',') {
 			p.next()
-			p.names.push(&start, p.refName(",", 0, true))
+			p.names.Push(&start, p.refName(",", 0, true))
 		}
-		names := p.names.cut(start)
+		names := p.names.Cut(start)
 		p.after = afterListName
 		if p.b != nil {
 			p.b.list(kwText(kind), names)
-			p.names.reset()
+			p.names.Reset()
 			return
 		}
 		g.Decls = append(g.Decls, Decl{List: &ListDecl{Pos: pos, Kind: kwText(kind), Names: names}})

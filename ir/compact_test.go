@@ -84,10 +84,10 @@ func TestGroupMembers(t *testing.T) {
 	if got := fmt.Sprint(g.Members(&g1)); got != "[0 1 2]" || cap(g.Members(&g1)) != 3 {
 		t.Errorf("members %s", got)
 	}
-	if n1, n2 := g.GroupName(&g1), g.GroupName(&g2); n1 != "b" || n2 != "a" {
+	if n1, n2 := g.GroupKey(&g1), g.GroupKey(&g2); n1 != "b" || n2 != "a" {
 		t.Errorf("names %q %q, want b a", n1, n2)
 	}
-	if g.Members(&ir.Group{}) != nil || g.GroupName(&ir.Group{}) != "" {
+	if g.Members(&ir.Group{}) != nil || g.GroupKey(&ir.Group{}) != "" {
 		t.Error("a group without members has members or a name")
 	}
 }

@@ -63,8 +63,8 @@ type Graph struct {
 	Pos  Pos
 	// Buffers holds every declared buffer in declaration order.
 	Buffers []Buffer
-	// Groups holds the storage (alias) groups, ordered by their name
-	// (Graph.GroupName: the smallest member name, byte order).
+	// Groups holds the storage (alias) groups, ordered by their sort key
+	// (Graph.GroupKey: the smallest member name, byte order).
 	Groups []Group
 	// Bundles holds the top-level op, fused and loop nodes in text order.
 	Bundles []Bundle
@@ -169,8 +169,9 @@ type Buffer struct {
 // Group is one storage: a buffer and all its aliases (views). Every
 // planning rule applies to a group as a whole. A group holds no pointer
 // (a graph may have a million of them): its members are a Span of the
-// graph-wide Graph.MemberLists, read with Graph.Members, and its name is
-// derived from them by Graph.GroupName.
+// graph-wide Graph.MemberLists, read with Graph.Members; its sort key is
+// derived from them by Graph.GroupKey, and what reports call it is its
+// Root's name.
 type Group struct {
 	// Members locates in Graph.MemberLists the indices into
 	// Graph.Buffers of the members, in declaration order (never empty).
@@ -196,10 +197,12 @@ func (g *Graph) Members(gr *Group) []int32 {
 	return g.MemberLists[gr.Members.Off:end:end]
 }
 
-// GroupName is the group's name: its smallest member name in byte order.
-// It breaks ties wherever groups are sorted (the planning sort key);
-// Graph.Groups is in its order.
-func (g *Graph) GroupName(gr *Group) string {
+// GroupKey is the group's sort key: its smallest member name in byte
+// order. It breaks ties wherever groups are sorted (planning's order);
+// Graph.Groups is in its order. It is not what the group is called: the
+// reports call a group by its Root's name, the one member that is not a
+// view of another.
+func (g *Graph) GroupKey(gr *Group) string {
 	name := ""
 	for k, m := range g.Members(gr) {
 		if n := g.Buffers[m].Name; k == 0 || n < name {

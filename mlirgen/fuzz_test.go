@@ -27,7 +27,7 @@ func FuzzParallelSameBytes(f *testing.F) {
 		cfg := randgraph.Config{Buffers: 30, Bundles: 3, MaxOps: 30, MaxDepth: 4}
 		f.Add([]byte(randgraph.Generate(rand.New(rand.NewSource(seed)), cfg)), uint8(seed))
 	}
-	f.Fuzz(func(t *testing.T, src []byte, sizes uint8) {
+	f.Fuzz(func(t *testing.T, src []byte, cut uint8) {
 		file, errs := frontend.Parse("fuzz.bir", src)
 		if len(errs) > 0 {
 			return
@@ -38,13 +38,13 @@ func FuzzParallelSameBytes(f *testing.F) {
 		}
 		// Chunks of 1 to 8 ops, declarations cut every 1 to 4, every
 		// bundle of more than one op cut.
-		setSizes(t, 4096, 1, int(sizes&7)+1, int(sizes>>3&3)+1)
+		tune := sizes(4096, 1, int(cut&7)+1, int(cut>>3&3)+1)
 		for _, gr := range []*ir.Graph{g, g.Unfused()} {
 			if len(gr.Bundles) == 0 { // no text at all
 				continue
 			}
 			p := planner.Plan(gr, planner.Options{Budget: planner.DefaultBudget})
-			sameBytes(t, "fuzz", p)
+			sameBytes(t, "fuzz", p, tune)
 		}
 	})
 }

@@ -41,10 +41,11 @@ func TestParallelHeldBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cut := range []bool{false, true} {
+		tune := &defaultTuning
 		if cut {
-			setSizes(t, jobOps, 100, 128, declChunk)
+			tune = sizes(defaultTuning.jobOps, 100, 128, defaultTuning.declChunk)
 		}
-		if c := len(g.Bundles[0].Ops) > bigOps; c != cut {
+		if c := len(g.Bundles[0].Ops) > tune.bigOps; c != cut {
 			t.Fatalf("cut %v: the bundle of %d ops is cut: %v", cut, len(g.Bundles[0].Ops), c)
 		}
 		for _, w := range []int{2, 4} {
@@ -53,7 +54,7 @@ func TestParallelHeldBytes(t *testing.T) {
 				t.Fatalf("the output (%d bytes) is not several times the bound (%d)", seq.Len(), bound)
 			}
 			var par bytes.Buffer
-			held, err := emitPipeline(&par, p, Options{Workers: w})
+			held, err := emitPipeline(&par, p, Options{Workers: w, tune: tune})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -48,6 +48,33 @@ type Options struct {
 	// bundle whole, one after another, on the calling goroutine. The
 	// output is the same bytes either way.
 	Workers int
+
+	// tune, when set (by this package's tests), replaces the sizes
+	// parallel emission cuts its work into, and can turn group tables
+	// off; nil is defaultTuning.
+	tune *tuning
+}
+
+// tuning is what parallel emission and layouts may be tuned by. The
+// output is the same bytes for every tuning: the tests hold it so with
+// tiny sizes.
+type tuning struct {
+	// A bundle of more than bigOps ops is cut into parts of chunkOps ops
+	// and of declChunk declarations; smaller bundles are batched into
+	// pieces of at least jobOps ops (parallel.go).
+	jobOps, bigOps, chunkOps, declChunk int
+	// noGroupTables makes every layout take a dense group table (see
+	// groupTab).
+	noGroupTables bool
+}
+
+var defaultTuning = tuning{jobOps: 2048, bigOps: 2048, chunkOps: 1024, declChunk: 4096}
+
+func (opt Options) tuning() *tuning {
+	if opt.tune != nil {
+		return opt.tune
+	}
+	return &defaultTuning
 }
 
 // Separator goes between modules on a stream, as mlir-opt
@@ -72,9 +99,10 @@ type out interface {
 	// part prints fn's text at this point of pr's output: at once on pr,
 	// or later on a printer of its own that starts at pr's indentation.
 	part(pr *printer, fn func(pr *printer))
-	// cut reports whether a bundle's text is cut into parts (chunks of
-	// chunkOps ops and of declChunk declarations), or printed whole.
-	cut() bool
+	// cut returns the sizes of the parts a bundle's text is cut into
+	// (chunks of chunkOps ops and of declChunk declarations), nil when it
+	// is printed whole.
+	cut() *tuning
 	// scratch is where layouts take their scratch from.
 	scratch() *scratchList
 }
@@ -83,15 +111,8 @@ type out interface {
 type inline struct{ home *scratchList }
 
 func (inline) part(pr *printer, fn func(pr *printer)) { fn(pr) }
-func (inline) cut() bool                              { return false }
+func (inline) cut() *tuning                           { return nil }
 func (o inline) scratch() *scratchList                { return o.home }
-
-// The sizes of the parts a bundle is cut into. (Variables for the tests
-// only.)
-var (
-	chunkOps  = 1024
-	declChunk = 4096
-)
 
 // emitRange prints bundles [lo, hi), each but the graph's first preceded
 // by Separator.
@@ -107,10 +128,10 @@ func emitRange(pr *printer, p *planner.Result, lo, hi int, opt Options, o out) {
 // emitAny writes bundle bi's module in the form opt asks for.
 func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	chunk := 0
-	if o.cut() {
-		chunk = chunkOps
+	if t := o.cut(); t != nil {
+		chunk = t.chunkOps
 	}
-	lay := newLayout(p, bi, chunk, o.scratch(), opt.SDSCCache && !opt.Addresses)
+	lay := newLayout(p, bi, chunk, o.scratch(), opt.SDSCCache && !opt.Addresses, !opt.tuning().noGroupTables)
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)
@@ -265,8 +286,8 @@ func loopConstants(pr *printer, lay *layout) {
 func declarations(pr *printer, lay *layout, o out) {
 	n := lay.decls.len()
 	step := n
-	if o.cut() {
-		step = declChunk
+	if t := o.cut(); t != nil {
+		step = t.declChunk
 	}
 	for lo := 0; lo < n; lo += step {
 		hi := min(lo+step, n)
@@ -314,20 +335,25 @@ func declaration(pr *printer, v value, c, a *mop) {
 }
 
 // poolDeclaration prints the constant and addi that declare
-// %pool_addr_V.
+// %pool_addr_V: what opConstant's and opAddi's custom printers print
+// (TestPoolDeclaration holds them equal), with V's digits made once.
 func poolDeclaration(pr *printer, v int64) {
 	var d [24]byte
 	n := decimal.Append(d[:0], v)
 	pr.start()
 	pr.s("%pool_offset_")
 	pr.buf = append(pr.buf, n...)
-	pr.s(" = arith.constant ")
+	pr.s(" = ")
+	pr.s(opTable[opConstant].name)
+	pr.s(" ")
 	pr.buf = append(pr.buf, n...)
 	pr.s(" : index\n")
 	pr.start()
 	pr.s("%pool_addr_")
 	pr.buf = append(pr.buf, n...)
-	pr.s(" = arith.addi %pool, %pool_offset_")
+	pr.s(" = ")
+	pr.s(opTable[opAddi].name)
+	pr.s(" %pool, %pool_offset_")
 	pr.buf = append(pr.buf, n...)
 	pr.s(" : index")
 	pr.end()

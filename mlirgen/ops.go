@@ -123,7 +123,7 @@ func (p *printer) typ(v value) {
 	}
 }
 
-// opKind is one operation of the output.
+// opKind is one operation of the output: an index into opTable.
 type opKind uint8
 
 const (
@@ -139,23 +139,163 @@ const (
 	opExecute
 )
 
-// opNames are the full operation names, by kind.
-var opNames = [...]string{
-	opModule:            "builtin.module",
-	opFunc:              "func.func",
-	opReturn:            "func.return",
-	opFor:               "scf.for",
-	opConstant:          "arith.constant",
-	opAddi:              "arith.addi",
-	opApply:             "affine.apply",
-	opDeviceMemAllocate: "sdscbundle.device_mem_allocate",
-	opInputArgExtract:   "sdscbundle.input_arg_extract",
-	opExecute:           "sdscbundle.sdsc_execute",
+// dialect is the MLIR dialect of an op kind.
+type dialect uint8
+
+const (
+	dBuiltin dialect = iota
+	dFunc
+	dSCF
+	dArith
+	dAffine
+	dSDSCBundle // the one stock mlir-opt does not know: see sdscbundle
+)
+
+// dialectNames are the dialects' names, the prefix of their ops' names.
+var dialectNames = [...]string{dBuiltin: "builtin", dFunc: "func", dSCF: "scf", dArith: "arith", dAffine: "affine", dSDSCBundle: "sdscbundle"}
+
+// opDesc is everything the printers know of one op kind. What an op
+// holds (operands, attributes, region) is its mop's; how it prints is
+// here, once.
+type opDesc struct {
+	// name is the full name, dialect prefix included: the generic form
+	// prints it quoted, and the custom printers print it (a test holds
+	// the prefix equal to dialect's name).
+	name    string
+	dialect dialect
+	// region: the op holds one region (module, func, scf.for), printed
+	// between the opening line its form prints and a closing "}".
+	region bool
+	// form is the shape of the custom form (several kinds may share one:
+	// any binary index op prints as arith.addi does). The ops of
+	// formExecute, one per leaf op, also have a fast generic printer
+	// (genericExecute, which a test holds equal to the general one).
+	form form
 }
+
+// form is the shape of an op's custom form; customBody prints each.
+// (The printers are methods chosen by a switch, not func values in the
+// table: a call through a func value would make every op escape to the
+// heap, and ops are built on the stack.)
+type form uint8
+
+const (
+	formModule   form = iota // module
+	formFunc                 // NAME @sym(params) -> (results)
+	formReturn               // return %a, ... : types
+	formFor                  // NAME %iv = %lo to %hi step %step
+	formConstant             // NAME V : index
+	formBinary               // NAME %a, %b : index
+	formApply                // NAME #map_M(dims)[symbols]
+	formAllocate             // NAME SIZE bytes : index
+	formExtract              // NAME value from %x : !sdscbundle.input_arg<index> -> index
+	formExecute              // NAME (operands) {sdsc_filename=..., "symbol_ids"=[...]}
+)
+
+// opTable describes every op kind, in opKind order: adding an op kind is
+// a constant above, an entry here, and a constructor (docs/contributing.md).
+var opTable = [...]opDesc{
+	opModule:            {name: "builtin.module", dialect: dBuiltin, region: true, form: formModule},
+	opFunc:              {name: "func.func", dialect: dFunc, region: true, form: formFunc},
+	opReturn:            {name: "func.return", dialect: dFunc, form: formReturn},
+	opFor:               {name: "scf.for", dialect: dSCF, region: true, form: formFor},
+	opConstant:          {name: "arith.constant", dialect: dArith, form: formConstant},
+	opAddi:              {name: "arith.addi", dialect: dArith, form: formBinary},
+	opApply:             {name: "affine.apply", dialect: dAffine, form: formApply},
+	opDeviceMemAllocate: {name: "sdscbundle.device_mem_allocate", dialect: dSDSCBundle, form: formAllocate},
+	opInputArgExtract:   {name: "sdscbundle.input_arg_extract", dialect: dSDSCBundle, form: formExtract},
+	opExecute:           {name: "sdscbundle.sdsc_execute", dialect: dSDSCBundle, form: formExecute},
+}
+
+// desc returns the kind's entry of opTable.
+func (k opKind) desc() *opDesc { return &opTable[k] }
 
 // sdscbundle reports whether the kind belongs to the sdscbundle dialect:
 // the ops that --generic prints in generic form.
-func (k opKind) sdscbundle() bool { return k >= opDeviceMemAllocate }
+func (k opKind) sdscbundle() bool { return opTable[k].dialect == dSDSCBundle }
+
+// customBody prints op m's custom form after "%r = ": the whole op, or
+// for a region op its opening line up to " {".
+func (p *printer) customBody(m *mop, d *opDesc) {
+	switch d.form {
+	case formModule:
+		// The custom form of builtin.module drops the dialect.
+		p.s("module")
+	case formFunc:
+		p.s(d.name)
+		p.s(" @")
+		p.s(m.attrList()[1].str)
+		p.s("(")
+		p.params(m)
+		p.s(")")
+		if m.nResults > 0 {
+			p.s(" -> (")
+			p.indexTypes(m.nResults)
+			p.s(")")
+		}
+	case formReturn:
+		// Inside a func.func, the custom form's default dialect is
+		// func: "return".
+		p.s("return")
+		if ops := m.ops(); len(ops) > 0 {
+			p.s(" ")
+			p.vals(ops)
+			p.s(" : ")
+			p.types(ops)
+		}
+	case formFor:
+		ops := m.ops()
+		p.s(d.name)
+		p.s(" ")
+		p.val(m.iv)
+		p.s(" = ")
+		p.val(ops[0])
+		p.s(" to ")
+		p.val(ops[1])
+		p.s(" step ")
+		p.val(ops[2])
+	case formConstant:
+		p.s(d.name)
+		p.s(" ")
+		p.i(m.attrList()[0].i)
+		p.s(" : index")
+	case formBinary:
+		p.s(d.name)
+		p.s(" ")
+		p.vals(m.ops())
+		p.s(" : index")
+	case formApply:
+		ops := m.ops()
+		p.s(d.name)
+		p.s(" #map_")
+		p.i(m.attrList()[0].i)
+		p.s("(")
+		p.vals(ops[:m.nDims])
+		p.s(")[")
+		p.vals(ops[m.nDims:])
+		p.s("]")
+	case formAllocate:
+		p.s(d.name)
+		p.s(" ")
+		p.i(m.attrList()[0].i)
+		p.s(" bytes : index")
+	case formExtract:
+		p.s(d.name)
+		p.s(" value from ")
+		p.val(m.ops()[0])
+		p.s(" : " + inputArgType + " -> index")
+	case formExecute:
+		attrs := m.attrList()
+		p.s(d.name)
+		p.s(" (")
+		p.vals(m.ops())
+		p.s(`) {sdsc_filename="sdsc_`)
+		p.i(attrs[0].i)
+		p.s(`.json", "symbol_ids"=`)
+		p.ints(attrs[1].ints)
+		p.s("}")
+	}
+}
 
 // attrKind says how an attribute value prints.
 type attrKind uint8
@@ -302,7 +442,8 @@ func (p *printer) ints(vs []int64) {
 // custom prints op in its own assembly format, one line (a region's ops
 // on the lines between its opening and closing line).
 func (p *printer) custom(m *mop) {
-	if m.kind.hasRegion() {
+	d := m.kind.desc()
+	if d.region {
 		p.customOpen(m)
 		if m.region != nil {
 			m.region()
@@ -310,51 +451,9 @@ func (p *printer) custom(m *mop) {
 		p.customClose(m)
 		return
 	}
-	ops, attrs := m.ops(), m.attrList()
 	p.start()
 	p.result(m)
-	switch m.kind {
-	case opReturn:
-		p.s("return")
-		if len(ops) > 0 {
-			p.s(" ")
-			p.vals(ops)
-			p.s(" : ")
-			p.types(ops)
-		}
-	case opConstant:
-		p.s("arith.constant ")
-		p.i(attrs[0].i)
-		p.s(" : index")
-	case opAddi:
-		p.s("arith.addi ")
-		p.vals(ops)
-		p.s(" : index")
-	case opApply:
-		p.s("affine.apply #map_")
-		p.i(attrs[0].i)
-		p.s("(")
-		p.vals(ops[:m.nDims])
-		p.s(")[")
-		p.vals(ops[m.nDims:])
-		p.s("]")
-	case opDeviceMemAllocate:
-		p.s("sdscbundle.device_mem_allocate ")
-		p.i(attrs[0].i)
-		p.s(" bytes : index")
-	case opInputArgExtract:
-		p.s("sdscbundle.input_arg_extract value from ")
-		p.val(ops[0])
-		p.s(" : " + inputArgType + " -> index")
-	case opExecute:
-		p.s("sdscbundle.sdsc_execute (")
-		p.vals(ops)
-		p.s(`) {sdsc_filename="sdsc_`)
-		p.i(attrs[0].i)
-		p.s(`.json", "symbol_ids"=`)
-		p.ints(attrs[1].ints)
-		p.s("}")
-	}
+	p.customBody(m, d)
 	p.end()
 }
 
@@ -373,40 +472,17 @@ func (p *printer) params(m *mop) {
 }
 
 // hasRegion reports whether ops of the kind hold a region.
-func (k opKind) hasRegion() bool { return k == opModule || k == opFunc || k == opFor }
+func (k opKind) hasRegion() bool { return opTable[k].region }
 
 // customOpen prints the opening line of a region op in custom form and
 // moves one level deeper for the region's ops; customClose moves back
 // and prints the closing line. Between the two, the region's ops may be
 // printed by other printers (parallel.go).
 func (p *printer) customOpen(m *mop) {
-	ops, attrs := m.ops(), m.attrList()
+	d := m.kind.desc()
 	p.start()
 	p.result(m)
-	switch m.kind {
-	case opModule:
-		p.s("module")
-	case opFunc:
-		p.s("func.func @")
-		p.s(attrs[1].str)
-		p.s("(")
-		p.params(m)
-		p.s(")")
-		if m.nResults > 0 {
-			p.s(" -> (")
-			p.indexTypes(m.nResults)
-			p.s(")")
-		}
-	case opFor:
-		p.s("scf.for ")
-		p.val(m.iv)
-		p.s(" = ")
-		p.val(ops[0])
-		p.s(" to ")
-		p.val(ops[1])
-		p.s(" step ")
-		p.val(ops[2])
-	}
+	p.customBody(m, d)
 	p.s(" {")
 	p.end()
 	p.indent++
@@ -468,8 +544,8 @@ func (p *printer) types(vs []value) {
 // or a func.func's parameters; an scf.for body ends in its implicit
 // "scf.yield", which the generic form spells out.
 func (p *printer) generic(m *mop) {
-	if m.kind == opExecute {
-		p.genericExecute(m)
+	if d := m.kind.desc(); d.form == formExecute {
+		p.genericExecute(m, d)
 		return
 	}
 	if m.region != nil {
@@ -485,10 +561,12 @@ func (p *printer) generic(m *mop) {
 // genericExecute prints an sdsc_execute in generic form, a line an op:
 // what genericHead and genericTail print (TestGenericExecute holds them
 // equal), with the constant text in runs.
-func (p *printer) genericExecute(m *mop) {
+func (p *printer) genericExecute(m *mop, d *opDesc) {
 	ops, attrs := m.ops(), m.attrList()
 	p.start()
-	p.s(`"sdscbundle.sdsc_execute"(`)
+	p.s(`"`)
+	p.s(d.name)
+	p.s(`"(`)
 	p.vals(ops)
 	p.s(`) {sdsc_filename = "sdsc_`)
 	p.i(attrs[0].i)
@@ -505,7 +583,7 @@ func (p *printer) genericHead(m *mop) {
 	p.start()
 	p.result(m)
 	p.s(`"`)
-	p.s(opNames[m.kind])
+	p.s(m.kind.desc().name)
 	p.s(`"(`)
 	if m.kind != opFunc {
 		p.vals(m.ops())

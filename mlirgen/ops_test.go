@@ -2,6 +2,9 @@ package mlirgen
 
 import (
 	"bytes"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -133,7 +136,7 @@ func TestPrintChoosesForm(t *testing.T) {
 	for k := opModule; k <= opExecute; k++ {
 		want := k == opDeviceMemAllocate || k == opInputArgExtract || k == opExecute
 		if got := k.sdscbundle(); got != want {
-			t.Errorf("%s: sdscbundle() = %v, want %v", opNames[k], got, want)
+			t.Errorf("%s: sdscbundle() = %v, want %v", opTable[k].name, got, want)
 		}
 	}
 	var buf bytes.Buffer
@@ -148,4 +151,77 @@ func TestPrintChoosesForm(t *testing.T) {
 		"%c0 = arith.constant 0 : index",
 		`%pool = "sdscbundle.device_mem_allocate"() {size = 128 : i64} : () -> index`,
 		"%pool = sdscbundle.device_mem_allocate 128 bytes : index"))
+}
+
+// TestOpTable: every op kind has an entry whose name starts with its
+// dialect's name, and the names are distinct.
+func TestOpTable(t *testing.T) {
+	seen := map[string]bool{}
+	for k := range opTable {
+		d := &opTable[k]
+		if d.name == "" || !strings.HasPrefix(d.name, dialectNames[d.dialect]+".") || seen[d.name] {
+			t.Errorf("op kind %d: %+v: want a distinct name prefixed by its dialect %q", k, d, dialectNames[d.dialect])
+		}
+		seen[d.name] = true
+	}
+	if len(opTable) != int(opExecute)+1 {
+		t.Errorf("%d entries, want one per op kind (%d)", len(opTable), opExecute+1)
+	}
+}
+
+// TestOpTableDocs: the ops table of docs/dialect.md lists exactly the
+// sdscbundle ops of opTable, in table order.
+func TestOpTableDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/dialect.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ops, ok := strings.Cut(string(doc), "\n## Ops\n")
+	if !ok {
+		t.Fatal("docs/dialect.md has no ## Ops section")
+	}
+	var got, want []string
+	for _, line := range strings.Split(ops, "\n") {
+		if name, ok := strings.CutPrefix(line, "| `"); ok {
+			name, _, _ = strings.Cut(name, "`")
+			got = append(got, "sdscbundle."+name)
+		} else if len(got) > 0 && !strings.HasPrefix(line, "|") {
+			break
+		}
+	}
+	for _, d := range opTable {
+		if d.dialect == dSDSCBundle {
+			want = append(want, d.name)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("docs/dialect.md ops %v, want (opTable) %v", got, want)
+	}
+}
+
+// TestPrintAllocatesNothing: ops are built on the stack and printed at
+// once, in both forms, without an allocation (a printer called through
+// a func value would make each op escape to the heap: see form).
+func TestPrintAllocatesNothing(t *testing.T) {
+	var buf bytes.Buffer
+	pr := newPrinter(&buf)
+	ids := []int64{-1, -2}
+	n := testing.AllocsPerRun(100, func() {
+		for _, generic := range []bool{false, true} {
+			c := constantOp(value{kind: vC0}, 0)
+			pr.print(&c, generic)
+			a := addiOp(poolAddr(128), value{kind: vPool}, numbered(vPoolOffset, 128))
+			pr.print(&a, generic)
+			x := mop{kind: opExecute, nOps: 2, nAttrs: 2}
+			x.opBuf[0], x.opBuf[1] = poolAddr(0), poolAddr(128)
+			x.attrBuf[0] = attr{name: "sdsc_filename", kind: attrFile, i: 3}
+			x.attrBuf[1] = attr{name: "symbol_ids", kind: attrInts, ints: ids}
+			pr.print(&x, generic)
+		}
+		buf.Reset()
+		pr.buf = pr.buf[:0]
+	})
+	if n != 0 {
+		t.Errorf("printing six ops allocated %v times", n)
+	}
 }

@@ -29,11 +29,7 @@ import (
 // channel of perPiece buffers: a worker ahead of the writer waits once
 // its piece holds that many, so what is printed and not yet written is
 // bounded by bytes (heldBound: about flightBytes), however much text one
-// op or one chunk prints. (Variables for the tests only.)
-var (
-	jobOps = 2048
-	bigOps = 2048
-)
+// op or one chunk prints. The sizes of pieces are opt's tuning.
 
 // flightBytes is about how many bytes of text the workers may print
 // ahead of the writer, all pieces together.
@@ -74,6 +70,7 @@ type pipeline struct {
 	// held is how many bytes are printed and not yet written; maxHeld
 	// the most it has been (what the tests check against heldBound).
 	held, maxHeld atomic.Int64
+	tune          *tuning
 }
 
 // bufPool holds printers' buffers of bufSize bytes, reused from piece to
@@ -91,7 +88,7 @@ func putBuf(b []byte) {
 	}
 }
 
-func (pl *pipeline) cut() bool             { return true }
+func (pl *pipeline) cut() *tuning          { return pl.tune }
 func (pl *pipeline) scratch() *scratchList { return pl.home }
 
 // hold counts n more bytes printed and not yet written.
@@ -127,7 +124,7 @@ func emitParallel(w io.Writer, p *planner.Result, opt Options) error {
 // emitPipeline is emitParallel, returning also the most bytes it held
 // printed and not yet written.
 func emitPipeline(w io.Writer, p *planner.Result, opt Options) (maxHeld int64, err error) {
-	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList), per: perPiece(opt.Workers)}
+	pl := &pipeline{order: make(chan *piece, opt.Workers), work: make(chan *piece), home: new(scratchList), per: perPiece(opt.Workers), tune: opt.tuning()}
 	var wg sync.WaitGroup
 	for range opt.Workers {
 		wg.Go(func() {
@@ -147,13 +144,13 @@ func emitPipeline(w io.Writer, p *planner.Result, opt Options) (maxHeld int64, e
 		pr := newPrinter(pl)
 		bs := p.Graph.Bundles
 		for lo := 0; lo < len(bs); {
-			if len(bs[lo].Ops) > bigOps {
+			if len(bs[lo].Ops) > pl.tune.bigOps {
 				emitRange(pr, p, lo, lo+1, opt, pl)
 				lo++
 				continue
 			}
 			hi, ops := lo, 0
-			for hi < len(bs) && ops < jobOps && len(bs[hi].Ops) <= bigOps {
+			for hi < len(bs) && ops < pl.tune.jobOps && len(bs[hi].Ops) <= pl.tune.bigOps {
 				ops += len(bs[hi].Ops) + 1
 				hi++
 			}

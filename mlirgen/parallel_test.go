@@ -26,12 +26,9 @@ func checked(t testing.TB, src []byte) *ir.Graph {
 	return g
 }
 
-// setSizes sets the part sizes of parallel emission for one test and
-// restores them after it.
-func setSizes(t *testing.T, job, big, chunk, decl int) {
-	j0, b0, c0, d0 := jobOps, bigOps, chunkOps, declChunk
-	t.Cleanup(func() { jobOps, bigOps, chunkOps, declChunk = j0, b0, c0, d0 })
-	jobOps, bigOps, chunkOps, declChunk = job, big, chunk, decl
+// sizes is a tuning of parallel emission's part sizes.
+func sizes(job, big, chunk, decl int) *tuning {
+	return &tuning{jobOps: job, bigOps: big, chunkOps: chunk, declChunk: decl}
 }
 
 var allForms = []Options{{}, {Generic: true}, {FrontendPoolAllocation: true}, {Generic: true, FrontendPoolAllocation: true}, {Addresses: true},
@@ -51,15 +48,20 @@ func withKinds(g *ir.Graph) *ir.Graph {
 
 // sameBytes checks that EmitAll on 2 and 3 workers writes what it writes
 // on one (the sequential printer: every bundle whole, no chunk), in every
-// output form, and returns how many bundles were cut into chunks.
-func sameBytes(t *testing.T, label string, p *planner.Result) (cut int) {
+// output form, with the part sizes of tune (nil: the default), and
+// returns how many bundles were cut into chunks.
+func sameBytes(t *testing.T, label string, p *planner.Result, tune *tuning) (cut int) {
 	t.Helper()
+	if tune == nil {
+		tune = &defaultTuning
+	}
 	for _, b := range p.Graph.Bundles {
-		if len(b.Ops) > bigOps && len(b.Ops) > chunkOps {
+		if len(b.Ops) > tune.bigOps && len(b.Ops) > tune.chunkOps {
 			cut++
 		}
 	}
 	for _, opt := range allForms {
+		opt.tune = tune
 		var seq bytes.Buffer
 		if err := EmitAll(&seq, p, opt); err != nil {
 			t.Fatal(err)
@@ -127,15 +129,14 @@ func TestParallelSameBytes(t *testing.T) {
 	g := checked(t, src.Bytes())
 	graphs = append(graphs, g, g.Unfused())
 	// Small sizes mix cut bundles and batched jobs in one graph.
-	j0, b0, c0, d0 := jobOps, bigOps, chunkOps, declChunk
-	setSizes(t, 12, 5, 2, 3)
+	tune := sizes(12, 5, 2, 3)
 	cut := 0
 	for gi, g := range graphs {
 		if gi == len(graphs)-2 { // the synthetic graph: the real sizes
-			jobOps, bigOps, chunkOps, declChunk = j0, b0, c0, d0
+			tune = nil
 		}
 		p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
-		cut += sameBytes(t, fmt.Sprintf("graph %d", gi), p)
+		cut += sameBytes(t, fmt.Sprintf("graph %d", gi), p, tune)
 	}
 	if cut < 20 {
 		t.Errorf("only %d bundles were cut into chunks", cut)
@@ -174,15 +175,15 @@ func TestParallelBigBundles(t *testing.T) {
 	if loops < 100 {
 		t.Fatalf("only %d loops in the graphs", loops)
 	}
-	for _, sizes := range [][2]int{{1, 1}, {2, 3}, {3, 2}, {7, 5}, {64, 100}} {
-		setSizes(t, 4096, 0, sizes[0], sizes[1])
+	for _, cd := range [][2]int{{1, 1}, {2, 3}, {3, 2}, {7, 5}, {64, 100}} {
+		tune := sizes(4096, 0, cd[0], cd[1])
 		cut := 0
 		for gi, g := range graphs {
 			p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
-			cut += sameBytes(t, fmt.Sprintf("chunks %v graph %d", sizes, gi), p)
+			cut += sameBytes(t, fmt.Sprintf("chunks %v graph %d", cd, gi), p, tune)
 		}
 		if cut < len(graphs)/2 {
-			t.Errorf("chunks %v: only %d of %d bundles cut", sizes, cut, len(graphs))
+			t.Errorf("chunks %v: only %d of %d bundles cut", cd, cut, len(graphs))
 		}
 	}
 }
@@ -218,10 +219,10 @@ func TestGroupTableSameBytes(t *testing.T) {
 			for _, w := range []int{1, 2} {
 				opt.Workers = w
 				var dense, tab bytes.Buffer
-				groupTables = false
-				err := EmitAll(&dense, p, opt)
-				groupTables = true
-				if err != nil {
+				noTables := opt
+				noTables.tune = &tuning{jobOps: defaultTuning.jobOps, bigOps: defaultTuning.bigOps,
+					chunkOps: defaultTuning.chunkOps, declChunk: defaultTuning.declChunk, noGroupTables: true}
+				if err := EmitAll(&dense, p, noTables); err != nil {
 					t.Fatal(err)
 				}
 				if err := EmitAll(&tab, p, opt); err != nil {

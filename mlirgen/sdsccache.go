@@ -158,7 +158,7 @@ func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
 		}
 		return out
 	}
-	lay := newLayout(p, bi, 0, nil, cache)
+	lay := newLayout(p, bi, 0, nil, cache, true)
 	defer lay.release()
 	first := make([]int32, 0, n)
 	for k := range n {
@@ -179,7 +179,7 @@ func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
 // rule in which it differs from the nearest earlier op of its kind (that
 // op's step). It is "" for an op that reuses a file.
 func SDSCWhy(p *planner.Result, bi, step int) (why string, nearest int) {
-	lay := newLayout(p, bi, 0, nil, true)
+	lay := newLayout(p, bi, 0, nil, true, true)
 	defer lay.release()
 	ops := lay.b.Ops
 	op := &ops[step]

@@ -161,9 +161,10 @@ type layout struct {
 	mapOf seq[int32]
 	// decls are the distinct declared values (%pool_addr_V,
 	// %arg_N_slice_S, %B_core_O) in registration order: a pool address V
-	// that is a multiple of 128 (nearly all: buffers are whole sticks) as
-	// V/128, any other value as -(k+1) for others[k] (four bytes a
-	// declaration, as a bundle may pool a million buffers).
+	// that is a multiple of ir.StickBytes (nearly all: buffers are whole
+	// sticks) as V/ir.StickBytes, any other value as -(k+1) for
+	// others[k] (four bytes a declaration, as a bundle may pool a million
+	// buffers).
 	decls  seq[int32]
 	others seq[value]
 	// chunk is the number of ops of a chunk (every op: one chunk), and
@@ -198,7 +199,7 @@ type mark struct {
 // bundle, and its top bit (offDeclared) says the layout declared the
 // group's pool offset itself; info holds its operandKind, flags and,
 // above argShift, for a kernel argument the N of %arg_N, for a pooled
-// group with offInline its pool offset / 128.
+// group with offInline its pool offset / ir.StickBytes.
 type groupSlot struct {
 	gen  uint32
 	info int32
@@ -213,7 +214,7 @@ const (
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offInline: the pool offset is a multiple of 128 held in info.
+	// offInline: the pool offset is a multiple of ir.StickBytes held in info.
 	offInline = 16
 	argShift  = 5
 	maxInline = 1 << (31 - argShift)
@@ -299,10 +300,6 @@ func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	return sc
 }
 
-// groupTables lets layouts use a groupTab (a variable for the tests
-// only).
-var groupTables = true
-
 // groupTab holds the slots of the groups a bundle touches, keyed by group
 // number (open addressing, linear probing, Fibonacci hashing).
 type groupTab struct {
@@ -383,15 +380,16 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op) and, with cache, each op's sdsc file under the
-// sdsc_cache. The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool) *layout {
+// sdsc_cache; with tables, a bundle that touches few of the graph's
+// groups keeps their slots in a groupTab. The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, tables bool) *layout {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
 	for k := range b.Ops {
 		accesses += int(b.Ops[k].Accesses.Len)
 	}
-	sparse := groupTables && 4*accesses < len(g.Groups)
+	sparse := tables && 4*accesses < len(g.Groups)
 	dense := len(g.Groups)
 	if sparse {
 		dense = 0
@@ -645,10 +643,11 @@ func (lay *layout) decl(d int32) value {
 
 // declSet is the set of the values a layout declared, in open-addressing
 // tables (linear probing, Fibonacci hashing): a pool address V that is a
-// multiple of 128 (nearly all: buffers are whole sticks) as V/128+1 in a
-// table of 32-bit slots, any other as V+1 in one of 64-bit slots, a slice
-// or core value as k+1 for layout.others[k] (others also holds the pool
-// addresses that are not multiples of 128: a probe never matches them).
+// multiple of ir.StickBytes (nearly all: buffers are whole sticks) as
+// V/ir.StickBytes+1 in a table of 32-bit slots, any other as V+1 in one of
+// 64-bit slots, a slice or core value as k+1 for layout.others[k] (others
+// also holds the pool addresses that are not multiples of ir.StickBytes:
+// a probe never matches them).
 type declSet struct {
 	aligned hashSet[uint32]
 	odd     hashSet[uint64]

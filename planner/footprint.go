@@ -146,7 +146,7 @@ func (p *Result) Footprint() *Footprint {
 	pooledAt.init(T)
 	// One difference array per reason that occurs, made on its first
 	// group: time and space linear in the positions per reason present.
-	byReason := make([]*wide, len(ReasonTable)+1)
+	byReason := make([]*wide, len(reasonTable)+1)
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		pg := &p.Groups[gi]

@@ -506,7 +506,7 @@ func TestFootprintMatchesPlain(t *testing.T) {
 // falls back differs too.
 func TestCompareFootprint(t *testing.T) {
 	var all []planner.NamedAllocator
-	for _, name := range alloc.Names {
+	for _, name := range alloc.Names() {
 		f, err := alloc.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -524,7 +524,7 @@ func TestCompareFootprint(t *testing.T) {
 			f, _ := alloc.Lookup(alt.Allocator)
 			o := opt
 			o.AllocatorName, o.Allocator = alt.Allocator, f
-			if want := planner.Plan(p.Graph, o).Footprint().Peak; alt.PeakBytes != want || alt.Allocator != alloc.Names[k] {
+			if want := planner.Plan(p.Graph, o).Footprint().Peak; alt.PeakBytes != want || alt.Allocator != alloc.Names()[k] {
 				t.Fatalf("seed %d: %s peak %d, its plan's footprint %d", seed, alt.Allocator, alt.PeakBytes, want)
 			}
 			seen[alt.PeakBytes] = true

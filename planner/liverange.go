@@ -2,10 +2,10 @@ package planner
 
 import (
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/internal/par"
+	"github.com/sdscgen/sdscgen/internal/slab"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -45,43 +45,13 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered 
 	pending := make([]bool, len(g.Groups))
 	// One scratch per worker, dropped with the call.
 	scratches := make([]scratch, max(opt.Workers, 1))
-	forChunks(opt.Workers, nb, 1, func(w, lo, hi int) {
+	par.ForChunks(opt.Workers, nb, 1, func(w, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			sc := &scratches[w]
 			sc.liveRanges(g, p, bi, pending, cands[at[bi]:at[bi+1]:at[bi+1]], ordered == nil)
 			sc.place(g, p, bi, opt.Budget, place, ordered, cands[at[bi]:at[bi+1]:at[bi+1]])
 		}
 	})
-}
-
-// forChunks calls f on [0, n) cut into runs of chunk indices, on up to
-// workers goroutines (the caller's alone when workers <= 1), and returns
-// when every call has. The runs are handed out in order as goroutines
-// come free, so uneven runs share out well. f's w is the goroutine's
-// number, in [0, max(workers, 1)): calls with the same w never overlap.
-func forChunks(workers, n, chunk int, f func(w, lo, hi int)) {
-	runs := (n + chunk - 1) / chunk
-	workers = min(workers, runs)
-	if workers <= 1 {
-		if n > 0 {
-			f(0, 0, n)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= runs {
-					return
-				}
-				f(w, r*chunk, min((r+1)*chunk, n))
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // scratch is one worker's reusable memory for planning a bundle: all of
@@ -93,14 +63,6 @@ type scratch struct {
 	firstTouch []int32
 	items      []alloc.Interval
 	live       []liveEnd
-}
-
-// grow returns s resized to n, reusing its array when large enough.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // liveRanges sets Start and End (bundle-ir.md §2.2) of the candidates of
@@ -239,10 +201,10 @@ func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place all
 		}
 		return
 	}
-	items := grow(sc.items, len(cands))
+	items := slab.Grow(sc.items, len(cands))
 	for k, gi := range sc.firstTouch {
 		pg := &p.Groups[gi]
-		items[k] = alloc.Interval{Name: g.GroupName(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: int(pg.Start), End: int(pg.End)}
+		items[k] = alloc.Interval{Name: g.GroupKey(&g.Groups[gi]), Size: g.Groups[gi].Size, Start: int(pg.Start), End: int(pg.End)}
 	}
 	res := place(items, budget)
 	pb.PoolSize = res.PoolEnd

@@ -80,7 +80,7 @@ func TestLiveRangesMatchSpec(t *testing.T) {
 				}
 				start, end := specRange(g, &g.Bundles[pg.Bundle], int32(gi))
 				if int(pg.Start) != start || int(pg.End) != end {
-					t.Fatalf("seed %d, group %s: range %d..%d, the rule gives %d..%d\n%s", seed, g.GroupName(&g.Groups[gi]), pg.Start, pg.End, start, end, src)
+					t.Fatalf("seed %d, group %s: range %d..%d, the rule gives %d..%d\n%s", seed, g.GroupKey(&g.Groups[gi]), pg.Start, pg.End, start, end, src)
 				}
 				checked++
 				first, last := -1, -1

@@ -8,9 +8,11 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/sdscgen/sdscgen/alloc"
+	"github.com/sdscgen/sdscgen/internal/par"
 	"github.com/sdscgen/sdscgen/ir"
 )
 
@@ -60,11 +62,12 @@ type ReasonInfo struct {
 	applies func(gr *ir.Group, u *touches, disabled bool) bool
 }
 
-// ReasonTable is the one table of the reasons of bundle-ir.md §3.1, in precedence
-// order: the first that applies is reported. reasonFor applies its rules
-// in this order; report and docs/bundle-ir.md read it (a test holds the
-// doc equal to it).
-var ReasonTable = []ReasonInfo{
+// reasonTable is the one table of the reasons of bundle-ir.md §3.1, in
+// precedence order: the first that applies is reported. reasonFor applies
+// its rules in this order; report and docs/bundle-ir.md read it (a test
+// holds the doc equal to it), through ReasonTable and Reason.Info, which
+// hand out copies, so that no importer can change it.
+var reasonTable = [...]ReasonInfo{
 	{Reason: Disabled, Name: "disabled", Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
 		Evidence: "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)",
 		applies:  func(_ *ir.Group, _ *touches, disabled bool) bool { return disabled }},
@@ -104,20 +107,37 @@ var ReasonTable = []ReasonInfo{
 		Evidence: "the allocator could not place it under the budget"},
 }
 
-// Reasons lists every non-pooled reason in precedence order (the
+// ReasonTable returns the table of the reasons a group is not pooled
+// for, in precedence order (a copy).
+func ReasonTable() []ReasonInfo { return slices.Clone(reasonTable[:]) }
+
+// Reasons returns every non-pooled reason in precedence order (the
 // reasons of ReasonTable).
-var Reasons = func() []Reason {
-	r := make([]Reason, len(ReasonTable))
-	for i, x := range ReasonTable {
+func Reasons() []Reason {
+	r := make([]Reason, len(reasonTable))
+	for i, x := range reasonTable {
 		r[i] = x.Reason
 	}
 	return r
-}()
+}
+
+// NumReasons is how many non-pooled reasons there are: Reason.Index is
+// below it.
+const NumReasons = len(reasonTable)
+
+// Info returns r's entry of ReasonTable (the zero ReasonInfo for Pooled
+// or an unknown reason).
+func (r Reason) Info() ReasonInfo {
+	if i := r.Index(); i >= 0 {
+		return reasonTable[i]
+	}
+	return ReasonInfo{}
+}
 
 // Index returns r's position in ReasonTable (its precedence), or -1 for
 // Pooled or an unknown reason.
 func (r Reason) Index() int {
-	if r == Pooled || int(r) > len(ReasonTable) {
+	if r == Pooled || int(r) > len(reasonTable) {
 		return -1
 	}
 	return int(r) - 1
@@ -127,7 +147,7 @@ func (r Reason) Index() int {
 // JSON has no reason for a pooled group.
 func (r Reason) String() string {
 	if i := r.Index(); i >= 0 {
-		return ReasonTable[i].Name
+		return reasonTable[i].Name
 	}
 	if r == Pooled {
 		return ""
@@ -231,7 +251,7 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	}
 	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
-	forChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
+	par.ForChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
 		// One t a run: the rules are called through func values, so
 		// what they are handed escapes to the heap.
 		var t touches
@@ -370,8 +390,8 @@ func collectTouches(g *ir.Graph, gs []Group) {
 // reasonFor applies the rules of ReasonTable in order up to zero-size;
 // over-budget is decided by the allocator.
 func reasonFor(gr *ir.Group, u *touches, disabled bool) Reason {
-	for i := range ReasonTable {
-		if r := &ReasonTable[i]; r.applies != nil && r.applies(gr, u, disabled) {
+	for i := range reasonTable {
+		if r := &reasonTable[i]; r.applies != nil && r.applies(gr, u, disabled) {
 			return r.Reason
 		}
 	}

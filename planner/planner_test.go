@@ -78,7 +78,7 @@ func TestRandomGraphs(t *testing.T) {
 					live := gx.Start <= gy.End && gy.Start <= gx.End
 					bytes := gx.Offset < gy.Offset+g.Groups[y].Size && gy.Offset < gx.Offset+g.Groups[x].Size
 					if live && bytes {
-						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.GroupName(&g.Groups[x]), g.GroupName(&g.Groups[y]), src)
+						t.Fatalf("seed %d: %s and %s overlap in time and bytes\n%s", seed, g.GroupKey(&g.Groups[x]), g.GroupKey(&g.Groups[y]), src)
 					}
 				}
 			}
@@ -92,7 +92,7 @@ func TestRandomGraphs(t *testing.T) {
 	if pooledSeen < n/3 {
 		t.Fatalf("only %d pooled groups over %d graphs: the generator no longer exercises pooling", pooledSeen, n)
 	}
-	for _, r := range planner.Reasons {
+	for _, r := range planner.Reasons() {
 		if r != planner.Disabled && reasons[r] == 0 {
 			t.Errorf("reason %s never occurred over %d graphs", r, n)
 		}
@@ -105,7 +105,7 @@ const DefaultBudgetForTest = 1 << 40
 func summary(p *planner.Result) string {
 	s := ""
 	for gi, gr := range p.Groups {
-		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.GroupName(&p.Graph.Groups[gi]), gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
+		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.GroupKey(&p.Graph.Groups[gi]), gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
 	}
 	for _, b := range p.Bundles {
 		s += fmt.Sprintf("%v:%d:%d\n", b.Candidates, b.PoolSize, b.LowerBound)

@@ -52,11 +52,11 @@ func TestTouchesMatchUsage(t *testing.T) {
 				cpuRead: len(u.CPUReadBy) > 0, cpuWritten: len(u.CPUWrittenBy) > 0,
 			}
 			if got := touchesOf(&gs[gi]); got != want {
-				t.Fatalf("seed %d, group %s: touches %+v, Usage %+v gives %+v\n%s", seed, g.GroupName(&g.Groups[gi]), got, u, want, src)
+				t.Fatalf("seed %d, group %s: touches %+v, Usage %+v gives %+v\n%s", seed, g.GroupKey(&g.Groups[gi]), got, u, want, src)
 			}
 			for _, l := range [][]int{u.ReadBy, u.WrittenBy, u.CPUReadBy, u.CPUWrittenBy} {
 				if !ascending(l) {
-					t.Fatalf("seed %d, group %s: list %v not strictly ascending", seed, g.GroupName(&g.Groups[gi]), l)
+					t.Fatalf("seed %d, group %s: list %v not strictly ascending", seed, g.GroupKey(&g.Groups[gi]), l)
 				}
 			}
 			if len(u.ReadBy) > 1 || len(u.WrittenBy) > 1 {

@@ -24,7 +24,7 @@ func samePlan(t *testing.T, what string, a, b *planner.Result) {
 	if !reflect.DeepEqual(a.Groups, b.Groups) {
 		for gi := range a.Groups {
 			if a.Groups[gi] != b.Groups[gi] {
-				t.Fatalf("%s: group %s: %+v vs %+v", what, a.Graph.GroupName(&a.Graph.Groups[gi]), a.Groups[gi], b.Groups[gi])
+				t.Fatalf("%s: group %s: %+v vs %+v", what, a.Graph.GroupKey(&a.Graph.Groups[gi]), a.Groups[gi], b.Groups[gi])
 			}
 		}
 		t.Fatalf("%s: groups differ", what)
@@ -37,11 +37,11 @@ func samePlan(t *testing.T, what string, a, b *planner.Result) {
 	}
 }
 
-// allocators is every allocator of alloc.Table; best with a small node
+// allocators is every allocator of alloc.Table(); best with a small node
 // budget, so that its search runs (and is cut) on the larger graphs.
 func allocators(t *testing.T) []planner.NamedAllocator {
 	var all []planner.NamedAllocator
-	for _, a := range alloc.Table {
+	for _, a := range alloc.Table() {
 		f, err := alloc.LookupWith(a.Name, alloc.Options{MaxNodes: 2000})
 		if err != nil {
 			t.Fatal(err)

@@ -115,7 +115,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	}
 	// The rest of the standalone bytes live here, by reason: what the
 	// per-bundle pool rules keep out of any pool.
-	byReason := make([]int64, len(planner.Reasons))
+	byReason := make([]int64, planner.NumReasons)
 	for _, gi := range live {
 		if r := p.Groups[gi].Reason; r != planner.OverBudget || int(p.Groups[gi].Bundle) != bi {
 			if k := r.Index(); k >= 0 {
@@ -126,7 +126,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	var parts []string
 	for k, n := range byReason {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", planner.Reasons[k], n))
+			parts = append(parts, fmt.Sprintf("%s %d", planner.Reasons()[k], n))
 		}
 	}
 	if len(parts) > 0 {

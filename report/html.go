@@ -149,7 +149,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 	for _, q := range plans {
 		d.Allocators = append(d.Allocators, q.Allocator)
 	}
-	for _, r := range planner.Reasons {
+	for _, r := range planner.Reasons() {
 		d.Reasons = append(d.Reasons, r.String())
 	}
 	d.Names = make([]string, len(g.Buffers))

@@ -58,7 +58,7 @@ func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position { return g.Position(c.A
 
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
-// ir.Graph.GroupName, the smallest member name, as planning does.
+// ir.Graph.GroupKey, the smallest member name, as planning does.
 func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
@@ -105,7 +105,7 @@ func int64List(a []int64) string {
 // fallbacksOf returns the groups bundle bi touches that are not pooled in
 // it, by reason in precedence order; each list is in group (name) order.
 func fallbacksOf(p *planner.Result, touched []int32, bi int) [][]int {
-	byReason := make([][]int, len(planner.Reasons))
+	byReason := make([][]int, planner.NumReasons)
 	for _, gi := range touched {
 		if p.Pooled(int(gi), bi) {
 			continue
@@ -183,8 +183,8 @@ func evidence(p *planner.Result, ix *planner.Index, gi int) string {
 	}
 	// The reasons whose evidence is the same for every group, and the
 	// fallbacks of the others, are the table's.
-	if r := pg.Reason.Index(); r >= 0 {
-		return planner.ReasonTable[r].Evidence
+	if pg.Reason.Index() >= 0 {
+		return pg.Reason.Info().Evidence
 	}
 	return pg.Reason.String()
 }

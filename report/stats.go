@@ -119,7 +119,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 		names = append(names, noBundle)
 		rows = append(rows, []string{noBundle, "", "", "", "", "", "", "", "", "", reasonCounts(untouched)})
 	}
-	all := make([][]int, len(planner.Reasons))
+	all := make([][]int, planner.NumReasons)
 	for _, fb := range byRow {
 		for r, list := range fb {
 			all[r] = append(all[r], list...)
@@ -160,7 +160,7 @@ func untouchedFallbacks(p *planner.Result, ix *planner.Index) [][]int {
 	for gi := range p.Groups {
 		if r := p.Groups[gi].Reason.Index(); r >= 0 && len(ix.Touches(gi)) == 0 {
 			if out == nil {
-				out = make([][]int, len(planner.Reasons))
+				out = make([][]int, planner.NumReasons)
 			}
 			out[r] = append(out[r], gi)
 		}
@@ -175,7 +175,7 @@ func untouchedFallbacks(p *planner.Result, ix *planner.Index) [][]int {
 func byteRows(p *planner.Result, names []string, byRow [][][]int, pooledBytes []int64) [][]string {
 	g := p.Graph
 	var cols []int // reason indices with a group in some row
-	for r := range planner.Reasons {
+	for r := range planner.Reasons() {
 		for _, fb := range byRow {
 			if len(fb[r]) > 0 {
 				cols = append(cols, r)
@@ -185,7 +185,7 @@ func byteRows(p *planner.Result, names []string, byRow [][][]int, pooledBytes []
 	}
 	header := []string{"bytes outside the pools"}
 	for _, r := range cols {
-		header = append(header, planner.Reasons[r].String())
+		header = append(header, planner.Reasons()[r].String())
 	}
 	header = append(header, "outside pool", "pooled groups", "pool size")
 	rows := [][]string{header}
@@ -264,7 +264,7 @@ func reasonCounts(byReason [][]int) string {
 	var parts []string
 	for r, list := range byReason {
 		if len(list) > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", planner.Reasons[r], len(list)))
+			parts = append(parts, fmt.Sprintf("%s %d", planner.Reasons()[r], len(list)))
 		}
 	}
 	if len(parts) == 0 {

@@ -332,7 +332,7 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 			}
 			names = append(names, groupName(g, gi))
 		}
-		legend = append(legend, entry{planner.Reasons[r].String(), fmt.Sprintf("%s (%d): %s", planner.Reasons[r], len(list), strings.Join(names, ", "))})
+		legend = append(legend, entry{planner.Reasons()[r].String(), fmt.Sprintf("%s (%d): %s", planner.Reasons()[r], len(list), strings.Join(names, ", "))})
 	}
 	pooled := 0
 	for _, gi := range pb.Candidates {

@@ -330,7 +330,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			}
 		}
 		var want []string
-		for _, r := range planner.Reasons {
+		for _, r := range planner.Reasons() {
 			for gi := range seen {
 				if p.Groups[gi].Reason == r {
 					want = append(want, r.String())
@@ -607,7 +607,7 @@ func TestSVGScales(t *testing.T) {
 		// Rectangles come in allocation order.
 		var want []string
 		for _, gi := range p.Bundles[0].Candidates {
-			want = append(want, g.GroupName(&g.Groups[gi]))
+			want = append(want, g.GroupKey(&g.Groups[gi]))
 		}
 		if strings.Join(doc.order, ",") != strings.Join(want, ",") {
 			t.Errorf("n=%d: rectangles not in allocation order", n)

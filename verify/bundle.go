@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/internal/slab"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -61,15 +62,15 @@ type span struct{ first, last int32 }
 // one more loop, over all its steps, as bundle-ir.md §3.2 says.
 func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 	n := len(b.Ops)
-	inner := grow(s.i32[iInner], n)
+	inner := slab.GrowZero(s.i32[iInner], n)
 	s.i32[iInner] = inner
 	for st := range inner {
 		inner[st] = notSeen
 	}
 	s.stack = s.stack[:0]
 	s.walked, s.misordered = 0, false
-	s.spans = grow(s.spans, len(b.Loops))
-	s.parent = grow(s.parent, len(b.Loops))
+	s.spans = slab.GrowZero(s.spans, len(b.Loops))
+	s.parent = slab.GrowZero(s.parent, len(b.Loops))
 	for i := range s.spans {
 		s.spans[i] = span{int32(n), -1}
 		s.parent[i] = notSeen
@@ -189,7 +190,7 @@ func (c *checker) liveRanges(s *scratch, bi int) {
 	}
 	n := len(cands)
 	b32 := int32(bi)
-	end, outer := grow(s.i32[iEnd], n), grow(s.i32[iOuter], n)
+	end, outer := slab.GrowZero(s.i32[iEnd], n), slab.GrowZero(s.i32[iOuter], n)
 	s.i32[iEnd], s.i32[iOuter] = end, outer
 	for k := range n {
 		end[k], outer[k] = -1, -1
@@ -304,14 +305,14 @@ func (c *checker) sortCandidates(s *scratch, bi int) {
 	b := &c.g.Bundles[bi]
 	cands := c.candOf(bi)
 	ws := c.ws
-	at := grow(s.i32[iAt], len(b.Ops)+1)
+	at := slab.GrowZero(s.i32[iAt], len(b.Ops)+1)
 	for _, gi := range cands {
 		at[ws[gi].start+1]++
 	}
 	for st := range b.Ops {
 		at[st+1] += at[st]
 	}
-	order := grow(s.i32[iOrder], len(cands))
+	order := slab.GrowZero(s.i32[iOrder], len(cands))
 	for _, gi := range cands {
 		st := ws[gi].start
 		order[at[st]] = gi
@@ -403,14 +404,14 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	}
 	// Items by end step (ties in item order), for the sweeps below: a
 	// counting sort over the bundle's steps.
-	at := grow(s.i32[iAt], len(b.Ops)+1)
+	at := slab.GrowZero(s.i32[iAt], len(b.Ops)+1)
 	for k := range m {
 		at[x.end(k)+1]++
 	}
 	for st := range b.Ops {
 		at[st+1] += at[st]
 	}
-	byEnd := grow(s.i32[iByEnd], int(m))
+	byEnd := slab.GrowZero(s.i32[iByEnd], int(m))
 	for k := range m {
 		e := x.end(k)
 		byEnd[at[e]] = k
@@ -518,7 +519,7 @@ func (c *checker) checkOverlap(s *scratch, b *ir.Bundle, x *items, byEnd []int32
 // two items are placed.
 func (s *scratch) sortPlaced(x *items) (keys []int64, pos []int32) {
 	m := x.len()
-	keys = grow(s.i64[iKeys], m)
+	keys = slab.GrowZero(s.i64[iKeys], m)
 	s.i64[iKeys] = keys
 	var most int64
 	placed := 0
@@ -544,7 +545,7 @@ func (s *scratch) sortPlaced(x *items) (keys []int64, pos []int32) {
 		if len(keys) < 1<<12 {
 			slices.Sort(keys) // (a radix sort's tables cost more than it saves)
 		} else {
-			s.i64[iTmp] = radixSort(keys, grow(s.i64[iTmp], len(keys)), bits.Len64(uint64(top)))
+			s.i64[iTmp] = radixSort(keys, slab.GrowZero(s.i64[iTmp], len(keys)), bits.Len64(uint64(top)))
 		}
 		for i := range keys {
 			keys[i] &= 1<<kb - 1
@@ -554,7 +555,7 @@ func (s *scratch) sortPlaced(x *items) (keys []int64, pos []int32) {
 			return cmp.Or(cmp.Compare(x.offset(int32(a)), x.offset(int32(b))), cmp.Compare(a, b))
 		})
 	}
-	pos = grow(s.i32[iPos], m)
+	pos = slab.GrowZero(s.i32[iPos], m)
 	for k := range pos {
 		pos[k] = -1
 	}
@@ -611,7 +612,7 @@ func (t *bitTree) reset(n int) {
 		if l == len(t.lv) {
 			t.lv = append(t.lv, nil)
 		}
-		t.lv[l] = grow(t.lv[l], max(words, 1))
+		t.lv[l] = slab.GrowZero(t.lv[l], max(words, 1))
 		l++
 		if words <= 1 {
 			break
@@ -700,7 +701,7 @@ func (c *checker) replayFirstFit(s *scratch, b *ir.Bundle, x *items, byEnd []int
 	free.reset(s.i64[iFreeSize], s.i64[iFreeOff])
 	defer func() { s.i64[iFreeSize], s.i64[iFreeOff] = free.release() }()
 	m := x.len()
-	placedAt := grow(s.i64[iPlacedAt], m)
+	placedAt := slab.GrowZero(s.i64[iPlacedAt], m)
 	batch := s.i32[iPos][:0]
 	var poolEnd int64
 	next := 0
@@ -777,8 +778,8 @@ func (f *freeList) reset(size, off []int64) {
 	if len(f.lv) == 0 {
 		f.lv = [][]int64{nil}
 	}
-	f.lv[0] = grow(size, 64)
-	f.off = grow(off, 64)
+	f.lv[0] = slab.GrowZero(size, 64)
+	f.off = slab.GrowZero(off, 64)
 	f.build()
 }
 
@@ -806,7 +807,7 @@ func (f *freeList) build() {
 		if l == len(f.lv) {
 			f.lv = append(f.lv, nil)
 		}
-		up := grow(f.lv[l], n)
+		up := slab.GrowZero(f.lv[l], n)
 		for i := range up {
 			up[i] = hole
 			if 8*i < len(lower) {

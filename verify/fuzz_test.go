@@ -33,7 +33,7 @@ func fuzzSetup(seed int64, buffers, bundles, maxOps, depth uint8, budget uint32,
 	if budget == 0xffffffff {
 		s.budget = planner.DefaultBudget
 	}
-	names := append([]string(nil), alloc.Names...)
+	names := append([]string(nil), alloc.Names()...)
 	sort.Strings(names) // independent of registration order
 	s.allocator = names[int(flags&7)%len(names)]
 	s.unfused = flags&8 != 0

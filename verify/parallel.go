@@ -1,9 +1,6 @@
 package verify
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "github.com/sdscgen/sdscgen/internal/par"
 
 // chunk is a run [lo, hi) of indices checked by one worker, with its own
 // violation lists (one per kind of check the run makes).
@@ -60,55 +57,13 @@ func (c *checker) forChunks(n int, weight func(i int) int, lists int, work func(
 	for len(c.scratch) < workers {
 		c.scratch = append(c.scratch, new(scratch))
 	}
-	if workers == 1 || len(chunks) == 1 {
-		for k := range chunks {
-			work(c.scratch[0], chunks[k].out, chunks[k].lo, chunks[k].hi)
+	// One chunk a run; each goroutine w has scratch w.
+	par.ForChunks(min(workers, len(chunks)), len(chunks), 1, func(w, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			work(c.scratch[w], chunks[k].out, chunks[k].lo, chunks[k].hi)
 		}
-		return chunks
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var failed panicked
-	for w := range min(workers, len(chunks)) {
-		wg.Add(1)
-		go func(s *scratch) {
-			defer wg.Done()
-			defer failed.catch()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(chunks) {
-					return
-				}
-				work(s, chunks[k].out, chunks[k].lo, chunks[k].hi)
-			}
-		}(c.scratch[w])
-	}
-	wg.Wait()
-	failed.rethrow()
+	})
 	return chunks
-}
-
-// panicked carries a panic of a goroutine the caller waits for to the
-// caller, which panics with it (so a bug in a check fails the caller as
-// it would without goroutines, and its recover sees it).
-type panicked struct {
-	once sync.Once
-	val  any
-	set  atomic.Bool
-}
-
-// catch is deferred by the goroutine: it keeps the first panic.
-func (p *panicked) catch() {
-	if r := recover(); r != nil {
-		p.once.Do(func() { p.val = r; p.set.Store(true) })
-	}
-}
-
-// rethrow is called by the caller once the goroutines are done.
-func (p *panicked) rethrow() {
-	if p.set.Load() {
-		panic(p.val)
-	}
 }
 
 func wt(weight func(int) int, i int) int {
@@ -123,15 +78,4 @@ func (c *checker) mergeList(chunks []chunk, l int) {
 	for k := range chunks {
 		c.merge(&chunks[k].out[l])
 	}
-}
-
-// grow returns s resized to n elements, all zero, reusing its array when
-// it is big enough.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }

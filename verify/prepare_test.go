@@ -102,7 +102,7 @@ var corruptions = []corruption{
 	}},
 	{"reason", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
 		gi := r.Intn(len(p.Groups))
-		p.Groups[gi].Reason = planner.Reasons[r.Intn(len(planner.Reasons))]
+		p.Groups[gi].Reason = planner.Reasons()[r.Intn(planner.NumReasons)]
 		return true
 	}},
 	{"bundle", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {

@@ -63,6 +63,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/internal/par"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -298,12 +299,12 @@ func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planE
 	}
 	c.ws, c.candStart, c.candList, c.views, c.scratch = pre.c.ws, pre.c.candStart, pre.c.candList, pre.c.views, pre.c.scratch
 	var done chan error
-	var failed panicked
+	var failed par.Panicked
 	if json != nil {
 		done = make(chan error, 1)
 		go func() {
 			defer close(done)
-			defer failed.catch()
+			defer failed.Catch()
 			done <- json(c.views)
 		}()
 	}
@@ -354,7 +355,7 @@ func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planE
 	}
 	if done != nil {
 		jsonErr = <-done
-		failed.rethrow()
+		failed.Rethrow()
 	}
 	return c.result(), jsonErr
 }

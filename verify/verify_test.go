@@ -189,7 +189,7 @@ func TestGoldens(t *testing.T) {
 // from none at all through tight to the default, every allocator, fusion
 // on and off, planning on and (rarely) off.
 func randomSetup(r *rand.Rand) setup {
-	s := setup{allocator: alloc.Names[r.Intn(len(alloc.Names))]}
+	s := setup{allocator: alloc.Names()[r.Intn(len(alloc.Names()))]}
 	switch r.Intn(6) {
 	case 0:
 		s.budget = 0
@@ -260,7 +260,7 @@ func TestRandomGraphs(t *testing.T) {
 					t.Errorf("seed %d, %+v: %v\n%s", seed, s, err, src)
 				}
 				for _, pg := range p.Groups {
-					for k, r := range planner.Reasons {
+					for k, r := range planner.Reasons() {
 						if pg.Reason == r {
 							reasons[k+1].Add(1)
 						}
@@ -275,9 +275,9 @@ func TestRandomGraphs(t *testing.T) {
 	wg.Wait()
 	// The generator must exercise every outcome, or the property says
 	// little.
-	for k := range planner.Reasons {
+	for k := range planner.Reasons() {
 		if reasons[k+1].Load() == 0 {
-			t.Errorf("no random graph produced reason %s", planner.Reasons[k])
+			t.Errorf("no random graph produced reason %s", planner.Reasons()[k])
 		}
 	}
 	if reasons[0].Load() == 0 {
@@ -285,7 +285,7 @@ func TestRandomGraphs(t *testing.T) {
 	}
 	t.Logf("pooled %d; reasons: %s", reasons[0].Load(), func() string {
 		var b strings.Builder
-		for k, r := range planner.Reasons {
+		for k, r := range planner.Reasons() {
 			fmt.Fprintf(&b, "%s=%d ", r, reasons[k+1].Load())
 		}
 		return b.String()
@@ -379,7 +379,7 @@ func TestCatchesMutations(t *testing.T) {
 		{"reason swapped", func(p *planner.Result, r *rand.Rand) bool {
 			for gi, pg := range p.Groups {
 				if pg.Bundle < 0 && pg.Reason != planner.Disabled {
-					p.Groups[gi].Reason = planner.Reasons[(r.Intn(len(planner.Reasons)-2) + 1)]
+					p.Groups[gi].Reason = planner.Reasons()[(r.Intn(planner.NumReasons-2) + 1)]
 					if p.Groups[gi].Reason == pg.Reason {
 						p.Groups[gi].Reason = planner.OverBudget
 					}

@@ -218,7 +218,7 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	for i := range idx {
 		idx[i] = i
 	}
-	sortInts(idx, func(x, y int) bool { return g.GroupName(&g.Groups[x]) < g.GroupName(&g.Groups[y]) })
+	sortInts(idx, func(x, y int) bool { return g.GroupKey(&g.Groups[x]) < g.GroupKey(&g.Groups[y]) })
 	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
 	for k, old := range idx {
@@ -280,7 +280,7 @@ func TestOverlapAtScale(t *testing.T) {
 	// with b000006, written by op 5 and read by op 6.
 	find := func(name string) int {
 		for gi := range g.Groups {
-			if g.GroupName(&g.Groups[gi]) == name {
+			if g.GroupKey(&g.Groups[gi]) == name {
 				return gi
 			}
 		}

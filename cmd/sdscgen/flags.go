@@ -166,10 +166,10 @@ Allocators (--allocator):
 Flags:
 `
 
-// allocatorList is alloc.Table as help text, in table order.
+// allocatorList is alloc.Table() as help text, in table order.
 func allocatorList() string {
 	var b strings.Builder
-	for _, a := range alloc.Table {
+	for _, a := range alloc.Table() {
 		fmt.Fprintf(&b, "  %-14s %s\n", a.Name, a.Doc)
 	}
 	return b.String()
@@ -240,7 +240,7 @@ func mainCommand() (*command, *mainFlags) {
 	decimalVar(fs, &m.budget, "budget", planner.DefaultBudget, "pool budget per bundle in `BYTES` (MAX_POOL_SIZE_BYTES)")
 	decimalVar(fs, &m.segment, "segment-size", 17179869184, "HBM segment size in `BYTES`; budget = segment-size - reserve")
 	decimalVar(fs, &m.reserve, "reserve", 2147483648, "`BYTES` of the segment kept out of the pool")
-	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names[0], "pool allocator `NAME`: "+strings.Join(alloc.Names, ", "))
+	fs.StringVar(&cfg.opt.Allocator, "allocator", alloc.Names()[0], "pool allocator `NAME`: "+strings.Join(alloc.Names(), ", "))
 	decimalVar(fs, &cfg.opt.SearchNodes, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes per bundle of --allocator best (the result depends only on the input and this)")
 	durationVar(fs, &cfg.opt.SearchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) per bundle (opt-in: the result then varies with machine load)")
 	fs.IntVar(&cfg.errorLimit, "error-limit", frontend.DefaultErrorLimit, "print at most `N` errors of the input, then one line saying how many more there are (0: print them all)")
@@ -315,13 +315,13 @@ func misspeltCommand(arg string) string {
 
 // checkAllocator says, when name is no allocator, which are.
 func checkAllocator(name string) error {
-	for _, n := range alloc.Names {
+	for _, n := range alloc.Names() {
 		if n == name {
 			return nil
 		}
 	}
-	msg := fmt.Sprintf("--allocator %s: unknown allocator; want %s", name, orList(alloc.Names))
-	if s := report.Suggest(name, alloc.Names, 1); len(s) > 0 {
+	msg := fmt.Sprintf("--allocator %s: unknown allocator; want %s", name, orList(alloc.Names()))
+	if s := report.Suggest(name, alloc.Names(), 1); len(s) > 0 {
 		msg += " (did you mean " + s[0] + "?)"
 	}
 	return errors.New(msg)

@@ -42,18 +42,18 @@ func TestHelpOnStdout(t *testing.T) {
 }
 
 // TestHelpFollowsAllocatorTable: --help lists the allocators in
-// alloc.Table's order, each with its description.
+// alloc.Table()'s order, each with its description.
 func TestHelpFollowsAllocatorTable(t *testing.T) {
 	_, out, _ := runCLI(t, "", "help")
 	at := -1
-	for _, a := range alloc.Table {
+	for _, a := range alloc.Table() {
 		i := strings.Index(out, "\n  "+a.Name+" ")
 		if i <= at || !strings.Contains(out[i:], a.Doc) {
 			t.Errorf("%s: at %d (previous %d)", a.Name, i, at)
 		}
 		at = i
 	}
-	if !strings.Contains(out, "pool allocator NAME: "+strings.Join(alloc.Names, ", ")) {
+	if !strings.Contains(out, "pool allocator NAME: "+strings.Join(alloc.Names(), ", ")) {
 		t.Error("--allocator's flag text does not list the table")
 	}
 }
@@ -63,7 +63,7 @@ func TestHelpFollowsAllocatorTable(t *testing.T) {
 func TestCompareFollowsTable(t *testing.T) {
 	code, out, errs := runCLI(t, small, "--compare", "--plan", "-", "-")
 	var parts []string
-	for _, n := range alloc.Names {
+	for _, n := range alloc.Names() {
 		parts = append(parts, `"`+n+`": 256`) // t alone: every allocator needs its 256 bytes
 	}
 	if want := `"compare": {` + strings.Join(parts, ", ") + `}`; code != 0 || !strings.Contains(out, want) {

@@ -44,7 +44,7 @@ func packCommand(f *packFlags) *command {
 	c := newCommand("sdscgen pack", packLong, packShort)
 	fs := c.fs
 	decimalVar(fs, &f.capacity, "capacity", 0, "succeed only with a pool end of at most `N` bytes (0: no limit)")
-	fs.StringVar(&f.allocator, "allocator", "best", "allocator `NAME`: "+strings.Join(alloc.Names, ", "))
+	fs.StringVar(&f.allocator, "allocator", "best", "allocator `NAME`: "+strings.Join(alloc.Names(), ", "))
 	decimalVar(fs, &f.searchEffort, "search-effort", alloc.DefaultMaxNodes, "`N` search nodes of --allocator best (the result depends only on the input and this)")
 	durationVar(fs, &f.searchTime, "search-time", 0, "also stop --allocator best's search after `D` (a duration: 500ms, 5s, 1m) (opt-in: the result then varies with machine load)")
 	fs.StringVar(&f.out, "o", "", "write the packed CSV to `FILE` (atomically) instead of standard output")

@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	allocs := flag.String("allocators", strings.Join(alloc.Names, ","), "comma-separated allocators to run")
+	allocs := flag.String("allocators", strings.Join(alloc.Names(), ","), "comma-separated allocators to run")
 	searchEffort := flag.Int64("search-effort", alloc.DefaultMaxNodes, "search nodes of best (the result depends only on the input and this)")
 	searchTime := flag.Duration("search-time", 0, "opt-in clock limit for best (0: none; the result then varies with machine load)")
 	printEffort := flag.Bool("print-effort", false, "print the -search-effort default and exit")

@@ -35,20 +35,26 @@ import (
 // ahead of the writer, all pieces together.
 const flightBytes = 4 << 20
 
-// perPiece is how many full buffers one of workers pieces may hold
-// ahead of the writer: flightBytes shared by the pieces being printed
-// (each also has the buffer its worker is blocked sending), at least one.
+// perPiece is how many full buffers one piece may hold ahead of the
+// writer: flightBytes shared by the pieces that may hold text at once
+// (see heldBound), at least one.
 func perPiece(workers int) int {
-	return max(1, flightBytes/(max(workers, 1)*bufSize)-1)
+	return max(1, flightBytes/((max(workers, 1)+1)*bufSize)-1)
 }
 
 // heldBound is the most text printed and not yet written at any moment,
 // for a printer whose lines end within its buffers (a buffer is at most
-// bufSize bytes): the workers' pieces (perPiece buffers each, and the one
-// being sent), and the producer's printed pieces waiting in the order
-// channel (workers of them, one buffer each, and the one being sent).
+// bufSize bytes). A piece holds text only once it is in the order
+// channel (the producer sends it there before a worker may take it): at
+// most workers pieces wait there and one is being written, and each
+// holds at most perPiece buffers in its channel. Besides those, each
+// worker may hold one buffer it is blocked sending, and the writer one
+// it is writing. A piece that is done printing keeps its buffers until
+// it is written, so a slow writer holds workers+1 pieces' worth, not
+// workers' (a bound that assumed workers pieces failed under load).
 func heldBound(workers int) int64 {
-	return int64(workers*(perPiece(workers)+1)+workers+1) * bufSize
+	w := max(workers, 1)
+	return int64((w+1)*perPiece(w)+w+1) * bufSize
 }
 
 // piece is one run of text of the output: printed by the producer (fn

@@ -471,9 +471,6 @@ func (p *printer) params(m *mop) {
 	}
 }
 
-// hasRegion reports whether ops of the kind hold a region.
-func (k opKind) hasRegion() bool { return opTable[k].region }
-
 // customOpen prints the opening line of a region op in custom form and
 // moves one level deeper for the region's ops; customClose moves back
 // and prints the closing line. Between the two, the region's ops may be

@@ -1,5 +1,0 @@
-//go:build !race
-
-package alloc
-
-const raceEnabled = false

@@ -73,7 +73,14 @@ func BestWith(opt Options) Func {
 const (
 	searchMaxBuffers = 5000
 	searchMaxPairs   = 4 << 20
+	// searchRounds is searchPartitions' number of rounds; round r gives a
+	// partition of m buffers 2·m·4^r nodes per decision.
+	searchRounds = 24
 )
+
+// The largest node budget of a round, 2·searchMaxBuffers << 2·(rounds-1),
+// fits an int64: this constant does not compile otherwise.
+const _ int64 = 2 * searchMaxBuffers << (2 * (searchRounds - 1))
 
 // bestState keeps, per static partition, the best packing found so far.
 type bestState struct {
@@ -434,7 +441,7 @@ func searchPartitions(bs *bestState, tl *timeline, optGoal, maxNodes int64, stop
 	// every preordering, whatever the parallel runs actually did, so the
 	// MaxNodes cut falls at the same point on every machine.
 	var used int64
-	for round := 0; round < 24; round++ {
+	for round := 0; round < searchRounds; round++ {
 		tried := map[int64]bool{}
 		for pick := 0; pick < 6; pick++ {
 			// Over the partitions that can still fit: the upper bound,

@@ -201,294 +201,349 @@ func numCores(cores []int64) int {
 
 // Emit returns the module text of bundle bi.
 func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
-	b := &g.Bundles[bi]
-
-	pooled := func(gi int) bool {
-		return p.Groups[gi].Offset >= 0 && int(p.Groups[gi].Bundle) == bi
+	e := &emitter{g: g, p: p, bi: bi, b: &g.Bundles[bi], opt: opt,
+		nextID: -1, mapOf: map[string]int{}, declared: map[string]bool{}}
+	e.kernelArgs()
+	e.infos = make([]opInfo, len(e.b.Ops))
+	for oi := range e.b.Ops {
+		e.op(oi)
 	}
+	return e.print()
+}
 
-	// Kernel args: groups neither pooled nor LX, numbered by first access
-	// (ops in step order, reads before writes).
-	argOf := map[int]int{} // group -> N
-	nargs := 0
-	hasPool := false
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		for _, a := range operands(g, op) {
+// emitter is the state of one bundle's text as Emit builds it: the
+// stages (kernel arguments, then each op's symbols, maps, applies,
+// execute and file, then the printing) are its methods, in that order.
+type emitter struct {
+	g   *ir.Graph
+	p   *planner.Result
+	bi  int
+	b   *ir.Bundle
+	opt Options
+
+	// argOf numbers the kernel arguments: group -> N.
+	argOf   map[int]int
+	nargs   int
+	hasPool bool
+
+	nextID   int            // the next symbol id: -1, -2, ...
+	nextAddr int            // the next %addr_K
+	mapOf    map[string]int // key (nonzero steps) -> M
+	mapLines []string
+	declared map[string]bool // SSA names declared
+	decls    []string
+	infos    []opInfo
+	// The sdsc_cache: the facts of the first op of each file, in file
+	// order, and that op's index.
+	fileFacts []*sdscFacts
+	fileOp    []int
+}
+
+// pooled reports whether group gi has a pool offset in this bundle.
+func (e *emitter) pooled(gi int) bool {
+	return e.p.Groups[gi].Offset >= 0 && int(e.p.Groups[gi].Bundle) == e.bi
+}
+
+// kernelArgs numbers the kernel arguments: groups neither pooled nor LX,
+// by first access (ops in step order, reads before writes); and decides
+// whether the bundle has a pool.
+func (e *emitter) kernelArgs() {
+	e.argOf = map[int]int{}
+	for oi := range e.b.Ops {
+		for _, a := range operands(e.g, &e.b.Ops[oi]) {
 			gi := int(a.Group)
-			if g.Groups[gi].LX {
+			if e.g.Groups[gi].LX {
 				continue
 			}
-			if pooled(gi) {
-				hasPool = true
+			if e.pooled(gi) {
+				e.hasPool = true
 				continue
 			}
-			if _, ok := argOf[gi]; !ok {
-				argOf[gi] = nargs
-				nargs++
+			if _, ok := e.argOf[gi]; !ok {
+				e.argOf[gi] = e.nargs
+				e.nargs++
 			}
 		}
 	}
 	// Reading 4: a pooled group of this bundle is always touched by it
 	// (its single writer), but check every group anyway.
-	for gi := range p.Groups {
-		if pooled(gi) {
-			hasPool = true
+	for gi := range e.p.Groups {
+		if e.pooled(gi) {
+			e.hasPool = true
 		}
 	}
+}
 
-	// Symbols, maps and applies, op by op.
-	nextID := -1
-	nextAddr := 0
-	mapOf := map[string]int{} // key (nonzero steps) -> M
-	var mapLines []string
-	declared := map[string]bool{}
-	var decls []string
-	infos := make([]opInfo, len(b.Ops))
-	// The sdsc_cache: the facts of the first op of each file, in file
-	// order, and that op's index.
-	var fileFacts []*sdscFacts
-	var fileOp []int
+// opSyms is the symbols one op registers, by key.
+type opSyms struct {
+	e     *emitter
+	byKey map[string]*symbol
+}
 
-	for oi := range b.Ops {
-		op := &b.Ops[oi]
-		n := numCores(g.Cores(op))
-		syms := map[string]*symbol{} // key -> symbol, this op only
-		register := func(key, ssa string, decl []string) *symbol {
-			if s, ok := syms[key]; ok {
-				return s
-			}
-			s := &symbol{id: nextID, ssa: ssa, decl: decl, rank: len(syms) + 1}
-			nextID--
-			syms[key] = s
-			// Declarations: one pair per distinct SSA name, in
-			// registration order.
-			if len(decl) > 0 && !declared[ssa] {
-				declared[ssa] = true
-				decls = append(decls, decl...)
-			}
-			return s
+// register returns the op's symbol for key, registering it (with the
+// bundle's next id, and its declaration pair the first time its SSA name
+// is met in the bundle) when the op has none yet.
+func (o *opSyms) register(key, ssa string, decl []string) *symbol {
+	if s, ok := o.byKey[key]; ok {
+		return s
+	}
+	e := o.e
+	s := &symbol{id: e.nextID, ssa: ssa, decl: decl, rank: len(o.byKey) + 1}
+	e.nextID--
+	o.byKey[key] = s
+	// Declarations: one pair per distinct SSA name, in registration
+	// order.
+	if len(decl) > 0 && !e.declared[ssa] {
+		e.declared[ssa] = true
+		e.decls = append(e.decls, decl...)
+	}
+	return s
+}
+
+// op builds leaf op oi's symbols, maps, applies, execute operands and
+// SDSC file into e.infos[oi].
+func (e *emitter) op(oi int) {
+	g, op := e.g, &e.b.Ops[oi]
+	n := numCores(g.Cores(op))
+	syms := &opSyms{e: e, byKey: map[string]*symbol{}}
+	// uses[i][c] is the symbol core c of access i uses.
+	accs := operands(g, op)
+	uses := make([][]*symbol, len(accs))
+	maps := make([]int, len(accs)) // map number, -1 when untiled
+	for i, a := range accs {
+		maps[i] = -1
+		if g.Groups[a.Group].LX {
+			continue
 		}
-		// uses[i][c] is the symbol core c of access i uses.
-		accs := operands(g, op)
-		uses := make([][]*symbol, len(accs))
-		maps := make([]int, len(accs)) // map number, -1 when untiled
-		for i, a := range accs {
-			maps[i] = -1
-			gi := int(a.Group)
-			if g.Groups[gi].LX {
+		uses[i] = e.accessSymbols(syms, op, a, n)
+		// Reading 2: the map is registered by the access.
+		maps[i] = e.registerMap(g.Strides(&a))
+	}
+	info := &e.infos[oi]
+	e.applies(info, op, accs, uses, maps, n)
+	// Execute: each symbol once, first occurrence.
+	seen := map[int]bool{}
+	for i := range accs {
+		for _, s := range uses[i] {
+			if seen[s.id] {
 				continue
 			}
-			v := g.Buffers[a.Buffer].ViewOffset
-			uses[i] = make([]*symbol, n)
-			if pooled(gi) {
-				P := p.Groups[gi].Offset
-				for c := 0; c < n; c++ {
-					V := P + v + coreOffset(g.Cores(op), g.Split(&a), c)
-					name := fmt.Sprintf("%%pool_addr_%d", V)
-					uses[i][c] = register(fmt.Sprintf("pool(%d)", V), name, []string{
-						fmt.Sprintf("%%pool_offset_%d = arith.constant %d : index", V, V),
-						fmt.Sprintf("%s = arith.addi %%pool, %%pool_offset_%d : index", name, V),
-					})
-				}
+			seen[s.id] = true
+			info.ids = append(info.ids, s.id)
+			if s.addr != "" {
+				info.operands = append(info.operands, s.addr)
 			} else {
-				N := argOf[gi]
-				arg := fmt.Sprintf("%%arg_%d", N)
-				kernel := register(fmt.Sprintf("kernel(%d)", N), arg, nil)
-				core0 := kernel
-				base := arg // the access's core-0 value B
-				if v > 0 {
-					base = fmt.Sprintf("%%arg_%d_slice_%d", N, v)
-					core0 = register(fmt.Sprintf("slice(%d,%d)", N, v), base, []string{
-						fmt.Sprintf("%%arg_%d_slice_offset_%d = arith.constant %d : index", N, v, v),
-						fmt.Sprintf("%s = arith.addi %s, %%arg_%d_slice_offset_%d : index", base, arg, N, v),
-					})
-				}
-				uses[i][0] = core0
-				o0 := coreOffset(g.Cores(op), g.Split(&a), 0)
-				for c := 1; c < n; c++ {
-					oc := coreOffset(g.Cores(op), g.Split(&a), c)
-					if oc == o0 {
-						uses[i][c] = core0
-						continue
-					}
-					O := oc - o0
-					// Reading 1: the name comes from this access;
-					// an already registered key keeps its own.
-					name := fmt.Sprintf("%s_core_%d", base, O)
-					uses[i][c] = register(fmt.Sprintf("derived(%d,%d)", N, v+oc), name, []string{
-						fmt.Sprintf("%s_core_offset_%d = arith.constant %d : index", base, O, O),
-						fmt.Sprintf("%s = arith.addi %s, %s_core_offset_%d : index", name, base, base, O),
-					})
-				}
-			}
-			// Reading 2: the map is registered by the access.
-			var nz []int64
-			for _, s := range g.Strides(&a) {
-				if s != 0 {
-					nz = append(nz, s)
-				}
-			}
-			if len(nz) > 0 {
-				key := fmt.Sprint(nz)
-				m, ok := mapOf[key]
-				if !ok {
-					m = len(mapLines)
-					mapOf[key] = m
-					var dims, terms []string
-					for k, s := range nz {
-						dims = append(dims, fmt.Sprintf("d%d", k))
-						terms = append(terms, fmt.Sprintf(" + %d*d%d", s, k))
-					}
-					mapLines = append(mapLines, fmt.Sprintf("#map_%d = affine_map<(%s)[s0] -> (s0%s)>",
-						m, strings.Join(dims, ", "), strings.Join(terms, "")))
-				}
-				maps[i] = m
+				info.operands = append(info.operands, s.ssa)
 			}
 		}
-		// Applies, in operand order and for each core.
-		info := &infos[oi]
-		for i, a := range accs {
-			if maps[i] < 0 {
+	}
+	e.file(oi, accs, uses, n)
+}
+
+// accessSymbols registers the symbols access a of op uses, one per core
+// of its n.
+func (e *emitter) accessSymbols(syms *opSyms, op *ir.Op, a ir.Access, n int) []*symbol {
+	g := e.g
+	gi := int(a.Group)
+	v := g.Buffers[a.Buffer].ViewOffset
+	uses := make([]*symbol, n)
+	if e.pooled(gi) {
+		P := e.p.Groups[gi].Offset
+		for c := 0; c < n; c++ {
+			V := P + v + coreOffset(g.Cores(op), g.Split(&a), c)
+			name := fmt.Sprintf("%%pool_addr_%d", V)
+			uses[c] = syms.register(fmt.Sprintf("pool(%d)", V), name, []string{
+				fmt.Sprintf("%%pool_offset_%d = arith.constant %d : index", V, V),
+				fmt.Sprintf("%s = arith.addi %%pool, %%pool_offset_%d : index", name, V),
+			})
+		}
+		return uses
+	}
+	N := e.argOf[gi]
+	arg := fmt.Sprintf("%%arg_%d", N)
+	kernel := syms.register(fmt.Sprintf("kernel(%d)", N), arg, nil)
+	core0 := kernel
+	base := arg // the access's core-0 value B
+	if v > 0 {
+		base = fmt.Sprintf("%%arg_%d_slice_%d", N, v)
+		core0 = syms.register(fmt.Sprintf("slice(%d,%d)", N, v), base, []string{
+			fmt.Sprintf("%%arg_%d_slice_offset_%d = arith.constant %d : index", N, v, v),
+			fmt.Sprintf("%s = arith.addi %s, %%arg_%d_slice_offset_%d : index", base, arg, N, v),
+		})
+	}
+	uses[0] = core0
+	o0 := coreOffset(g.Cores(op), g.Split(&a), 0)
+	for c := 1; c < n; c++ {
+		oc := coreOffset(g.Cores(op), g.Split(&a), c)
+		if oc == o0 {
+			uses[c] = core0
+			continue
+		}
+		O := oc - o0
+		// Reading 1: the name comes from this access; an already
+		// registered key keeps its own.
+		name := fmt.Sprintf("%s_core_%d", base, O)
+		uses[c] = syms.register(fmt.Sprintf("derived(%d,%d)", N, v+oc), name, []string{
+			fmt.Sprintf("%s_core_offset_%d = arith.constant %d : index", base, O, O),
+			fmt.Sprintf("%s = arith.addi %s, %s_core_offset_%d : index", name, base, base, O),
+		})
+	}
+	return uses
+}
+
+// registerMap returns the number of the map of an access with these
+// strides, registering it the first time its nonzero steps are met; -1
+// when every step is zero (untiled).
+func (e *emitter) registerMap(strides []int64) int {
+	var nz []int64
+	for _, s := range strides {
+		if s != 0 {
+			nz = append(nz, s)
+		}
+	}
+	if len(nz) == 0 {
+		return -1
+	}
+	key := fmt.Sprint(nz)
+	if m, ok := e.mapOf[key]; ok {
+		return m
+	}
+	m := len(e.mapLines)
+	e.mapOf[key] = m
+	var dims, terms []string
+	for k, s := range nz {
+		dims = append(dims, fmt.Sprintf("d%d", k))
+		terms = append(terms, fmt.Sprintf(" + %d*d%d", s, k))
+	}
+	e.mapLines = append(e.mapLines, fmt.Sprintf("#map_%d = affine_map<(%s)[s0] -> (s0%s)>",
+		m, strings.Join(dims, ", "), strings.Join(terms, "")))
+	return m
+}
+
+// applies gives each symbol of a tiled access its %addr_K, in operand
+// order and for each core, the first time the op meets it.
+func (e *emitter) applies(info *opInfo, op *ir.Op, accs []ir.Access, uses [][]*symbol, maps []int, n int) {
+	g := e.g
+	for i, a := range accs {
+		if maps[i] < 0 {
+			continue
+		}
+		var ivs []string
+		for k, s := range g.Strides(&a) {
+			if s != 0 {
+				ivs = append(ivs, fmt.Sprintf("%%i_%d", g.OpLoops(op)[k]))
+			}
+		}
+		for c := 0; c < n; c++ {
+			s := uses[i][c]
+			if s.addr != "" {
 				continue
 			}
-			var ivs []string
-			for k, s := range g.Strides(&a) {
-				if s != 0 {
-					ivs = append(ivs, fmt.Sprintf("%%i_%d", g.OpLoops(op)[k]))
-				}
-			}
-			for c := 0; c < n; c++ {
-				s := uses[i][c]
-				if s.addr != "" {
-					continue
-				}
-				s.addr = fmt.Sprintf("%%addr_%d", nextAddr)
-				nextAddr++
-				info.applies = append(info.applies, fmt.Sprintf("%s = affine.apply #map_%d(%s)[%s]",
-					s.addr, maps[i], strings.Join(ivs, ", "), s.ssa))
-			}
+			s.addr = fmt.Sprintf("%%addr_%d", e.nextAddr)
+			e.nextAddr++
+			info.applies = append(info.applies, fmt.Sprintf("%s = affine.apply #map_%d(%s)[%s]",
+				s.addr, maps[i], strings.Join(ivs, ", "), s.ssa))
 		}
-		// Execute: each symbol once, first occurrence.
-		seen := map[int]bool{}
-		for i := range accs {
-			for _, s := range uses[i] {
-				if seen[s.id] {
-					continue
-				}
-				seen[s.id] = true
-				info.ids = append(info.ids, s.id)
-				if s.addr != "" {
-					info.operands = append(info.operands, s.addr)
-				} else {
-					info.operands = append(info.operands, s.ssa)
-				}
-			}
-		}
-
-		// The file. Without the cache: the step (Reading 12).
-		if !opt.SDSCCache {
-			info.file, info.printIDs = int(op.Step), info.ids
-			continue
-		}
-		facts := &sdscFacts{
-			kind:   g.OpKind(op),
-			cores:  g.Cores(op),
-			nreads: len(g.Reads(op)),
-			nwrite: len(g.Writes(op)),
-		}
-		if facts.cores == nil {
-			facts.cores = []int64{1} // Reading 8
-		}
-		for i, a := range accs {
-			gi := int(a.Group)
-			var st string
-			var row []int
-			switch {
-			case g.Groups[gi].LX:
-				st = fmt.Sprintf("lx(%d)", gi) // Reading 9
-			case pooled(gi):
-				st = "pooled" // any offset, any group
-			default:
-				st = fmt.Sprintf("kernel(%d)", argOf[gi])
-			}
-			if !g.Groups[gi].LX {
-				for c := 0; c < n; c++ {
-					row = append(row, uses[i][c].rank)
-				}
-			}
-			facts.storage = append(facts.storage, st)
-			facts.split = append(facts.split, a.Split.Present())
-			facts.table = append(facts.table, row)
-		}
-		// Reading 6: against the first op of each earlier file, in
-		// file order.
-		match := -1
-		for f := range fileFacts {
-			if sameSDSC(fileFacts[f], facts) {
-				match = f
-				break
-			}
-		}
-		if match < 0 {
-			// A miss: the next number, its own ids.
-			info.file, info.printIDs = len(fileFacts), info.ids
-			fileFacts = append(fileFacts, facts)
-			fileOp = append(fileOp, oi)
-			continue
-		}
-		// A reuse: its own operands, the first op's file and ids
-		// (Reading 11).
-		first := &infos[fileOp[match]]
-		info.file, info.printIDs = first.file, first.printIDs
 	}
+}
 
-	// Printing.
+// file decides op oi's SDSC file and the ids its execute prints.
+func (e *emitter) file(oi int, accs []ir.Access, uses [][]*symbol, n int) {
+	g, op, info := e.g, &e.b.Ops[oi], &e.infos[oi]
+	// Without the cache: the step (Reading 12).
+	if !e.opt.SDSCCache {
+		info.file, info.printIDs = int(op.Step), info.ids
+		return
+	}
+	facts := &sdscFacts{
+		kind:   g.OpKind(op),
+		cores:  g.Cores(op),
+		nreads: len(g.Reads(op)),
+		nwrite: len(g.Writes(op)),
+	}
+	if facts.cores == nil {
+		facts.cores = []int64{1} // Reading 8
+	}
+	for i, a := range accs {
+		gi := int(a.Group)
+		var st string
+		var row []int
+		switch {
+		case g.Groups[gi].LX:
+			st = fmt.Sprintf("lx(%d)", gi) // Reading 9
+		case e.pooled(gi):
+			st = "pooled" // any offset, any group
+		default:
+			st = fmt.Sprintf("kernel(%d)", e.argOf[gi])
+		}
+		if !g.Groups[gi].LX {
+			for c := 0; c < n; c++ {
+				row = append(row, uses[i][c].rank)
+			}
+		}
+		facts.storage = append(facts.storage, st)
+		facts.split = append(facts.split, a.Split.Present())
+		facts.table = append(facts.table, row)
+	}
+	// Reading 6: against the first op of each earlier file, in file
+	// order.
+	for f := range e.fileFacts {
+		if sameSDSC(e.fileFacts[f], facts) {
+			// A reuse: its own operands, the first op's file and ids
+			// (Reading 11).
+			first := &e.infos[e.fileOp[f]]
+			info.file, info.printIDs = first.file, first.printIDs
+			return
+		}
+	}
+	// A miss: the next number, its own ids.
+	info.file, info.printIDs = len(e.fileFacts), info.ids
+	e.fileFacts = append(e.fileFacts, facts)
+	e.fileOp = append(e.fileOp, oi)
+}
+
+// print writes the module: maps, the function's parameters, the pool
+// and the extracts, loop bounds, declarations, then the body.
+func (e *emitter) print() string {
 	var out strings.Builder
 	line := func(depth int, s string) {
 		out.WriteString(strings.Repeat("\t", depth))
 		out.WriteString(s)
 		out.WriteString("\n")
 	}
-	for _, m := range mapLines {
+	for _, m := range e.mapLines {
 		line(0, m)
 	}
 	line(0, "module {")
 	var params []string
-	if opt.FrontendPoolAllocation && hasPool {
+	if e.opt.FrontendPoolAllocation && e.hasPool {
 		params = append(params, "%pool_base_addr: !sdscbundle.input_arg<index>")
 	}
-	for N := 0; N < nargs; N++ {
+	for N := 0; N < e.nargs; N++ {
 		params = append(params, fmt.Sprintf("%%arg_%d_base_addr: !sdscbundle.input_arg<index>", N))
 	}
 	line(1, fmt.Sprintf("func.func @sdsc_bundle(%s) {", strings.Join(params, ", ")))
-	extract := func(x string) string {
-		if opt.Generic {
-			return fmt.Sprintf("%%%s = \"sdscbundle.input_arg_extract\"(%%%s_base_addr) {field = \"value\"} : (!sdscbundle.input_arg<index>) -> index", x, x)
-		}
-		return fmt.Sprintf("%%%s = sdscbundle.input_arg_extract value from %%%s_base_addr : !sdscbundle.input_arg<index> -> index", x, x)
-	}
-	if hasPool {
+	if e.hasPool {
 		switch {
-		case opt.FrontendPoolAllocation:
-			line(2, extract("pool"))
-		case opt.Generic:
-			line(2, fmt.Sprintf("%%pool = \"sdscbundle.device_mem_allocate\"() {size = %d : i64} : () -> index", p.Bundles[bi].PoolSize))
+		case e.opt.FrontendPoolAllocation:
+			line(2, e.extract("pool"))
+		case e.opt.Generic:
+			line(2, fmt.Sprintf("%%pool = \"sdscbundle.device_mem_allocate\"() {size = %d : i64} : () -> index", e.p.Bundles[e.bi].PoolSize))
 		default:
-			line(2, fmt.Sprintf("%%pool = sdscbundle.device_mem_allocate %d bytes : index", p.Bundles[bi].PoolSize))
+			line(2, fmt.Sprintf("%%pool = sdscbundle.device_mem_allocate %d bytes : index", e.p.Bundles[e.bi].PoolSize))
 		}
 	}
-	for N := 0; N < nargs; N++ {
-		line(2, extract(fmt.Sprintf("arg_%d", N)))
+	for N := 0; N < e.nargs; N++ {
+		line(2, e.extract(fmt.Sprintf("arg_%d", N)))
 	}
-	if len(b.Loops) > 0 {
+	if len(e.b.Loops) > 0 {
 		line(2, "%c0 = arith.constant 0 : index")
 		line(2, "%c1 = arith.constant 1 : index")
-		for K, l := range b.Loops {
+		for K, l := range e.b.Loops {
 			line(2, fmt.Sprintf("%%loop_bound_%d = arith.constant %d : index", K, l.Count))
 		}
 	}
-	for _, d := range decls {
+	for _, d := range e.decls {
 		line(2, d)
 	}
 	var items func(depth int, body []ir.Item)
@@ -497,37 +552,49 @@ func Emit(g *ir.Graph, p *planner.Result, bi int, opt Options) string {
 			if it.Loop >= 0 {
 				K := it.Loop
 				line(depth, fmt.Sprintf("scf.for %%i_%d = %%c0 to %%loop_bound_%d step %%c1 {", K, K))
-				items(depth+1, g.LoopBody(&b.Loops[K]))
+				items(depth+1, e.g.LoopBody(&e.b.Loops[K]))
 				line(depth, "}")
 				continue
 			}
-			info := &infos[it.Op]
+			info := &e.infos[it.Op]
 			for _, a := range info.applies {
 				line(depth, a)
 			}
-			var ids []string
-			for _, id := range info.printIDs {
-				ids = append(ids, fmt.Sprint(id))
-			}
-			file := fmt.Sprintf("sdsc_%d.json", info.file)
-			if opt.Generic {
-				types := make([]string, len(info.operands))
-				for i := range types {
-					types[i] = "index"
-				}
-				line(depth, fmt.Sprintf("\"sdscbundle.sdsc_execute\"(%s) {sdsc_filename = %q, symbol_ids = [%s]} : (%s) -> ()",
-					strings.Join(info.operands, ", "), file, strings.Join(ids, ", "), strings.Join(types, ", ")))
-			} else {
-				line(depth, fmt.Sprintf("sdscbundle.sdsc_execute (%s) {sdsc_filename=%q, \"symbol_ids\"=[%s]}",
-					strings.Join(info.operands, ", "), file, strings.Join(ids, ", ")))
-			}
+			line(depth, e.execute(info))
 		}
 	}
-	items(2, b.Body)
+	items(2, e.b.Body)
 	line(2, "return")
 	line(1, "}")
 	line(0, "}")
 	return out.String()
+}
+
+// extract is the input_arg_extract line of %x from %x_base_addr.
+func (e *emitter) extract(x string) string {
+	if e.opt.Generic {
+		return fmt.Sprintf("%%%s = \"sdscbundle.input_arg_extract\"(%%%s_base_addr) {field = \"value\"} : (!sdscbundle.input_arg<index>) -> index", x, x)
+	}
+	return fmt.Sprintf("%%%s = sdscbundle.input_arg_extract value from %%%s_base_addr : !sdscbundle.input_arg<index> -> index", x, x)
+}
+
+// execute is an op's sdsc_execute line.
+func (e *emitter) execute(info *opInfo) string {
+	var ids []string
+	for _, id := range info.printIDs {
+		ids = append(ids, fmt.Sprint(id))
+	}
+	file := fmt.Sprintf("sdsc_%d.json", info.file)
+	if e.opt.Generic {
+		types := make([]string, len(info.operands))
+		for i := range types {
+			types[i] = "index"
+		}
+		return fmt.Sprintf("\"sdscbundle.sdsc_execute\"(%s) {sdsc_filename = %q, symbol_ids = [%s]} : (%s) -> ()",
+			strings.Join(info.operands, ", "), file, strings.Join(ids, ", "), strings.Join(types, ", "))
+	}
+	return fmt.Sprintf("sdscbundle.sdsc_execute (%s) {sdsc_filename=%q, \"symbol_ids\"=[%s]}",
+		strings.Join(info.operands, ", "), file, strings.Join(ids, ", "))
 }
 
 // operands lists an op's accesses in operand order: reads, then writes.

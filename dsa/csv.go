@@ -77,154 +77,194 @@ func Read(r io.Reader, name string) (*Instance, error) { return read(r, name, ma
 // read is Read taking at most limit bytes (tests lower it).
 func read(r io.Reader, name string, limit int64) (*Instance, error) {
 	inst := &Instance{Name: name}
-	lr := &limitReader{r: r, left: limit}
-	sc := bufio.NewScanner(lr)
+	sc := bufio.NewScanner(&limitReader{r: r, left: limit})
 	sc.Buffer(make([]byte, 64*1024), maxLine)
-	errAt := func(line int, format string, a ...any) error {
-		return &Error{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
-	}
-	scanErr := func(line int, err error) error {
-		switch {
-		case errors.Is(err, errTooLarge):
-			return errAt(0, "input is larger than the limit of %d bytes", limit)
-		case errors.Is(err, bufio.ErrTooLong):
-			return errAt(line, "line is longer than %d bytes", maxLine)
-		}
-		return errAt(line, "%v", err)
-	}
-	line := 0
-	// Header.
-	var header []string
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-		}
-		if text == "" {
-			continue
-		}
-		header = splitFields(text)
-		break
-	}
-	if err := sc.Err(); err != nil {
-		return nil, scanErr(line+1, err)
+	rd := &csvReader{name: name, sc: sc}
+	header, err := rd.next()
+	if err != nil {
+		return nil, rd.scanErr(err, limit)
 	}
 	if header == nil {
-		return nil, errAt(0, "empty input: expected a header like id,lower,upper,size")
+		return nil, rd.errAt(0, "empty input: expected a header like id,lower,upper,size")
 	}
+	cols, err := rd.columns(header)
+	if err != nil {
+		return nil, err
+	}
+	inst.HasOffsets = cols.offset >= 0
+	seen := map[string]int{}
+	var sum int64
+	for {
+		f, err := rd.next()
+		if err != nil {
+			return nil, rd.scanErr(err, limit)
+		}
+		if f == nil {
+			return inst, nil
+		}
+		b, err := rd.row(cols, f, seen, &sum)
+		if err != nil {
+			return nil, err
+		}
+		inst.Buffers = append(inst.Buffers, b)
+	}
+}
+
+// csvReader reads an instance's lines, numbering them for its errors.
+type csvReader struct {
+	name string
+	sc   *bufio.Scanner
+	line int
+}
+
+func (rd *csvReader) errAt(line int, format string, a ...any) error {
+	return &Error{File: rd.name, Line: line, Msg: fmt.Sprintf(format, a...)}
+}
+
+// next returns the fields of the next non-blank line (a byte order mark
+// before the first is dropped, and a CR at each end), or nil at the end of
+// the input.
+func (rd *csvReader) next() ([]string, error) {
+	for rd.sc.Scan() {
+		rd.line++
+		text := strings.TrimSpace(strings.TrimSuffix(rd.sc.Text(), "\r"))
+		if rd.line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		if text != "" {
+			return splitFields(text), nil
+		}
+	}
+	return nil, rd.sc.Err()
+}
+
+// scanErr is the error of a failed read, on the line it was reading.
+func (rd *csvReader) scanErr(err error, limit int64) error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return rd.errAt(0, "input is larger than the limit of %d bytes", limit)
+	case errors.Is(err, bufio.ErrTooLong):
+		return rd.errAt(rd.line+1, "line is longer than %d bytes", maxLine)
+	}
+	return rd.errAt(rd.line+1, "%v", err)
+}
+
+// cols is where each column of the header is; offset is -1 without one.
+type cols struct {
+	n                      int // the header's column count
+	id, lower, upper, size int
+	offset                 int
+	// inclusive: the lifespan columns are start,end with end inclusive.
+	inclusive bool
+}
+
+// columns checks the header and finds its columns.
+func (rd *csvReader) columns(header []string) (cols, error) {
 	col := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(h)
 		switch h {
 		case "id", "lower", "upper", "start", "end", "size", "offset":
 		case "alignment", "gaps", "hint":
-			return nil, errAt(line, "column %q is not supported (only id, lower, upper, size, offset)", h)
+			return cols{}, rd.errAt(rd.line, "column %q is not supported (only id, lower, upper, size, offset)", h)
 		default:
-			return nil, errAt(line, "unknown column %q in header (want id,lower,upper,size[,offset])", header[i])
+			return cols{}, rd.errAt(rd.line, "unknown column %q in header (want id,lower,upper,size[,offset])", header[i])
 		}
 		if _, dup := col[h]; dup {
-			return nil, errAt(line, "column %q appears twice in header", h)
+			return cols{}, rd.errAt(rd.line, "column %q appears twice in header", h)
 		}
 		col[h] = i
 	}
-	_, hasLower := col["lower"]
-	_, hasUpper := col["upper"]
-	_, hasStart := col["start"]
-	_, hasEnd := col["end"]
-	inclusive := false
+	has := func(h string) bool { _, ok := col[h]; return ok }
+	c := cols{n: len(header), offset: -1}
 	switch {
-	case hasLower && hasUpper && !hasStart && !hasEnd:
-	case hasStart && hasEnd && !hasLower && !hasUpper:
-		inclusive = true
+	case has("lower") && has("upper") && !has("start") && !has("end"):
+		c.lower, c.upper = col["lower"], col["upper"]
+	case has("start") && has("end") && !has("lower") && !has("upper"):
+		c.lower, c.upper, c.inclusive = col["start"], col["end"], true
 	default:
-		return nil, errAt(line, "header needs lower,upper (or start,end) columns: %s", strings.Join(header, ","))
+		return cols{}, rd.errAt(rd.line, "header needs lower,upper (or start,end) columns: %s", strings.Join(header, ","))
 	}
-	if _, ok := col["id"]; !ok {
-		return nil, errAt(line, "header has no id column")
+	if !has("id") {
+		return cols{}, rd.errAt(rd.line, "header has no id column")
 	}
-	if _, ok := col["size"]; !ok {
-		return nil, errAt(line, "header has no size column")
+	if !has("size") {
+		return cols{}, rd.errAt(rd.line, "header has no size column")
 	}
-	_, hasOff := col["offset"]
-	inst.HasOffsets = hasOff
+	c.id, c.size = col["id"], col["size"]
+	if has("offset") {
+		c.offset = col["offset"]
+	}
+	return c, nil
+}
+
+// row checks one line's fields f and returns its buffer; seen maps the
+// ids met to their lines and sum adds up the sizes.
+func (rd *csvReader) row(c cols, f []string, seen map[string]int, sum *int64) (Buffer, error) {
+	line := rd.line
+	if len(f) != c.n {
+		return Buffer{}, rd.errAt(line, "%d fields, header has %d", len(f), c.n)
+	}
 	lowName, upName := "lower", "upper"
-	if inclusive {
+	if c.inclusive {
 		lowName, upName = "start", "end"
 	}
-	seen := map[string]int{}
-	var sum int64
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
-		if text == "" {
-			continue
+	var err error
+	num := func(name string, i int) int64 {
+		if err != nil {
+			return 0
 		}
-		f := splitFields(text)
-		if len(f) != len(header) {
-			return nil, errAt(line, "%d fields, header has %d", len(f), len(header))
+		v, perr := strconv.ParseInt(f[i], 10, 64)
+		if perr != nil {
+			err = rd.errAt(line, "%s %q is not an integer", name, f[i])
 		}
-		num := func(c string) (int64, error) {
-			v, err := strconv.ParseInt(f[col[c]], 10, 64)
-			if err != nil {
-				return 0, errAt(line, "%s %q is not an integer", c, f[col[c]])
-			}
-			return v, nil
+		return v
+	}
+	b := Buffer{ID: f[c.id], Offset: -1}
+	if b.ID == "" {
+		return b, rd.errAt(line, "empty id")
+	}
+	if prev, dup := seen[b.ID]; dup {
+		return b, rd.errAt(line, "duplicate id %q (first on line %d)", b.ID, prev)
+	}
+	seen[b.ID] = line
+	b.Lower, b.Upper = num(lowName, c.lower), num(upName, c.upper)
+	if err != nil {
+		return b, err
+	}
+	if c.inclusive {
+		if b.Upper < b.Lower {
+			return b, rd.errAt(line, "end %d is before start %d", b.Upper, b.Lower)
 		}
-		b := Buffer{ID: f[col["id"]], Offset: -1}
-		if b.ID == "" {
-			return nil, errAt(line, "empty id")
-		}
-		if prev, dup := seen[b.ID]; dup {
-			return nil, errAt(line, "duplicate id %q (first on line %d)", b.ID, prev)
-		}
-		seen[b.ID] = line
-		var err error
-		if b.Lower, err = num(lowName); err != nil {
-			return nil, err
-		}
-		if b.Upper, err = num(upName); err != nil {
-			return nil, err
-		}
-		if inclusive {
-			if b.Upper < b.Lower {
-				return nil, errAt(line, "end %d is before start %d", b.Upper, b.Lower)
-			}
-			b.Upper++
-		} else if b.Lower >= b.Upper {
-			return nil, errAt(line, "lower %d is not below upper %d (upper is exclusive)", b.Lower, b.Upper)
-		}
-		if b.Lower < minStep || b.Upper-1 > maxStep {
-			return nil, errAt(line, "lifespan [%d,%d) is outside the supported step range", b.Lower, b.Upper)
-		}
-		if b.Size, err = num("size"); err != nil {
-			return nil, err
-		}
-		if b.Size <= 0 {
-			return nil, errAt(line, "size %d is not positive", b.Size)
-		}
-		if b.Size > maxBytes {
-			return nil, errAt(line, "size %d is larger than the maximum %d", b.Size, int64(maxBytes))
-		}
+		b.Upper++
+	} else if b.Lower >= b.Upper {
+		return b, rd.errAt(line, "lower %d is not below upper %d (upper is exclusive)", b.Lower, b.Upper)
+	}
+	if b.Lower < minStep || b.Upper-1 > maxStep {
+		return b, rd.errAt(line, "lifespan [%d,%d) is outside the supported step range", b.Lower, b.Upper)
+	}
+	if b.Size = num("size", c.size); err != nil {
+		return b, err
+	}
+	switch {
+	case b.Size <= 0:
+		return b, rd.errAt(line, "size %d is not positive", b.Size)
+	case b.Size > maxBytes:
+		return b, rd.errAt(line, "size %d is larger than the maximum %d", b.Size, int64(maxBytes))
+	case b.Size > maxBytes-*sum:
 		// Offsets are sums of sizes: keep them far from overflowing.
-		if b.Size > maxBytes-sum {
-			return nil, errAt(line, "sizes add up to more than %d bytes", int64(maxBytes))
-		}
-		sum += b.Size
-		if hasOff {
-			if b.Offset, err = num("offset"); err != nil {
-				return nil, err
-			}
-			if b.Offset < 0 || b.Offset > maxBytes {
-				return nil, errAt(line, "offset %d is out of range", b.Offset)
-			}
-		}
-		inst.Buffers = append(inst.Buffers, b)
+		return b, rd.errAt(line, "sizes add up to more than %d bytes", int64(maxBytes))
 	}
-	if err := sc.Err(); err != nil {
-		return nil, scanErr(line+1, err)
+	*sum += b.Size
+	if c.offset >= 0 {
+		if b.Offset = num("offset", c.offset); err != nil {
+			return b, err
+		}
+		if b.Offset < 0 || b.Offset > maxBytes {
+			return b, rd.errAt(line, "offset %d is out of range", b.Offset)
+		}
 	}
-	return inst, nil
+	return b, nil
 }
 
 // Steps are alloc.Interval ints; keep them well inside the range so that

@@ -12,26 +12,26 @@ import "runtime/debug"
 // work: its heap may grow to smallGCPercent% over the live data. A tiny
 // one (under tinyInput bytes) does not collect at all unless its heap
 // reaches the memory limit's floor (minLimit): it allocates a few tens
-// of megabytes in all (about 15 for 10k ops, a megabyte of source), and
-// the one collection GOGC=300 made there (at 12 MB) cost more, in
-// pauses, write barriers and marking beside the run's own work on both
-// cores, than the fresh pages it saved (BENCHMARKS.md, round 4).
+// of megabytes in all, and the one collection GOGC=300 made there cost
+// more, in pauses, write barriers and marking beside the run's own work
+// on both cores, than the fresh pages it saved.
 //
 // A large run collects under a soft memory limit in proportion to the
-// input (at least minLimit). With fusion on, the live data peaks at
-// about 3.4 times the source (the synthetic graphs of a million ops: the
-// graph, the plan, the verifier's and the printers' scratch); the graph's
-// big arrays hold no pointers, so collecting under a limit of
-// fusedFactor times the input, which leaves a third of headroom, is
-// cheap and keeps the peak RSS near the limit. The limit is what bounds
-// the heap then, so fusedGCPercent only spares the collections of the
-// early phases, while the live data is still small (measured at a
-// million ops: GOGC=200 costs 10-25% less CPU than 100, at the same
-// RSS). With fusion off every op is a bundle of its own and the live
-// data peaks at about 5 times the source, in many small objects: Go's
-// default GOGC=100 under unfusedFactor times the input leaves the heap
-// room to grow, since a limit near the live data would make the
-// collector run continuously.
+// input (at least minLimit). With fusion on, the live data peaks at a
+// few times the source (the graph, the plan, the verifier's and the
+// printers' scratch); the graph's big arrays hold no pointers, so
+// collecting under a limit of fusedFactor times the input, which leaves
+// a third of headroom, is cheap and keeps the peak RSS near the limit.
+// The limit is what bounds the heap then, so fusedGCPercent only spares
+// the collections of the early phases, while the live data is still
+// small (less CPU than GOGC=100 at the same RSS). With fusion off every
+// op is a bundle of its own and the live data is larger, in many small
+// objects: Go's default GOGC=100 under unfusedFactor times the input
+// leaves the heap room to grow, since a limit near the live data would
+// make the collector run continuously.
+//
+// BENCHMARKS.md, "The collector's settings", has the measurements behind
+// each constant.
 const (
 	tinyInput      = 4 << 20
 	smallInput     = 16 << 20
@@ -44,16 +44,14 @@ const (
 )
 
 // A fused graph of many small bundles is, for the collector, the graph
-// of fusion off: its live data grows with the bundles, not only with the
-// source. Once the graph is checked (tuneGraph), the limit grows by
-// perBundleLimit bytes a bundle. 500k one-op bundles of a 45 MB source
-// keep 220 to 320 MB live (their plans, pools, verifier and printer
-// records), over the 4.5 x 45 MB = 204 MB limit the source alone sets,
-// so the collector ran all the time (144 collections; 3.1 s at 500k,
-// 54.8 s at 2M); 440 bytes a bundle (the live data's per-bundle share,
-// the source's share leaving the headroom) take it to 22 collections. A
-// graph of few bundles (a real model; the synthetic million ops in 1 or
-// 1000 bundles) gains under half a megabyte: its peak is unchanged.
+// of fusion off: its live data grows with the bundles (their plans,
+// pools, verifier and printer records), not only with the source. Once
+// the graph is checked (tuneGraph), the limit grows by perBundleLimit
+// bytes a bundle: the live data's per-bundle share, the source's share
+// leaving the headroom. Without it a graph of one-op bundles kept more
+// live than the source's limit, and the collector ran all the time. A
+// graph of few bundles (a real model; a million ops in 1 or 1000
+// bundles) gains under half a megabyte: its peak is unchanged.
 
 // gcPercent is GOGC for an input of n bytes, planned with fusion off
 // when unfused.

@@ -94,6 +94,26 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 	}
 
 	bw := bufio.NewWriter(w)
+	explainBuffer(bw, p, name, bufIdx, via)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// Exporters name an op after the buffer it writes: the op's story
+	// follows the buffer's.
+	if bi, step := opIndex(p, name); bi >= 0 {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		return explainOp(w, p, bi, step, sdscCache)
+	}
+	return nil
+}
+
+// explainBuffer writes the story of buffer bufIdx (named name, through
+// the rename via when not nil): its declaration and group, who touches
+// it, the decision, its live range and its placement.
+func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int, via *ir.Rename) {
+	g := p.Graph
 	buf := &g.Buffers[bufIdx]
 	gi := int(buf.Group)
 	gr := &g.Groups[gi]
@@ -128,8 +148,22 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 		}
 	}
 
-	// Who touches it.
 	ix := p.Index()
+	writeTouchers(bw, g, ix, gi, bufIdx)
+	writeDecision(bw, p, ix, gi)
+	// Live range.
+	if pg.Bundle < 0 {
+		fmt.Fprintln(bw, "live range: none (not a pool candidate of any bundle)")
+	} else {
+		writeLiveRange(bw, g, p, ix, gi)
+	}
+	writePlacement(bw, p, bufIdx)
+}
+
+// writeTouchers lists the ops and CPU nodes that write group gi, then
+// those that read it, each with its position (and the name it uses when
+// not buffer bufIdx's).
+func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx int) {
 	ts, cs := ix.Touches(gi), ix.CPU(gi)
 	for _, read := range []bool{false, true} {
 		label := "written by:"
@@ -169,34 +203,39 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 			fmt.Fprintln(bw, l)
 		}
 	}
+}
 
-	// Decision.
+// writeDecision says whether group gi is pooled, and if not why, with
+// the evidence.
+func writeDecision(bw *bufio.Writer, p *planner.Result, ix *planner.Index, gi int) {
+	g, pg := p.Graph, &p.Groups[gi]
 	if pg.Reason == planner.Pooled {
 		fmt.Fprintf(bw, "decision: pooled in bundle %s\n", g.Bundles[pg.Bundle].Name)
-	} else {
-		fmt.Fprintf(bw, "decision: not pooled [%s]: %s\n", pg.Reason, evidence(p, ix, gi))
-		if pg.Reason == planner.CrossBundle {
-			u := ix.Usage(gi)
-			wb := u.WrittenBy[0]
-			var others []string
-			for _, rb := range u.ReadBy {
-				if rb != wb {
-					t, _ := ix.First(gi, rb, true)
-					others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, int(t.Step)), touchPos(g, t)))
-				}
+		return
+	}
+	fmt.Fprintf(bw, "decision: not pooled [%s]: %s\n", pg.Reason, evidence(p, ix, gi))
+	if pg.Reason == planner.CrossBundle {
+		u := ix.Usage(gi)
+		wb := u.WrittenBy[0]
+		var others []string
+		for _, rb := range u.ReadBy {
+			if rb != wb {
+				t, _ := ix.First(gi, rb, true)
+				others = append(others, fmt.Sprintf("%s (op %s at %s)", g.Bundles[rb].Name, opAt(g, rb, int(t.Step)), touchPos(g, t)))
 			}
-			fmt.Fprintf(bw, "  bundles reading it besides its writer %s: %s\n", g.Bundles[wb].Name, strings.Join(others, ", "))
 		}
+		fmt.Fprintf(bw, "  bundles reading it besides its writer %s: %s\n", g.Bundles[wb].Name, strings.Join(others, ", "))
 	}
+}
 
-	// Live range.
-	if pg.Bundle < 0 {
-		fmt.Fprintln(bw, "live range: none (not a pool candidate of any bundle)")
-	} else {
-		writeLiveRange(bw, g, p, ix, gi)
-	}
-
-	// Placement.
+// writePlacement writes where a pooled buffer's group sits and what
+// shares its bytes, or, for one over budget, what the pool held while it
+// was live.
+func writePlacement(bw *bufio.Writer, p *planner.Result, bufIdx int) {
+	g := p.Graph
+	buf := &g.Buffers[bufIdx]
+	gi := int(buf.Group)
+	gr, pg := &g.Groups[gi], &p.Groups[gi]
 	switch {
 	case pg.Offset >= 0:
 		pb := &p.Bundles[pg.Bundle]
@@ -231,18 +270,6 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 			fmt.Fprintf(bw, "  %s: bytes [%d, %d), steps %d..%d\n", groupName(g, o), og.Offset, og.Offset+g.Groups[o].Size, og.Start, og.End)
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	// Exporters name an op after the buffer it writes: the op's story
-	// follows the buffer's.
-	if bi, step := opIndex(p, name); bi >= 0 {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-		return explainOp(w, p, bi, step, sdscCache)
-	}
-	return nil
 }
 
 // claimPhrase says what an input, output or lx line makes of a name.

@@ -310,11 +310,20 @@ func SVG(w io.Writer, p *planner.Result, bi int) error {
 
 // svgData computes the memory map of bundle bi (see SVG).
 func svgData(p *planner.Result, bi int) *svgDoc {
+	sc := scaleOf(p, bi)
+	d := svgHead(p, bi)
+	d.axes(p, bi, sc)
+	placed := d.lineLabels(p, bi, sc)
+	d.buffers(p, bi, sc, placed)
+	return d
+}
+
+// svgHead is the drawing's title, subtitle and legend of the groups the
+// bundle does not pool, by reason; it sizes the drawing.
+func svgHead(p *planner.Result, bi int) *svgDoc {
 	g := p.Graph
 	b := &g.Bundles[bi]
 	pb := &p.Bundles[bi]
-	sc := scaleOf(p, bi)
-
 	fallbacks := fallbacksOf(p, p.Index().Groups(bi), bi)
 	type entry struct{ reason, text string }
 	var legend []entry
@@ -378,8 +387,13 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 		}
 	}
 	d.Height = y + 14
+	return d
+}
 
-	// Grid and axes. A bundle without pool and lower bound has no
+// axes adds the offset ticks and the step ticks.
+func (d *svgDoc) axes(p *planner.Result, bi int, sc svgScale) {
+	b, pb := &p.Graph.Bundles[bi], &p.Bundles[bi]
+	// A bundle without pool and lower bound has no
 	// offsets to show.
 	if pb.HasPool() || pb.LowerBound > 0 {
 		step, u := ticks(sc.Top)
@@ -397,7 +411,13 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 		}
 	}
 
-	// The line labels, placed first: buffer labels keep clear of them.
+}
+
+// lineLabels adds the pool end, lower bound and budget lines with their
+// labels, and returns the boxes those labels take (buffer labels keep
+// clear of them).
+func (d *svgDoc) lineLabels(p *planner.Result, bi int, sc svgScale) []box {
+	pb := &p.Bundles[bi]
 	type lineLabel struct {
 		name, color, dash, text string
 		off                     int64
@@ -423,6 +443,14 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 			TextX: num(l.x), TextY: num(y), Anchor: l.anchor, Text: l.text})
 	}
 
+	return placed
+}
+
+// buffers adds a rectangle per pooled group, in allocation order, and
+// their names where they fit clear of the boxes in placed.
+func (d *svgDoc) buffers(p *planner.Result, bi int, sc svgScale, placed []box) {
+	g, pb := p.Graph, &p.Bundles[bi]
+	lineBoxes := len(placed)
 	// Buffers, in allocation order.
 	type thin struct {
 		name         string
@@ -455,7 +483,7 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 			d.Overs = append(d.Overs, svgRect{Class: "s", Stroke: dark, X: num(x), Y: num(y), W: num(rw), H: num(rh), Fill: fill})
 		}
 		cx, cy := x+rw/2, y+rh/2
-		if l, bx, ok := insideLabel(name, cx, cy, rw, rh, placed[:len(lines)]); ok {
+		if l, bx, ok := insideLabel(name, cx, cy, rw, rh, placed[:lineBoxes]); ok {
 			d.Labels = append(d.Labels, l)
 			placed = append(placed, bx)
 		} else if rw >= textWidth(name, labelFont, false)+4 {
@@ -478,7 +506,6 @@ func svgData(p *planner.Result, bi int) *svgDoc {
 			break
 		}
 	}
-	return d
 }
 
 // tickEvery picks a step-label interval (1, 2, 5, 10, 20, 50, ...) that

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
@@ -114,44 +115,54 @@ func (o Options) budget() int64 {
 	return o.Budget
 }
 
-// allocator is the effective allocator name.
-func (o Options) allocator() string {
-	if o.Allocator == "" {
-		return alloc.Names()[0]
-	}
-	return o.Allocator
-}
-
 // Validate reports the first invalid option, without compiling anything.
 func (o Options) Validate() error {
+	_, err := o.resolve()
+	return err
+}
+
+// spec is valid Options resolved, once, into what planning reads.
+type spec struct {
+	// plan are the planner's options, with the allocator built with the
+	// search knobs; the verifier checks the plan against the same value.
+	// Bundles are planned (and checked) on GOMAXPROCS goroutines; the
+	// plan is the same for any number.
+	plan planner.Options
+	// compare, with Compare, is every allocator of alloc.Table() built
+	// with the same knobs: --compare's columns, and the allocators
+	// WriteHTML draws beside the plan's.
+	compare []alloc.Placer
+}
+
+// resolve checks o and resolves it into its spec: the one place Validate,
+// compile and WriteHTML's extra plans get the allocators from.
+func (o Options) resolve() (spec, error) {
 	switch {
 	case o.Budget < 0:
-		return fmt.Errorf("budget %d is negative", o.Budget)
+		return spec{}, fmt.Errorf("budget %d is negative", o.Budget)
 	case o.ZeroBudget && o.Budget != 0:
-		return fmt.Errorf("ZeroBudget with a budget of %d bytes", o.Budget)
+		return spec{}, fmt.Errorf("ZeroBudget with a budget of %d bytes", o.Budget)
 	case o.SearchNodes < 0:
-		return fmt.Errorf("search nodes %d is negative", o.SearchNodes)
+		return spec{}, fmt.Errorf("search nodes %d is negative", o.SearchNodes)
 	case o.SearchTime < 0:
-		return fmt.Errorf("search time %v is negative", o.SearchTime)
+		return spec{}, fmt.Errorf("search time %v is negative", o.SearchTime)
 	}
-	if _, err := alloc.Lookup(o.allocator()); err != nil {
-		return err
+	knobs := alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes}
+	name := o.Allocator
+	if name == "" {
+		name = alloc.Default().Name
 	}
-	return nil
-}
-
-// allocFunc builds the allocator called name with the options' knobs.
-// planner is the planner's options for allocator name (placing with
-// place) under o: the one place compile and WriteHTML's extra plans get
-// them from. Bundles are planned on GOMAXPROCS goroutines; the plan is
-// the same for any number.
-func (o Options) planner(name string, place alloc.Func) planner.Options {
-	return planner.Options{Disabled: o.NoPool, Budget: o.budget(), AllocatorName: name, Allocator: place,
-		Ordered: alloc.LookupOrdered(name), Workers: runtime.GOMAXPROCS(0)}
-}
-
-func (o Options) allocFunc(name string) (alloc.Func, error) {
-	return alloc.LookupWith(name, alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes})
+	place, err := alloc.Lookup(name, knobs)
+	if err != nil {
+		return spec{}, err
+	}
+	s := spec{plan: planner.Options{Disabled: o.NoPool, Budget: o.budget(), Allocator: place, Workers: runtime.GOMAXPROCS(0)}}
+	if o.Compare {
+		for _, a := range alloc.Table() {
+			s.compare = append(s.compare, a.With(knobs))
+		}
+	}
+	return s, nil
 }
 
 // VerifyError is Compile's answer when the independent verifier rejects
@@ -176,8 +187,10 @@ type Result struct {
 	verr    error
 	// hold is HoldBytes; this package's tests lower it.
 	hold int
-	// opt are the options compiled with (WriteHTML replans with them).
-	opt Options
+	// opt are the options compiled with, and spec what they resolved
+	// into (WriteHTML replans with it).
+	opt  Options
+	spec spec
 }
 
 // Verified waits for the verifier of a Result compiled with
@@ -210,7 +223,8 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 // compile is Compile with the parse (ParseCheck or ParseCheckReader) to
 // run once the options are valid.
 func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (*Result, error) {
-	if err := opt.Validate(); err != nil {
+	sp, err := opt.resolve()
+	if err != nil {
 		return nil, err
 	}
 	// No AST: the graph is built as the source is parsed.
@@ -227,41 +241,21 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Checked != nil {
 		opt.Checked(g)
 	}
-	res := &Result{Graph: g, opt: opt}
+	res := &Result{Graph: g, opt: opt, spec: sp}
 	if opt.CheckOnly {
 		return res, nil
 	}
-	place, err := opt.allocFunc(opt.allocator())
-	if err != nil {
-		return nil, err
-	}
-	// --compare's allocators are looked up before anything starts, so
-	// that no error leaves a goroutine below running unobserved.
-	var all []planner.NamedAllocator
-	if opt.Compare {
-		all = make([]planner.NamedAllocator, 0, len(alloc.Table()))
-		for _, a := range alloc.Table() {
-			f, err := opt.allocFunc(a.Name)
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
-		}
-	}
 	// The verifier's share that reads only the graph runs beside the
-	// planner (both only read g).
-	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget(), Workers: runtime.GOMAXPROCS(0)}
+	// planner (both only read g), with the options the plan is made
+	// with.
 	var prepared chan *verify.Prepared
 	if !opt.NoVerify {
 		prepared = make(chan *verify.Prepared, 1)
-		go func() { prepared <- verify.Prepare(g, vopt) }()
+		go func() { prepared <- verify.Prepare(g, sp.plan) }()
 	}
-	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
-	// default prints them); the plan is the same for any number.
-	popt := opt.planner(opt.allocator(), place)
-	plan := planner.Plan(g, popt)
+	plan := planner.Plan(g, sp.plan)
 	if opt.Compare {
-		plan.Compare = planner.Compare(g, popt, all)
+		plan.Compare = planner.Compare(g, sp.plan, sp.compare)
 	}
 	if planHook != nil {
 		planHook(plan)
@@ -517,17 +511,15 @@ func (r *Result) WriteHTML(w io.Writer) error { return r.Write(w, "html", Args{}
 // writeHTML is WriteHTML's work, on a verified plan.
 func (r *Result) writeHTML(w io.Writer) error {
 	opt := report.HTMLOptions{SDSCCache: r.sdscCache()}
-	if r.opt.Compare {
-		for _, name := range htmlAllocators {
-			if name == r.Plan.Allocator {
-				continue
-			}
-			f, err := r.opt.allocFunc(name)
-			if err != nil {
-				return err
-			}
-			opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, r.opt.planner(name, f)))
+	for _, name := range htmlAllocators {
+		// r.spec.compare holds every allocator with Compare, none without.
+		k := slices.IndexFunc(r.spec.compare, func(a alloc.Placer) bool { return a.Name == name })
+		if k < 0 || name == r.Plan.Allocator {
+			continue
 		}
+		o := r.spec.plan
+		o.Allocator = r.spec.compare[k]
+		opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, o))
 	}
 	return report.HTML(w, r.Plan, opt)
 }

@@ -80,7 +80,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkAllocator(*allocator); err != nil {
 		return usage("%v", err)
 	}
-	fn, err := alloc.LookupWith(*allocator, opt)
+	a, err := alloc.Lookup(*allocator, opt)
 	if err != nil {
 		return usage("--allocator: %v", err)
 	}
@@ -99,7 +99,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
 		return exitBadInput
 	}
-	p, err := dsa.Pack(inst.Buffers, budget, fn)
+	p, err := dsa.Pack(inst.Buffers, budget, a.Func)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdscgen pack: %s: internal error: %v\n", inst.Name, err)
 		return exitInternal

@@ -100,6 +100,33 @@ type Options struct {
 	// when Unfused) before it is planned: the sdscgen command sizes its
 	// collector's memory limit by the graph's bundle count there.
 	Checked func(g *ir.Graph)
+
+	// test holds what this package's tests change; the zero value is
+	// the real thing.
+	test testKnobs
+}
+
+// testKnobs are the settings only this package's tests change, passed
+// in with the Options rather than kept in package variables.
+type testKnobs struct {
+	// planned, when not nil, sees (and may corrupt) the plan between
+	// planning and verification.
+	planned func(*planner.Result)
+	// hold and holdBlock replace HoldBytes and holdBlock when positive.
+	hold, holdBlock int
+}
+
+// holding is how many bytes a Result compiled with VerifyAsync holds,
+// and the size of the blocks it holds them in.
+func (k testKnobs) holding() (hold, block int) {
+	hold, block = HoldBytes, holdBlock
+	if k.hold > 0 {
+		hold = k.hold
+	}
+	if k.holdBlock > 0 {
+		block = k.holdBlock
+	}
+	return hold, block
 }
 
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
@@ -185,8 +212,9 @@ type Result struct {
 	// Options.VerifyAsync has finished, with its answer in verr.
 	verdict chan struct{}
 	verr    error
-	// hold is HoldBytes; this package's tests lower it.
-	hold int
+	// hold is how many bytes held may hold (HoldBytes), in blocks of
+	// holdBlock bytes (testKnobs.holding).
+	hold, holdBlock int
 	// opt are the options compiled with, and spec what they resolved
 	// into (WriteHTML replans with it).
 	opt  Options
@@ -203,10 +231,6 @@ func (r *Result) Verified() error {
 	<-r.verdict
 	return r.verr
 }
-
-// planHook, when set (by this package's tests only), sees the plan
-// between planning and verification.
-var planHook func(*planner.Result)
 
 // Compile parses and checks src (name is the file name diagnostics
 // carry), then plans it with opt. Bad input returns a
@@ -257,15 +281,16 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Compare {
 		plan.Compare = planner.Compare(g, sp.plan, sp.compare)
 	}
-	if planHook != nil {
-		planHook(plan)
+	if opt.test.planned != nil {
+		opt.test.planned(plan)
 	}
 	res.Plan = plan
 	if opt.NoVerify {
 		return res, nil
 	}
 	if opt.VerifyAsync {
-		res.verdict, res.hold = make(chan struct{}), HoldBytes
+		res.verdict = make(chan struct{})
+		res.hold, res.holdBlock = opt.test.holding()
 		go func() {
 			if err := verifyPlan(<-prepared, plan); err != nil {
 				res.verr = &VerifyError{err}
@@ -407,8 +432,8 @@ func (r *Result) held(w io.Writer, print func(io.Writer) error) error {
 	return h.release()
 }
 
-// holdWriter is held's writer. It holds bytes in blocks of holdBlock
-// bytes, so holding never copies what it already holds.
+// holdWriter is held's writer. It holds bytes in blocks of
+// Result.holdBlock bytes, so holding never copies what it already holds.
 type holdWriter struct {
 	r      *Result
 	w      io.Writer
@@ -417,9 +442,9 @@ type holdWriter struct {
 	open   bool // the plan is verified and the blocks were written out
 }
 
-// holdBlock is the size of holdWriter's blocks; this package's tests
-// lower it.
-var holdBlock = 1 << 20
+// holdBlock is the size of holdWriter's blocks (but in this package's
+// tests: testKnobs).
+const holdBlock = 1 << 20
 
 func (h *holdWriter) Write(p []byte) (int, error) {
 	if !h.open {
@@ -444,7 +469,7 @@ func (h *holdWriter) hold(p []byte) {
 	for len(p) > 0 {
 		k := len(h.blocks) - 1
 		if k < 0 || len(h.blocks[k]) == cap(h.blocks[k]) {
-			h.blocks = append(h.blocks, make([]byte, 0, holdBlock))
+			h.blocks = append(h.blocks, make([]byte, 0, h.r.holdBlock))
 			k++
 		}
 		b := h.blocks[k]

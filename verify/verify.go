@@ -274,7 +274,7 @@ func (pre *Prepared) Plan(p *planner.Result) error {
 func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonErr error) {
 	g := pre.c.g // (check replaces pre.c while the JSON is read)
 	return pre.check(p, func(views *viewInfo) error {
-		return checkJSON(g, p, newStreamReader(r), views)
+		return checkJSON(g, p, newStreamReader(r), views, false)
 	})
 }
 

@@ -149,11 +149,11 @@ func Example_packMiniMallocCSV() {
 		log.Fatal(err)
 	}
 	for _, name := range []string{"first-fit", "best"} {
-		fn, err := alloc.LookupWith(name, alloc.Options{})
+		a, err := alloc.Lookup(name, alloc.Options{})
 		if err != nil {
 			log.Fatal(err)
 		}
-		p, err := dsa.Pack(inst.Buffers, math.MaxInt64, fn)
+		p, err := dsa.Pack(inst.Buffers, math.MaxInt64, a.Func)
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/sdscgen/sdscgen/alloc"
@@ -99,6 +100,33 @@ type Options struct {
 	// when Unfused) before it is planned: the sdscgen command sizes its
 	// collector's memory limit by the graph's bundle count there.
 	Checked func(g *ir.Graph)
+
+	// test holds what this package's tests change; the zero value is
+	// the real thing.
+	test testKnobs
+}
+
+// testKnobs are the settings only this package's tests change, passed
+// in with the Options rather than kept in package variables.
+type testKnobs struct {
+	// planned, when not nil, sees (and may corrupt) the plan between
+	// planning and verification.
+	planned func(*planner.Result)
+	// hold and holdBlock replace HoldBytes and holdBlock when positive.
+	hold, holdBlock int
+}
+
+// holding is how many bytes a Result compiled with VerifyAsync holds,
+// and the size of the blocks it holds them in.
+func (k testKnobs) holding() (hold, block int) {
+	hold, block = HoldBytes, holdBlock
+	if k.hold > 0 {
+		hold = k.hold
+	}
+	if k.holdBlock > 0 {
+		block = k.holdBlock
+	}
+	return hold, block
 }
 
 // HoldBytes bounds how much MLIR a Result compiled with VerifyAsync
@@ -114,44 +142,54 @@ func (o Options) budget() int64 {
 	return o.Budget
 }
 
-// allocator is the effective allocator name.
-func (o Options) allocator() string {
-	if o.Allocator == "" {
-		return alloc.Names()[0]
-	}
-	return o.Allocator
-}
-
 // Validate reports the first invalid option, without compiling anything.
 func (o Options) Validate() error {
+	_, err := o.resolve()
+	return err
+}
+
+// spec is valid Options resolved, once, into what planning reads.
+type spec struct {
+	// plan are the planner's options, with the allocator built with the
+	// search knobs; the verifier checks the plan against the same value.
+	// Bundles are planned (and checked) on GOMAXPROCS goroutines; the
+	// plan is the same for any number.
+	plan planner.Options
+	// compare, with Compare, is every allocator of alloc.Table() built
+	// with the same knobs: --compare's columns, and the allocators
+	// WriteHTML draws beside the plan's.
+	compare []alloc.Placer
+}
+
+// resolve checks o and resolves it into its spec: the one place Validate,
+// compile and WriteHTML's extra plans get the allocators from.
+func (o Options) resolve() (spec, error) {
 	switch {
 	case o.Budget < 0:
-		return fmt.Errorf("budget %d is negative", o.Budget)
+		return spec{}, fmt.Errorf("budget %d is negative", o.Budget)
 	case o.ZeroBudget && o.Budget != 0:
-		return fmt.Errorf("ZeroBudget with a budget of %d bytes", o.Budget)
+		return spec{}, fmt.Errorf("ZeroBudget with a budget of %d bytes", o.Budget)
 	case o.SearchNodes < 0:
-		return fmt.Errorf("search nodes %d is negative", o.SearchNodes)
+		return spec{}, fmt.Errorf("search nodes %d is negative", o.SearchNodes)
 	case o.SearchTime < 0:
-		return fmt.Errorf("search time %v is negative", o.SearchTime)
+		return spec{}, fmt.Errorf("search time %v is negative", o.SearchTime)
 	}
-	if _, err := alloc.Lookup(o.allocator()); err != nil {
-		return err
+	knobs := alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes}
+	name := o.Allocator
+	if name == "" {
+		name = alloc.Default().Name
 	}
-	return nil
-}
-
-// allocFunc builds the allocator called name with the options' knobs.
-// planner is the planner's options for allocator name (placing with
-// place) under o: the one place compile and WriteHTML's extra plans get
-// them from. Bundles are planned on GOMAXPROCS goroutines; the plan is
-// the same for any number.
-func (o Options) planner(name string, place alloc.Func) planner.Options {
-	return planner.Options{Disabled: o.NoPool, Budget: o.budget(), AllocatorName: name, Allocator: place,
-		Ordered: alloc.LookupOrdered(name), Workers: runtime.GOMAXPROCS(0)}
-}
-
-func (o Options) allocFunc(name string) (alloc.Func, error) {
-	return alloc.LookupWith(name, alloc.Options{Stop: deadline.PerBundle(o.SearchTime), MaxNodes: o.SearchNodes})
+	place, err := alloc.Lookup(name, knobs)
+	if err != nil {
+		return spec{}, err
+	}
+	s := spec{plan: planner.Options{Disabled: o.NoPool, Budget: o.budget(), Allocator: place, Workers: runtime.GOMAXPROCS(0)}}
+	if o.Compare {
+		for _, a := range alloc.Table() {
+			s.compare = append(s.compare, a.With(knobs))
+		}
+	}
+	return s, nil
 }
 
 // VerifyError is Compile's answer when the independent verifier rejects
@@ -174,10 +212,13 @@ type Result struct {
 	// Options.VerifyAsync has finished, with its answer in verr.
 	verdict chan struct{}
 	verr    error
-	// hold is HoldBytes; this package's tests lower it.
-	hold int
-	// opt are the options compiled with (WriteHTML replans with them).
-	opt Options
+	// hold is how many bytes held may hold (HoldBytes), in blocks of
+	// holdBlock bytes (testKnobs.holding).
+	hold, holdBlock int
+	// opt are the options compiled with, and spec what they resolved
+	// into (WriteHTML replans with it).
+	opt  Options
+	spec spec
 }
 
 // Verified waits for the verifier of a Result compiled with
@@ -190,10 +231,6 @@ func (r *Result) Verified() error {
 	<-r.verdict
 	return r.verr
 }
-
-// planHook, when set (by this package's tests only), sees the plan
-// between planning and verification.
-var planHook func(*planner.Result)
 
 // Compile parses and checks src (name is the file name diagnostics
 // carry), then plans it with opt. Bad input returns a
@@ -210,7 +247,8 @@ func Compile(name string, src []byte, opt Options) (*Result, error) {
 // compile is Compile with the parse (ParseCheck or ParseCheckReader) to
 // run once the options are valid.
 func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (*Result, error) {
-	if err := opt.Validate(); err != nil {
+	sp, err := opt.resolve()
+	if err != nil {
 		return nil, err
 	}
 	// No AST: the graph is built as the source is parsed.
@@ -227,51 +265,32 @@ func compile(opt Options, parse func() (*ir.Graph, frontend.ErrorList, error)) (
 	if opt.Checked != nil {
 		opt.Checked(g)
 	}
-	res := &Result{Graph: g, opt: opt}
+	res := &Result{Graph: g, opt: opt, spec: sp}
 	if opt.CheckOnly {
 		return res, nil
 	}
-	place, err := opt.allocFunc(opt.allocator())
-	if err != nil {
-		return nil, err
-	}
-	// --compare's allocators are looked up before anything starts, so
-	// that no error leaves a goroutine below running unobserved.
-	var all []planner.NamedAllocator
-	if opt.Compare {
-		all = make([]planner.NamedAllocator, 0, len(alloc.Table()))
-		for _, a := range alloc.Table() {
-			f, err := opt.allocFunc(a.Name)
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
-		}
-	}
 	// The verifier's share that reads only the graph runs beside the
-	// planner (both only read g).
-	vopt := verify.Options{Disabled: opt.NoPool, Budget: opt.budget(), Workers: runtime.GOMAXPROCS(0)}
+	// planner (both only read g), with the options the plan is made
+	// with.
 	var prepared chan *verify.Prepared
 	if !opt.NoVerify {
 		prepared = make(chan *verify.Prepared, 1)
-		go func() { prepared <- verify.Prepare(g, vopt) }()
+		go func() { prepared <- verify.Prepare(g, sp.plan) }()
 	}
-	// Bundles are planned on GOMAXPROCS goroutines (as EmitOptions'
-	// default prints them); the plan is the same for any number.
-	popt := opt.planner(opt.allocator(), place)
-	plan := planner.Plan(g, popt)
+	plan := planner.Plan(g, sp.plan)
 	if opt.Compare {
-		plan.Compare = planner.Compare(g, popt, all)
+		plan.Compare = planner.Compare(g, sp.plan, sp.compare)
 	}
-	if planHook != nil {
-		planHook(plan)
+	if opt.test.planned != nil {
+		opt.test.planned(plan)
 	}
 	res.Plan = plan
 	if opt.NoVerify {
 		return res, nil
 	}
 	if opt.VerifyAsync {
-		res.verdict, res.hold = make(chan struct{}), HoldBytes
+		res.verdict = make(chan struct{})
+		res.hold, res.holdBlock = opt.test.holding()
 		go func() {
 			if err := verifyPlan(<-prepared, plan); err != nil {
 				res.verr = &VerifyError{err}
@@ -413,8 +432,8 @@ func (r *Result) held(w io.Writer, print func(io.Writer) error) error {
 	return h.release()
 }
 
-// holdWriter is held's writer. It holds bytes in blocks of holdBlock
-// bytes, so holding never copies what it already holds.
+// holdWriter is held's writer. It holds bytes in blocks of
+// Result.holdBlock bytes, so holding never copies what it already holds.
 type holdWriter struct {
 	r      *Result
 	w      io.Writer
@@ -423,9 +442,9 @@ type holdWriter struct {
 	open   bool // the plan is verified and the blocks were written out
 }
 
-// holdBlock is the size of holdWriter's blocks; this package's tests
-// lower it.
-var holdBlock = 1 << 20
+// holdBlock is the size of holdWriter's blocks (but in this package's
+// tests: testKnobs).
+const holdBlock = 1 << 20
 
 func (h *holdWriter) Write(p []byte) (int, error) {
 	if !h.open {
@@ -450,7 +469,7 @@ func (h *holdWriter) hold(p []byte) {
 	for len(p) > 0 {
 		k := len(h.blocks) - 1
 		if k < 0 || len(h.blocks[k]) == cap(h.blocks[k]) {
-			h.blocks = append(h.blocks, make([]byte, 0, holdBlock))
+			h.blocks = append(h.blocks, make([]byte, 0, h.r.holdBlock))
 			k++
 		}
 		b := h.blocks[k]
@@ -517,17 +536,15 @@ func (r *Result) WriteHTML(w io.Writer) error { return r.Write(w, "html", Args{}
 // writeHTML is WriteHTML's work, on a verified plan.
 func (r *Result) writeHTML(w io.Writer) error {
 	opt := report.HTMLOptions{SDSCCache: r.sdscCache()}
-	if r.opt.Compare {
-		for _, name := range htmlAllocators {
-			if name == r.Plan.Allocator {
-				continue
-			}
-			f, err := r.opt.allocFunc(name)
-			if err != nil {
-				return err
-			}
-			opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, r.opt.planner(name, f)))
+	for _, name := range htmlAllocators {
+		// r.spec.compare holds every allocator with Compare, none without.
+		k := slices.IndexFunc(r.spec.compare, func(a alloc.Placer) bool { return a.Name == name })
+		if k < 0 || name == r.Plan.Allocator {
+			continue
 		}
+		o := r.spec.plan
+		o.Allocator = r.spec.compare[k]
+		opt.Alternatives = append(opt.Alternatives, planner.Plan(r.Graph, o))
 	}
 	return report.HTML(w, r.Plan, opt)
 }

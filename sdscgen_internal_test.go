@@ -49,15 +49,14 @@ func TestVerifyCatches(t *testing.T) {
 		},
 		"pool size": func(p *planner.Result) { p.Bundles[0].PoolSize += 128 },
 	}
-	defer func() { planHook = nil }()
 	for _, name := range []string{"overlap", "reason", "pool size"} {
-		planHook = corruptions[name]
-		res, err := Compile("v.bir", []byte(verifyInput), Options{})
+		corrupt := testKnobs{planned: corruptions[name]}
+		res, err := Compile("v.bir", []byte(verifyInput), Options{test: corrupt})
 		var verr *VerifyError
 		if !errors.As(err, &verr) || res != nil || !strings.HasPrefix(err.Error(), "plan verification failed: ") {
 			t.Errorf("%s: result %v, error %v", name, res, err)
 		}
-		if _, err := Compile("v.bir", []byte(verifyInput), Options{NoVerify: true}); err != nil {
+		if _, err := Compile("v.bir", []byte(verifyInput), Options{NoVerify: true, test: corrupt}); err != nil {
 			t.Errorf("%s with NoVerify: %v", name, err)
 		}
 	}
@@ -70,7 +69,6 @@ func TestVerifyCatches(t *testing.T) {
 // first write). An accepted plan prints the same bytes as a synchronous
 // compile.
 func TestVerifyAsync(t *testing.T) {
-	defer func() { planHook = nil }()
 	want, err := Compile("v.bir", []byte(verifyInput), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,18 +80,19 @@ func TestVerifyAsync(t *testing.T) {
 	if err := want.WritePlanJSON(&wantJSON); err != nil {
 		t.Fatal(err)
 	}
-	defer func(b int) { holdBlock = b }(holdBlock)
 	for _, hold := range []int{1, 64, 4000, HoldBytes} {
 		// Blocks of 7 bytes: every write spans blocks.
-		holdBlock = 7
+		knobs, block := testKnobs{hold: hold, holdBlock: 7}, 7
 		if hold == HoldBytes {
-			holdBlock = 1 << 20
+			knobs, block = testKnobs{}, holdBlock // the real sizes
 		}
-		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true})
+		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true, test: knobs})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res.hold = hold
+		if res.hold != hold || res.holdBlock != block {
+			t.Fatalf("hold %d: the Result holds %d bytes in blocks of %d, want blocks of %d", hold, res.hold, res.holdBlock, block)
+		}
 		var mlir, js strings.Builder
 		if err := res.WriteMLIR(&mlir, EmitOptions{}); err != nil {
 			t.Fatalf("hold %d: %v", hold, err)
@@ -110,13 +109,12 @@ func TestVerifyAsync(t *testing.T) {
 	}
 
 	// A pool 128 bytes larger than the placement needs.
-	planHook = func(p *planner.Result) { p.Bundles[0].PoolSize += 128 }
+	larger := func(p *planner.Result) { p.Bundles[0].PoolSize += 128 }
 	for _, hold := range []int{1, HoldBytes} {
-		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true})
+		res, err := Compile("v.bir", []byte(verifyInput), Options{VerifyAsync: true, test: testKnobs{planned: larger, hold: hold}})
 		if err != nil {
 			t.Fatalf("VerifyAsync: Compile returned %v, want the verdict later", err)
 		}
-		res.hold = hold
 		var verr *VerifyError
 		if err := res.Verified(); !errors.As(err, &verr) {
 			t.Fatalf("Verified() = %v, want a *VerifyError", err)

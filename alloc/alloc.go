@@ -79,30 +79,39 @@ func Names() []string {
 	return n
 }
 
-// Lookup returns the allocator called name with default options.
-func Lookup(name string) (Func, error) { return LookupWith(name, Options{}) }
-
-// LookupOrdered returns the ordered form of the allocator called name
-// (Allocator.Ordered): nil when it has none or there is no such allocator.
-func LookupOrdered(name string) Ordered {
-	for _, a := range table {
-		if a.Name == name {
-			return a.Ordered
-		}
-	}
-	return nil
+// Placer is one allocator made ready to place: a table entry's name and
+// ordered form, with its Func built for the caller's Options. Lookup (or
+// Allocator.With) makes one, once; a planner receives it whole, so the
+// name it records, the Func it calls and the ordered form it may call
+// instead always belong to the same entry.
+type Placer struct {
+	// Name is the entry's name, recorded in the plan.
+	Name string
+	// Func is the entry's New with the Options.
+	Func Func
+	// Ordered is the entry's ordered form, or nil.
+	Ordered Ordered
 }
 
-// LookupWith builds the allocator called name with opt. Each call returns
-// an independent Func, so different callers can use different options
-// concurrently without shared mutable state.
-func LookupWith(name string, opt Options) (Func, error) {
+// With builds a's Placer with opt.
+func (a Allocator) With(opt Options) Placer {
+	return Placer{Name: a.Name, Func: a.New(opt), Ordered: a.Ordered}
+}
+
+// Default is the default allocator (the table's first, first-fit) with
+// the default Options.
+func Default() Placer { return table[0].With(Options{}) }
+
+// Lookup builds the allocator called name with opt: the one lookup by
+// name. Each call builds an independent Func, so different callers can
+// use different options concurrently without shared mutable state.
+func Lookup(name string, opt Options) (Placer, error) {
 	for _, a := range table {
 		if a.Name == name {
-			return a.New(opt), nil
+			return a.With(opt), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown allocator %q (have %v)", name, Names())
+	return Placer{}, fmt.Errorf("unknown allocator %q (have %v)", name, Names())
 }
 
 // StartOrder returns the indices of items sorted by (start, end, name):

@@ -16,7 +16,7 @@ var testBest = BestWith(Options{MaxNodes: 3000})
 func TestTableReadOnly(t *testing.T) {
 	tab, names := Table(), Names()
 	tab[0].Name, names[0] = "changed", "changed"
-	if Table()[0].Name != "first-fit" || Names()[0] != "first-fit" || LookupOrdered("first-fit") == nil {
+	if p, err := Lookup("first-fit", Options{}); Table()[0].Name != "first-fit" || Names()[0] != "first-fit" || err != nil || p.Ordered == nil {
 		t.Errorf("the allocator table changed through a copy: %q, %q", Table()[0].Name, Names()[0])
 	}
 }
@@ -27,16 +27,27 @@ func TestNames(t *testing.T) {
 		t.Fatalf("Names() = %v, want %v", Names(), want)
 	}
 	for _, n := range Names() {
-		if _, err := Lookup(n); err != nil {
-			t.Errorf("Lookup(%q): %v", n, err)
-		}
-		if _, err := LookupWith(n, Options{MaxNodes: 1}); err != nil {
-			t.Errorf("LookupWith(%q): %v", n, err)
+		p, err := Lookup(n, Options{MaxNodes: 1})
+		if err != nil || p.Name != n || p.Func == nil {
+			t.Errorf("Lookup(%q) = %q, %v", n, p.Name, err)
 		}
 	}
-	if _, err := LookupWith("worst-fit", Options{}); err == nil {
-		t.Error("LookupWith of an unknown allocator succeeded")
+	if p, err := Lookup("worst-fit", Options{}); err == nil || p.Func != nil {
+		t.Error("Lookup of an unknown allocator succeeded")
 	}
+	if d := Default(); d.Name != "first-fit" || d.Func == nil || d.Ordered == nil {
+		t.Errorf("Default() = %q, want first-fit with its ordered form", d.Name)
+	}
+}
+
+// mustLookup is Lookup(name) with the default options' Func.
+func mustLookup(t *testing.T, name string) Func {
+	t.Helper()
+	p, err := Lookup(name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Func
 }
 
 func TestBestFitMatchesNaive(t *testing.T) {
@@ -210,7 +221,7 @@ func TestHandCases(t *testing.T) {
 	// the 2-byte gap below x: 3.
 	trap := []Interval{{"x", 1, 0, 1}, {"y", 1, 0, 0}, {"z", 2, 1, 2}}
 	for name, want := range map[string]int64{"first-fit": 4, "best-fit": 4, "size-best-fit": 3, "best": 3} {
-		f, _ := Lookup(name)
+		f := mustLookup(t, name)
 		if got := run(name, f, trap, 1<<62).PoolEnd; got != want {
 			t.Errorf("trap: %s pool end %d, want %d", name, got, want)
 		}
@@ -224,7 +235,7 @@ func TestHandCases(t *testing.T) {
 	// live together can only stack.
 	readme := []Interval{{"b1", 4, 0, 2}, {"b2", 4, 3, 8}, {"b3", 4, 0, 8}, {"b4", 4, 9, 20}, {"b5", 4, 0, 20}}
 	for _, name := range Names() {
-		f, _ := Lookup(name)
+		f := mustLookup(t, name)
 		if got := run(name, f, readme, 1<<62).PoolEnd; got != 12 {
 			t.Errorf("readme: %s pool end %d, want 12", name, got)
 		}
@@ -263,7 +274,7 @@ func TestHandCases(t *testing.T) {
 	// pool end is 5. A 9-byte buffer alone under budget 7 never fits.
 	two := []Interval{{"p", 5, 0, 1}, {"q", 5, 1, 2}}
 	for _, name := range Names() {
-		f, _ := Lookup(name)
+		f := mustLookup(t, name)
 		r := run(name, f, two, 7)
 		if r.PoolEnd != 5 || (r.Offsets[0] == -1) == (r.Offsets[1] == -1) {
 			t.Errorf("budget 7: %s %v pool %d, want exactly one placed, pool 5", name, r.Offsets, r.PoolEnd)
@@ -275,7 +286,7 @@ func TestHandCases(t *testing.T) {
 
 	// Nothing to place.
 	for _, name := range Names() {
-		f, _ := Lookup(name)
+		f := mustLookup(t, name)
 		if r := run(name, f, nil, 100); len(r.Offsets) != 0 || r.PoolEnd != 0 {
 			t.Errorf("empty: %s gave %v", name, r)
 		}

@@ -99,15 +99,15 @@ func TestFirstFitOrderedMatchesFirstFit(t *testing.T) {
 // holds equal to FirstFit's).
 func TestLookupOrdered(t *testing.T) {
 	for _, a := range Table() {
-		got := LookupOrdered(a.Name) != nil
-		if want := a.Name == "first-fit"; got != want {
+		p, err := Lookup(a.Name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.Ordered != nil, a.Name == "first-fit"; got != want {
 			t.Errorf("%s: ordered form %v, want %v", a.Name, got, want)
 		}
 	}
-	if LookupOrdered("no-such") != nil {
-		t.Error("an unknown allocator has an ordered form")
-	}
-	if reflect.ValueOf(LookupOrdered("first-fit")).Pointer() != reflect.ValueOf(Ordered(FirstFitOrdered)).Pointer() {
+	if reflect.ValueOf(Default().Ordered).Pointer() != reflect.ValueOf(Ordered(FirstFitOrdered)).Pointer() {
 		t.Error("first-fit's ordered form is not FirstFitOrdered")
 	}
 }

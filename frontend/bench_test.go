@@ -173,12 +173,13 @@ func BenchmarkParseCheckReader10kKinds(b *testing.B) { benchParseCheckReader(b, 
 // BenchmarkPeakHeap1Mx1000 reports the peak live heap of one ParseCheck
 // of the 1Mx1000 graph, over what was live before (the source, which the
 // caller holds), and the live heap of the graph it returns. The builder
-// calls memHook where its heap may peak (every 65536 ops and between the
-// steps of finish); the hook collects garbage and samples the live heap.
+// calls the config's memHook where its heap may peak (every 65536 ops and
+// between the steps of finish); the hook collects garbage and samples the
+// live heap.
 // The CPU figure of this benchmark is meaningless.
 func BenchmarkPeakHeap1Mx1000(b *testing.B) {
-	benchPeakHeap(b, "1Mx1000.bir", func(src []byte) (*ir.Graph, error) {
-		g, errs := ParseCheck("1Mx1000.bir", src)
+	benchPeakHeap(b, "1Mx1000.bir", func(src []byte, cfg pipeConfig) (*ir.Graph, error) {
+		g, errs := parseCheck("1Mx1000.bir", src, cfg)
 		if errs != nil {
 			return nil, errs
 		}
@@ -194,8 +195,8 @@ func BenchmarkPeakHeapReader1M(b *testing.B)      { benchPeakHeapReader(b, "1M.b
 func BenchmarkPeakHeapReader1Mx1000(b *testing.B) { benchPeakHeapReader(b, "1Mx1000.bir") }
 
 func benchPeakHeapReader(b *testing.B, name string) {
-	benchPeakHeap(b, name, func(src []byte) (*ir.Graph, error) {
-		g, errs, err := ParseCheckReader(name, bytes.NewReader(src), len(src))
+	benchPeakHeap(b, name, func(src []byte, cfg pipeConfig) (*ir.Graph, error) {
+		g, errs, err := parseCheckReader(name, bytes.NewReader(src), len(src), window{size: windowSize, limit: maxSource}, cfg)
 		if errs != nil {
 			return nil, errs
 		}
@@ -204,20 +205,21 @@ func benchPeakHeapReader(b *testing.B, name string) {
 }
 
 // benchPeakHeap reports the peak-heap figures of parse on the graph
-// file name (see BenchmarkPeakHeap1Mx1000).
-func benchPeakHeap(b *testing.B, name string, parse func(src []byte) (*ir.Graph, error)) {
+// file name (see BenchmarkPeakHeap1Mx1000): parse parses src with the
+// default config given a memHook.
+func benchPeakHeap(b *testing.B, name string, parse func(src []byte, cfg pipeConfig) (*ir.Graph, error)) {
 	src := perfFile(b, name)
 	var g *ir.Graph
 	for b.Loop() {
 		g = nil
 		base := heapstat.Live()
 		var peak uint64
-		memHook = func() {
+		cfg := defaultPipe
+		cfg.memHook = func() {
 			peak = max(peak, heapstat.Live())
 		}
 		var err error
-		g, err = parse(src)
-		memHook = nil
+		g, err = parse(src, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

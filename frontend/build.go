@@ -61,6 +61,8 @@ type builder struct {
 	// dupAside is the fewest node names finish looks for duplicates
 	// among on a goroutine of their own (0: never); see pipeConfig.
 	dupAside int
+	// memHook is pipeConfig.memHook (see measure).
+	memHook func()
 	// byPre maps a token's pre to its name's id + 1 (0: not yet
 	// interned); see internPre.
 	byPre []int32
@@ -399,8 +401,8 @@ type nodeDecl struct {
 // nodeDuplicates reports to errs every node name in decls declared
 // before, at the later declarations, naming the first; the names are in
 // arena. It touches nothing else of the builder, so that finish can run
-// it beside its other steps.
-func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorList) {
+// it beside its other steps; measure is the builder's (builder.measure).
+func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorList, measure func()) {
 	// starts[c] is the index of chunk c's first declaration.
 	starts := make([]int, len(decls))
 	n := 0
@@ -733,8 +735,8 @@ func (b *builder) leafEnd() {
 	case lf.cpu:
 	default:
 		step := b.ops.Mark() - b.opsStart
-		if b.nops++; memHook != nil && b.nops&0xffff == 0 {
-			measure()
+		if b.nops++; b.memHook != nil && b.nops&0xffff == 0 {
+			b.measure()
 		}
 		b.ops.Push(&b.opsStart, ir.Op{
 			Name:     lf.node,
@@ -983,23 +985,21 @@ func (b *builder) strides(s ints, depth int) (span ir.IntsRef, ok bool) {
 	return span, ok
 }
 
-// finish resolves what waited for the whole graph (renames, references,
-// bounds, aliases and claims), builds the groups and returns the graph,
-// or every diagnostic sorted when there is any.
-// memHook, when set (by this package's benchmarks only), is called at
-// the points where the builder's live heap may peak: every 65536 ops and
-// between the steps of finish.
-var memHook func()
-
-func measure() {
-	if memHook != nil {
-		memHook()
+// measure calls the memory hook, when set (pipeConfig.memHook: by this
+// package's benchmarks only), at the points where the builder's live
+// heap may peak: every 65536 ops and between the steps of finish.
+func (b *builder) measure() {
+	if b.memHook != nil {
+		b.memHook()
 	}
 }
 
+// finish resolves what waited for the whole graph (renames, references,
+// bounds, aliases and claims), builds the groups and returns the graph,
+// or every diagnostic sorted when there is any.
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
-	measure()
+	b.measure()
 	// The node names' duplicates are found on a goroutine of their own,
 	// beside the steps below, when the graph is small (a large one's
 	// sort keys would add to its peak heap, see measure) but has
@@ -1012,13 +1012,13 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for _, c := range b.nodeDecls {
 		nodes += len(c)
 	}
-	if b.small && b.dupAside > 0 && nodes >= b.dupAside && memHook == nil {
+	if b.small && b.dupAside > 0 && nodes >= b.dupAside && b.memHook == nil {
 		dupDone = make(chan struct{})
 		decls, arena := b.nodeDecls, &b.names.arena
 		b.nodeDecls = nil
 		go func() {
 			defer close(dupDone)
-			nodeDuplicates(b.file, decls, arena, &dupErrs)
+			nodeDuplicates(b.file, decls, arena, &dupErrs, b.measure)
 		}()
 	}
 	if len(b.accSealed) > 0 {
@@ -1100,11 +1100,11 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	// Every name is resolved: the table can go before the groups are
 	// built.
-	measure()
+	b.measure()
 	b.suggestNames()
 	b.names.slots, b.names.entries = nil, nil
 	if dupDone == nil {
-		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs)
+		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs, b.measure)
 		b.nodeDecls = nil
 	}
 	b.names = nil
@@ -1117,7 +1117,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			off += copy(g.Buffers[off:], c)
 		}
 	}
-	measure()
+	b.measure()
 	b.bufs = nil
 	// As without the sizing of a small source:
 	if len(g.Ints) == 0 {
@@ -1139,7 +1139,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		g.Bundles = slices.Clip(slices.Clone(g.Bundles))
 	}
 	b.buildGroups(claims)
-	measure()
+	b.measure()
 	if dupDone != nil {
 		<-dupDone
 		b.errs = append(b.errs, dupErrs...)

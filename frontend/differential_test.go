@@ -47,7 +47,7 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	// in batches of one token or of a few, and when it runs in line (a
 	// minimum above any input's size); with the duplicate node names
 	// looked for on a goroutine of their own, or in line.
-	for _, cfg := range []pipeConfig{{0, 1, 1, 0, 1}, {0, 3, 2, 1, 1}, {0, 4, 3, 2, 0}, {1 << 30, 4096, 3, 0, 0}} {
+	for _, cfg := range []pipeConfig{{0, 1, 1, 0, 1, nil}, {0, 3, 2, 1, 1, nil}, {0, 4, 3, 2, 0, nil}, {1 << 30, 4096, 3, 0, 0, nil}} {
 		pg, perrs := parseCheck(name, src, cfg)
 		if got, want := perrs.Error(), gerrs.Error(); got != want || len(perrs) != len(gerrs) {
 			t.Fatalf("%s: diagnostics differ\nParseCheck scanning ahead %+v: %s\nParseCheck: %s\ninput:\n%s", name, cfg, got, want, clip(src))
@@ -64,7 +64,7 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 	for i, c := range []struct{ size, win, chunk int }{{0, 4, 1}, {0, 5, 7}, {len(src), 4, 3}, {0, 16, 0}, {0, windowSize, 0}, {len(src), windowSize, 5}, {1, windowSize, 0}} {
 		// Where the window holds the input whole, the scanner runs
 		// ahead, in batches of 1 to 7 tokens.
-		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource}, pipeConfig{0, 1 + i, 2, i % 3, i % 2})
+		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource}, pipeConfig{0, 1 + i, 2, i % 3, i % 2, nil})
 		if err != nil {
 			t.Fatalf("%s: ParseCheckReader %+v: read error %v", name, c, err)
 		}

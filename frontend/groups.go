@@ -192,7 +192,7 @@ func (b *builder) buildGroups(claims []int) {
 		off += count[k]
 	}
 	count = nil
-	measure()
+	b.measure()
 	for i := range bufs {
 		bf := &bufs[i]
 		k := rank[groupOf[rootOf[i]]-1]

@@ -58,7 +58,7 @@ func parseCheck(filename string, src []byte, cfg pipeConfig) (*ir.Graph, ErrorLi
 	// parked; the call below has stopped it on every other way out.
 	defer p.stopPipe()
 	p.b = newBuilder(filename, len(src))
-	p.b.dupAside = cfg.dupAside
+	p.b.dupAside, p.b.memHook = cfg.dupAside, cfg.memHook
 	_, err := p.parse()
 	p.stopPipe()
 	if err != nil {

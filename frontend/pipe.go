@@ -23,6 +23,9 @@ type pipeConfig struct {
 	// dupAside is the fewest node names whose duplicates finish looks
 	// for on a goroutine of its own (0: never; see builder.finish).
 	dupAside int
+	// memHook, when set (by this package's benchmarks only), is called
+	// where the builder's live heap may peak (see builder.measure).
+	memHook func()
 }
 
 // defaultPipe scans ahead sources of 32 KiB or more (a few hundred ops:

@@ -141,7 +141,7 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	p.startPipe(pipe)
 	defer p.stopPipe() // on a panic (see parseCheck)
 	p.b = newBuilder(filename, size)
-	p.b.dupAside = pipe.dupAside
+	p.b.dupAside, p.b.memHook = pipe.dupAside, pipe.memHook
 	_, perr := p.parse()
 	p.stopPipe()
 	binary := p.binary()

@@ -5,12 +5,6 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-// NamedAllocator pairs an allocator with the name it is offered under.
-type NamedAllocator struct {
-	Name string
-	Func alloc.Func
-}
-
 // Alternative is what another allocator would need: its pool size for
 // every bundle (index as in ir.Graph.Bundles; meaningful where the bundle
 // has a pool entry, which does not depend on the allocator), and the
@@ -26,12 +20,11 @@ type Alternative struct {
 // and records each bundle's pool size. Candidates and live ranges are the
 // same for every allocator; only placement, and so the pool size and the
 // over-budget set, differ.
-func Compare(g *ir.Graph, opt Options, allocs []NamedAllocator) []Alternative {
+func Compare(g *ir.Graph, opt Options, allocs []alloc.Placer) []Alternative {
 	out := make([]Alternative, 0, len(allocs))
 	for _, a := range allocs {
 		o := opt
-		// a.Func alone: opt's ordered form, if any, is another allocator's.
-		o.AllocatorName, o.Allocator, o.Ordered = a.Name, a.Func, nil
+		o.Allocator = a
 		r := Plan(g, o)
 		sizes := make([]int64, len(r.Bundles))
 		for bi, b := range r.Bundles {

@@ -505,13 +505,9 @@ func TestFootprintMatchesPlain(t *testing.T) {
 // allocators room to differ; every other one has a 4 KiB budget, so what
 // falls back differs too.
 func TestCompareFootprint(t *testing.T) {
-	var all []planner.NamedAllocator
-	for _, name := range alloc.Names() {
-		f, err := alloc.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, planner.NamedAllocator{Name: name, Func: f})
+	var all []alloc.Placer
+	for _, a := range alloc.Table() {
+		all = append(all, a.With(alloc.Options{}))
 	}
 	differ := 0
 	for seed := int64(0); seed < 60; seed++ {
@@ -521,9 +517,12 @@ func TestCompareFootprint(t *testing.T) {
 		p.Compare = planner.Compare(p.Graph, opt, all)
 		seen := map[int64]bool{}
 		for k, alt := range p.Compare {
-			f, _ := alloc.Lookup(alt.Allocator)
+			a, err := alloc.Lookup(alt.Allocator, alloc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
 			o := opt
-			o.AllocatorName, o.Allocator = alt.Allocator, f
+			o.Allocator = a
 			if want := planner.Plan(p.Graph, o).Footprint().Peak; alt.PeakBytes != want || alt.Allocator != alloc.Names()[k] {
 				t.Fatalf("seed %d: %s peak %d, its plan's footprint %d", seed, alt.Allocator, alt.PeakBytes, want)
 			}

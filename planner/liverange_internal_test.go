@@ -72,7 +72,7 @@ func TestLiveRangesMatchSpec(t *testing.T) {
 		if seed%5 == 0 {
 			g = g.Unfused()
 		}
-		for _, o := range []Options{{Budget: 1 << 40}, {Budget: 1 << 40, Allocator: wrapFirstFit}} {
+		for _, o := range []Options{{Budget: 1 << 40}, {Budget: 1 << 40, Allocator: alloc.Placer{Name: "first-fit", Func: wrapFirstFit}}} {
 			p := Plan(g, o)
 			for gi, pg := range p.Groups {
 				if pg.Bundle < 0 {

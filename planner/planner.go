@@ -161,17 +161,15 @@ type Options struct {
 	Disabled bool
 	// Budget is MAX_POOL_SIZE_BYTES for every bundle's pool.
 	Budget int64
-	// AllocatorName is recorded in the plan; Allocator does the placing
-	// (alloc.FirstFit when nil). With Workers > 1 it is called from
-	// several goroutines at once, one bundle each: every allocator of
-	// alloc.Table is safe for that. Ordered, when set, is Allocator's
-	// ordered form (alloc.Table's entry; FirstFitOrdered when Allocator
-	// is nil): Plan then calls it instead, and it reads the candidates
-	// from the plan itself, with no []alloc.Interval copy of them;
-	// without one, Allocator is handed such a copy per bundle.
-	AllocatorName string
-	Allocator     alloc.Func
-	Ordered       alloc.Ordered
+	// Allocator places each bundle's candidates, and its Name is
+	// recorded in the plan; the zero Placer is alloc.Default()
+	// (first-fit). With Workers > 1 it is called from several
+	// goroutines at once, one bundle each: every allocator of
+	// alloc.Table is safe for that. When it has an ordered form, Plan
+	// calls that instead, and it reads the candidates from the plan
+	// itself, with no []alloc.Interval copy of them; without one, its
+	// Func is handed such a copy per bundle.
+	Allocator alloc.Placer
 	// Workers is how many goroutines plan bundles; 0 or 1 plans them on
 	// the caller's goroutine. The result is the same for every value:
 	// bundles are planned independently, each into its own entries.
@@ -240,15 +238,13 @@ func (p *Result) Pooled(gi, bi int) bool {
 
 // Plan applies bundle-ir.md §3 to g.
 func Plan(g *ir.Graph, opt Options) *Result {
-	p := &Result{Graph: g, Allocator: opt.AllocatorName, Budget: opt.Budget, Disabled: opt.Disabled,
+	a := opt.Allocator
+	if a.Func == nil {
+		a = alloc.Default()
+	}
+	p := &Result{Graph: g, Allocator: a.Name, Budget: opt.Budget, Disabled: opt.Disabled,
 		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles)), index: &indexOnce{}}
-	if p.Allocator == "" {
-		p.Allocator = "first-fit"
-	}
-	place, ordered := opt.Allocator, opt.Ordered
-	if place == nil {
-		place, ordered = alloc.FirstFit, alloc.FirstFitOrdered
-	}
+	place, ordered := a.Func, a.Ordered
 	collectTouches(g, p.Groups)
 	// Each group's reason depends on its own entries only.
 	par.ForChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {

@@ -49,8 +49,8 @@ func TestRandomGraphs(t *testing.T) {
 			g = g.Unfused()
 		}
 		budget := []int64{0, 1, 128, 1024, 4096, 16384, DefaultBudgetForTest}[r.Intn(7)]
-		fast := planner.Plan(g, planner.Options{Budget: budget, Allocator: alloc.FirstFit})
-		naive := planner.Plan(g, planner.Options{Budget: budget, Allocator: alloc.NaiveFirstFit})
+		fast := planner.Plan(g, planner.Options{Budget: budget, Allocator: alloc.Placer{Name: "first-fit", Func: alloc.FirstFit}})
+		naive := planner.Plan(g, planner.Options{Budget: budget, Allocator: alloc.Placer{Name: "first-fit", Func: alloc.NaiveFirstFit}})
 		if a, b := summary(fast), summary(naive); a != b {
 			t.Fatalf("seed %d: fast and naive first-fit differ:\n%s\nvs\n%s\n%s", seed, a, b, src)
 		}

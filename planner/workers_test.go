@@ -39,14 +39,10 @@ func samePlan(t *testing.T, what string, a, b *planner.Result) {
 
 // allocators is every allocator of alloc.Table(); best with a small node
 // budget, so that its search runs (and is cut) on the larger graphs.
-func allocators(t *testing.T) []planner.NamedAllocator {
-	var all []planner.NamedAllocator
+func allocators() []alloc.Placer {
+	var all []alloc.Placer
 	for _, a := range alloc.Table() {
-		f, err := alloc.LookupWith(a.Name, alloc.Options{MaxNodes: 2000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, planner.NamedAllocator{Name: a.Name, Func: f})
+		all = append(all, a.With(alloc.Options{MaxNodes: 2000}))
 	}
 	return all
 }
@@ -56,10 +52,10 @@ func allocators(t *testing.T) []planner.NamedAllocator {
 // random graphs of up to 8 bundles and on synthetic graphs of 40 and 300
 // bundles (more bundles than workers, of uneven sizes).
 func TestPlanWorkers(t *testing.T) {
-	all := allocators(t)
+	all := allocators()
 	check := func(what string, g *ir.Graph, budget int64, disabled bool) {
 		for _, a := range all {
-			one := planner.Options{Budget: budget, Disabled: disabled, AllocatorName: a.Name, Allocator: a.Func, Workers: 1}
+			one := planner.Options{Budget: budget, Disabled: disabled, Allocator: a, Workers: 1}
 			want := planner.Plan(g, one)
 			want.Compare = planner.Compare(g, one, all)
 			for _, w := range []int{0, 2, 3, 8} {
@@ -95,8 +91,9 @@ func TestPlanWorkers(t *testing.T) {
 
 // TestCompareColumns: each --compare column is the pool sizes of a plan
 // made with that allocator alone, also when the options Compare starts
-// from carry first-fit's ordered form (as sdscgen.Compile's do): a column
-// must never be first-fit's placement under another allocator's name.
+// from carry first-fit (with its ordered form, as sdscgen.Compile's do):
+// a column must never be first-fit's placement under another
+// allocator's name.
 // The synthetic graph has bundles where best-fit and first-fit differ,
 // which the test checks, so a wrong column cannot pass unnoticed.
 func TestCompareColumns(t *testing.T) {
@@ -105,12 +102,12 @@ func TestCompareColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := mustGraph(t, src.String())
-	base := planner.Options{Budget: 1 << 20, AllocatorName: "first-fit", Allocator: alloc.FirstFit, Ordered: alloc.FirstFitOrdered}
-	all := allocators(t)
+	base := planner.Options{Budget: 1 << 20, Allocator: alloc.Default()}
+	all := allocators()
 	cols := planner.Compare(g, base, all)
 	differs := false
 	for i, a := range all {
-		alone := planner.Plan(g, planner.Options{Budget: base.Budget, AllocatorName: a.Name, Allocator: a.Func})
+		alone := planner.Plan(g, planner.Options{Budget: base.Budget, Allocator: a})
 		for bi, b := range alone.Bundles {
 			if cols[i].PoolSizes[bi] != b.PoolSize {
 				t.Fatalf("%s, bundle %d: compare column %d, a plan with it alone %d", a.Name, bi, cols[i].PoolSizes[bi], b.PoolSize)

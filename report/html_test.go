@@ -317,12 +317,12 @@ func TestHTMLGoldenInputs(t *testing.T) {
 // and pool per plan (checkPage compares both with their plans).
 func TestHTMLAlternatives(t *testing.T) {
 	g := decoderBlock(t).Graph
-	ff := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, AllocatorName: "first-fit"})
-	best, err := alloc.Lookup("best")
+	ff := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	best, err := alloc.Lookup("best", alloc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alt := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, AllocatorName: "best", Allocator: best})
+	alt := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, Allocator: best})
 	page, d := renderHTML(t, ff, report.HTMLOptions{Alternatives: []*planner.Result{alt}})
 	checkPage(t, page, d, ff, alt)
 	if strings.Join(d.Allocators, ",") != "first-fit,best" {

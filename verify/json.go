@@ -336,23 +336,20 @@ func (ps *poolSizes) add(name []byte, v jint) {
 // Call Plan first: JSON trusts p's decisions and checks only that the
 // document states them.
 func JSON(g *ir.Graph, p *planner.Result, data []byte) error {
-	return checkJSON(g, p, &reader{data: data, tok: -1}, nil)
+	return checkJSON(g, p, &reader{data: data, tok: -1}, nil, false)
 }
 
 // JSONReader is JSON on the document read from src, which it reads to
 // the end unless the check fails first. It keeps only a window of the
 // document in memory, not the document.
 func JSONReader(g *ir.Graph, p *planner.Result, src io.Reader) error {
-	return checkJSON(g, p, newStreamReader(src), nil)
+	return checkJSON(g, p, newStreamReader(src), nil, false)
 }
 
-// slowJSON turns the fast paths (buffers, kernel arguments, ops) off (for
-// the tests that hold the two paths equal).
-var slowJSON bool
-
 // checkJSON is JSON reading from r, with the views views (nil: derive
-// them).
-func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error {
+// them). slow turns the fast paths (buffers, kernel arguments, ops) off:
+// the tests that hold the two paths equal set it.
+func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo, slow bool) error {
 	c := &checker{g: g, p: p}
 	matches := len(p.Groups) == len(g.Groups) && len(p.Bundles) == len(g.Bundles)
 	// Bundles and buffers are checked as they stream by, into kc and bc;
@@ -374,7 +371,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 	withV2, withoutV2 := 0, 0
 	var expectMin func(i, _ int) int
 	var expect func(i, _ int, data []byte) int
-	if matches && !slowJSON {
+	if matches && !slow {
 		expectMin = func(i, _ int) int { return bc.bufferMin(i) }
 		expect = func(i, _ int, data []byte) int { return bc.matchBuffer(i, data) }
 	}
@@ -402,7 +399,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo) error
 	}, v2.hooks(func() {
 		kc.err = Error{} // a repeated "bundles" key: the last one counts
 		v2.with, v2.without = 0, 0
-	}, matches && !slowJSON))
+	}, matches && !slow))
 	if r.err == nil && !r.atEnd() {
 		r.fail("data after the document")
 	}

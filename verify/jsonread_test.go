@@ -263,7 +263,7 @@ func TestJSONWindow(t *testing.T) {
 		t.Fatalf("only %d bytes of JSON", doc.Len())
 	}
 	r := newStreamReader(&doc)
-	if err := checkJSON(g, p, r, nil); err != nil {
+	if err := checkJSON(g, p, r, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	if cap(r.data) != window || cap(r.strs) > 1024 || cap(r.key) > 1024 {

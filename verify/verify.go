@@ -71,16 +71,14 @@ import (
 // stick is the HBM allocation granule of bundle-ir.md §2.
 const stick = 128
 
-// Options are the settings the plan was requested with.
-type Options struct {
-	// Disabled is true when planning was turned off.
-	Disabled bool
-	// Budget is MAX_POOL_SIZE_BYTES.
-	Budget int64
-	// Workers is how many goroutines check bundles side by side (<= 1:
-	// one, the caller's). The error reported is the same for every value.
-	Workers int
-}
+// Options are the options the plan was requested with: the planner's
+// own, so that a caller states them once for both. The verifier reads
+// Disabled and Budget (the plan must record them, and its decisions
+// follow from them) and Workers, how many goroutines check bundles side
+// by side (<= 1: one, the caller's; the error reported is the same for
+// every value). It ignores Allocator: any placement that keeps the rules
+// is accepted, whichever allocator made it.
+type Options = planner.Options
 
 // maxReported is how many violations an Error spells out.
 const maxReported = 20
@@ -276,7 +274,7 @@ func (pre *Prepared) Plan(p *planner.Result) error {
 func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonErr error) {
 	g := pre.c.g // (check replaces pre.c while the JSON is read)
 	return pre.check(p, func(views *viewInfo) error {
-		return checkJSON(g, p, newStreamReader(r), views)
+		return checkJSON(g, p, newStreamReader(r), views, false)
 	})
 }
 

@@ -62,11 +62,11 @@ func planE(g *ir.Graph, s setup) (*planner.Result, error) {
 	}
 	// A short search keeps the optimizing allocators quick; the verifier
 	// does not care how good a placement is, only that it is legal.
-	place, err := alloc.LookupWith(s.allocator, alloc.Options{MaxNodes: 3000})
+	place, err := alloc.Lookup(s.allocator, alloc.Options{MaxNodes: 3000})
 	if err != nil {
 		return nil, err
 	}
-	return planner.Plan(g, planner.Options{Disabled: s.disabled, Budget: s.budget, AllocatorName: s.allocator, Allocator: place}), nil
+	return planner.Plan(g, planner.Options{Disabled: s.disabled, Budget: s.budget, Allocator: place}), nil
 }
 
 // verifyAll runs both checks, the JSON one on planner.WriteJSON's output.

@@ -49,11 +49,8 @@ func newCommitFixture(t *testing.T) *commitFixture {
 	return f
 }
 
-// withHook sets testHook for one test.
-func withHook(t *testing.T, h func(point, path string)) {
-	t.Cleanup(func() { testHook = nil })
-	testHook = h
-}
+// withHook is a process whose runs call h at the hook's points.
+func withHook(h func(point, path string)) *process { return &process{hook: h} }
 
 // leftovers lists the temporaries and backups left in dir.
 func leftovers(dir string) []string {
@@ -73,12 +70,12 @@ func leftovers(dir string) []string {
 // rename of the file onto itself ("rename p.json p.json").
 func TestCommitAllOrNone(t *testing.T) {
 	f := newCommitFixture(t)
-	withHook(t, func(point, path string) {
+	p := withHook(func(point, path string) {
 		if point == "commit" && path == f.plan {
 			os.RemoveAll(filepath.Dir(f.plan))
 		}
 	})
-	code, _, errs := runCLI(t, "", f.args...)
+	code, _, errs := runCLIIn(t, p, "", f.args...)
 	want := fmt.Sprintf("sdscgen: --plan %s: cannot put %s in place: no such file or directory; no output was written\n", f.plan, f.plan)
 	if code != exitBadInput || errs != want {
 		t.Fatalf("exit %d, stderr\n%s\nwant exit 1 and\n%s", code, errs, want)
@@ -99,7 +96,7 @@ func TestCommitAllOrNone(t *testing.T) {
 // else is replaced.
 func TestCommitRollsBack(t *testing.T) {
 	f := newCommitFixture(t)
-	withHook(t, func(point, path string) {
+	p := withHook(func(point, path string) {
 		if point == "commit" && path == f.html {
 			if b, _ := os.ReadFile(f.plan); string(b) == string(f.oldPlan) {
 				t.Errorf("--plan is not yet the new plan when --html is committed")
@@ -107,7 +104,7 @@ func TestCommitRollsBack(t *testing.T) {
 			os.RemoveAll(filepath.Dir(f.html))
 		}
 	})
-	code, _, errs := runCLI(t, "", f.args...)
+	code, _, errs := runCLIIn(t, p, "", f.args...)
 	want := fmt.Sprintf("sdscgen: --html %s: cannot put %s in place: no such file or directory; no output was written (the outputs already in place were put back as they were)\n", f.html, f.html)
 	if code != exitBadInput || errs != want {
 		t.Fatalf("exit %d, stderr\n%s\nwant exit 1 and\n%s", code, errs, want)
@@ -128,7 +125,7 @@ func TestCommitRollsBack(t *testing.T) {
 // new) and what was not (--html and -o, still old).
 func TestCommitSaysWhatWasWritten(t *testing.T) {
 	f := newCommitFixture(t)
-	withHook(t, func(point, path string) {
+	p := withHook(func(point, path string) {
 		if point == "commit" && path == f.html {
 			// The new p.json goes with its folder: its backup cannot
 			// be renamed back.
@@ -136,7 +133,7 @@ func TestCommitSaysWhatWasWritten(t *testing.T) {
 			os.RemoveAll(filepath.Dir(f.plan))
 		}
 	})
-	code, _, errs := runCLI(t, "", f.args...)
+	code, _, errs := runCLIIn(t, p, "", f.args...)
 	want := fmt.Sprintf("sdscgen: --html %s: cannot put %s in place: no such file or directory; written: --plan %s; not written: --html %s, -o %s\n", f.html, f.html, f.plan, f.html, f.out)
 	if code != exitBadInput || errs != want {
 		t.Fatalf("exit %d, stderr\n%s\nwant exit 1 and\n%s", code, errs, want)
@@ -192,14 +189,13 @@ func TestDebrisCleaned(t *testing.T) {
 // A later run that cannot remove it either says so again.
 func TestTreeNotRemovedIsReported(t *testing.T) {
 	f := newCommitFixture(t)
-	t.Cleanup(func() { removeTree = os.RemoveAll })
-	removeTree = func(path string) error {
+	p := &process{removeTree: func(path string) error {
 		if strings.Contains(filepath.Base(path), ".sdscgen-") {
 			return &os.PathError{Op: "unlinkat", Path: path, Err: os.ErrPermission}
 		}
 		return os.RemoveAll(path)
-	}
-	code, _, errs := runCLI(t, "", f.args...)
+	}}
+	code, _, errs := runCLIIn(t, p, "", f.args...)
 	st := stages(t, f.out)
 	if code != exitOK || len(st) != 1 {
 		t.Fatalf("exit %d, stages %v: %s", code, st, errs)
@@ -211,7 +207,7 @@ func TestTreeNotRemovedIsReported(t *testing.T) {
 	if !sameTree(t, st[0], f.oldTree) {
 		t.Errorf("the folder left is not the old tree")
 	}
-	code, _, errs = runCLI(t, "", f.args...)
+	code, _, errs = runCLIIn(t, p, "", f.args...)
 	if code != exitOK || !strings.Contains(errs, fmt.Sprintf("sdscgen: warning: -o %s: %s, left by an earlier run, could not be removed", f.out, st[0])) {
 		t.Errorf("second run: exit %d: %s", code, errs)
 	}

@@ -30,7 +30,7 @@ func explainCommand() (*command, *mainFlags) {
 
 // runExplain implements `sdscgen explain [flags] FILE NAME` as
 // `sdscgen --explain NAME [flags] FILE`.
-func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p *process) runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, m := explainCommand()
 	positional, code, ok := c.parse(args, stdout, stderr)
 	if !ok {
@@ -55,5 +55,5 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	return generate(cfg, stdin, stdout, stderr)
+	return p.generate(cfg, stdin, stdout, stderr)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,9 +26,21 @@ const small = `graph g {
 
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runCLIIn(t, new(process), stdin, args...)
+}
+
+// runCLIIn is runCLI in process p (a test's hooks).
+func runCLIIn(t *testing.T, p *process, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &out, &errb)
+	code = p.run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// run is the command run in-process as the tests run it: in a process
+// that leaves the collector alone, with no hooks.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return new(process).run(args, stdin, stdout, stderr)
 }
 
 func TestPlanningSwitches(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 // generate is a compiler run: read the input, sdscgen.Compile it, print
 // the reports the flags ask for, then write the outputs.
-func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p *process) generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.opt.SearchTime > 0 && (cfg.opt.Allocator == "best" || cfg.opt.Compare) {
 		fmt.Fprintf(stderr, "sdscgen: note: --search-time %v bounds best's search by the clock: the plan may differ from run to run and machine to machine\n", cfg.opt.SearchTime)
 	}
@@ -21,19 +21,19 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	in, err := openInput(cfg.input, stdin)
+	in, err := openInput(cfg.input, stdin, p.limit())
 	if err != nil {
 		inputFailed(cfg, name, err, stderr)
 		return exitBadInput
 	}
 	size := in.size
-	if setGC != nil {
-		setGC(size, cfg.opt.Unfused)
+	if p.setGC != nil {
+		p.setGC(size, cfg.opt.Unfused)
 		if in.size == 0 {
 			// A stream: the settings follow what it has given so far.
 			in.file.grew = func(n int) {
 				size = n
-				setGC(n, cfg.opt.Unfused)
+				p.setGC(n, cfg.opt.Unfused)
 			}
 		}
 	}
@@ -41,10 +41,10 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	// writers hold every byte back until it has accepted the plan.
 	opt := cfg.opt
 	opt.VerifyAsync = true
-	if setGCGraph != nil {
-		opt.Checked = func(g *ir.Graph) { setGCGraph(size, len(g.Bundles), cfg.opt.Unfused) }
+	if p.setGCGraph != nil {
+		opt.Checked = func(g *ir.Graph) { p.setGCGraph(size, len(g.Bundles), cfg.opt.Unfused) }
 	}
-	res, err := compileReader(name, in.file, opt)
+	res, err := p.compileReader(name, in.file, opt)
 	in.close()
 	var diags frontend.ErrorList
 	var ierr inputError
@@ -74,7 +74,7 @@ func generate(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := reports(cfg, res, stdout, stderr); done {
 		return code
 	}
-	if err := writeOutputs(cfg, res, stdout, stderr); err != nil {
+	if err := p.writeOutputs(cfg, res, stdout, stderr); err != nil {
 		var verr *sdscgen.VerifyError
 		if errors.As(err, &verr) {
 			return internalError(stderr, err)
@@ -141,16 +141,3 @@ func reports(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) (code i
 	}
 	return 0, false
 }
-
-// setGC, when set (by main: the in-process tests leave their own
-// collector alone), tunes the garbage collector for an input of the
-// given size (tuneGC).
-var setGC func(inputBytes int, unfused bool)
-
-// setGCGraph, when set (by main), sizes the collector's memory limit
-// once the graph is checked (tuneGraph).
-var setGCGraph func(inputBytes, bundles int, unfused bool)
-
-// compileReader is sdscgen.CompileReader; a test replaces it to see how
-// the command reports a verifier failure.
-var compileReader = sdscgen.CompileReader

@@ -10,11 +10,9 @@ import (
 )
 
 // maxInput is the largest input sdscgen reads: frontend.Parse rejects
-// files of 2 GiB or more (its positions are 32-bit).
+// files of 2 GiB or more (its positions are 32-bit). Tests lower it
+// (process.inputLimit).
 const maxInput = math.MaxInt32 - 1
-
-// inputLimit is maxInput; tests lower it.
-var inputLimit int64 = maxInput
 
 // input is the command's input, which the compiler reads through its
 // window (sdscgen.CompileReader) and never holds whole: a regular file
@@ -28,10 +26,10 @@ type input struct {
 	size int
 }
 
-// openInput opens the input ("-": stdin).
-func openInput(path string, stdin io.Reader) (*input, error) {
+// openInput opens the input ("-": stdin), of at most limit bytes.
+func openInput(path string, stdin io.Reader, limit int64) (*input, error) {
 	if path == "-" {
-		return &input{file: &fileInput{r: stdin, name: "<stdin>"}}, nil
+		return &input{file: &fileInput{r: stdin, name: "<stdin>", limit: limit}}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,11 +45,11 @@ func openInput(path string, stdin io.Reader) (*input, error) {
 			size = fi.Size()
 		}
 	}
-	if size > inputLimit {
+	if size > limit {
 		f.Close()
-		return nil, tooBig(path)
+		return nil, tooBig(path, limit)
 	}
-	return &input{file: &fileInput{r: f, f: f, name: path}, size: int(size)}, nil
+	return &input{file: &fileInput{r: f, f: f, name: path, limit: limit}, size: int(size)}, nil
 }
 
 // close closes the file, if any.
@@ -62,8 +60,8 @@ func (in *input) close() {
 }
 
 // tooBig is the error for an input over the limit.
-func tooBig(name string) error {
-	return inputError{fmt.Errorf("%s: input is larger than the limit of %d bytes (2 GiB)", name, inputLimit)}
+func tooBig(name string, limit int64) error {
+	return inputError{fmt.Errorf("%s: input is larger than the limit of %d bytes (2 GiB)", name, limit)}
 }
 
 // inputError is a failure to read the input, as the compiler returns it
@@ -74,7 +72,7 @@ func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
 // fileInput reads the input for the compiler, failing as soon as it
-// passes the limit (a stream has no size, and a file may have grown
+// passes its limit (a stream has no size, and a file may have grown
 // since it was opened), with every error naming the input. Its Stat
 // tells the compiler the size of a regular file. On a stream, grew (when
 // set) is told how many bytes have been read each time that count
@@ -82,16 +80,17 @@ func (e inputError) Unwrap() error { return e.err }
 // follow the input's size (tuneGC), which a stream only tells as it
 // goes.
 type fileInput struct {
-	r    io.Reader
-	f    *os.File // the file opened, closed by input.close; nil for stdin
-	name string
-	n    int64 // bytes read
-	grew func(n int)
-	next int64 // when grew is called next; 0: tinyInput
+	r     io.Reader
+	f     *os.File // the file opened, closed by input.close; nil for stdin
+	name  string
+	n     int64 // bytes read
+	grew  func(n int)
+	next  int64 // when grew is called next; 0: tinyInput
+	limit int64 // the largest input read (maxInput but in tests)
 }
 
 func (in *fileInput) Read(p []byte) (int, error) {
-	if rest := inputLimit + 1 - in.n; int64(len(p)) > rest {
+	if rest := in.limit + 1 - in.n; int64(len(p)) > rest {
 		p = p[:rest]
 	}
 	n, err := in.r.Read(p)
@@ -104,12 +103,12 @@ func (in *fileInput) Read(p []byte) (int, error) {
 			for in.next <= in.n {
 				in.next *= 2
 			}
-			in.grew(int(min(in.n, inputLimit)))
+			in.grew(int(min(in.n, in.limit)))
 		}
 	}
 	switch {
-	case in.n > inputLimit:
-		return n, tooBig(in.name)
+	case in.n > in.limit:
+		return n, tooBig(in.name, in.limit)
 	case err != nil && err != io.EOF:
 		return n, inputError{fmt.Errorf("%s: %w", in.name, err)}
 	}

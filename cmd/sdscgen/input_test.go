@@ -29,15 +29,13 @@ func TestFileInputSameAsStdin(t *testing.T) {
 // TestFileInputGrown: a file that grows past the limit after it was
 // opened fails as a file over the limit does, at the limit.
 func TestFileInputGrown(t *testing.T) {
-	defer func(l int64) { inputLimit = l }(inputLimit)
-	inputLimit = 1000
 	file := writeTemp(t, "big.bir", small+strings.Repeat("# comment\n", 200))
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	in := &fileInput{r: f, f: f, name: file}
+	in := &fileInput{r: f, f: f, name: file, limit: 1000}
 	_, err = sdscgen.CompileReader(file, in, sdscgen.Options{})
 	var ierr inputError
 	if !errors.As(err, &ierr) || err.Error() != file+": input is larger than the limit of 1000 bytes (2 GiB)" {
@@ -72,7 +70,7 @@ func TestStdinNotHeldWhole(t *testing.T) {
 func TestStreamGrew(t *testing.T) {
 	const mib = 1 << 20
 	var got []int
-	in := &fileInput{r: bytes.NewReader(make([]byte, 20*mib)), name: "s", grew: func(n int) { got = append(got, n/mib) }}
+	in := &fileInput{r: bytes.NewReader(make([]byte, 20*mib)), name: "s", limit: maxInput, grew: func(n int) { got = append(got, n/mib) }}
 	buf := make([]byte, mib)
 	for {
 		if _, err := in.Read(buf); err != nil {

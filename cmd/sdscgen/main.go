@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/sdscgen/sdscgen"
 )
 
 // version is reported by --version, with the build's module version and
@@ -26,33 +28,99 @@ const (
 	exitInternal = 3
 )
 
-func main() {
-	setGC = func(n int, unfused bool) { tuneGC(os.Getenv, n, unfused) }
-	setGCGraph = func(n, bundles int, unfused bool) { tuneGraph(os.Getenv, n, bundles, unfused) }
-	cleanupOnSignal()
+func main() { mainProcess().main() }
+
+// mainProcess is the command's own process: it tunes the collector.
+func mainProcess() *process {
+	return &process{
+		setGC:      func(n int, unfused bool) { tuneGC(os.Getenv, n, unfused) },
+		setGCGraph: func(n, bundles int, unfused bool) { tuneGraph(os.Getenv, n, bundles, unfused) },
+	}
+}
+
+// process is what a run needs of its process beyond its arguments and
+// standard streams. main's tunes the collector; the zero value (the
+// in-process tests') leaves the collector alone. Every other field is
+// for tests, to observe or provoke what a run cannot otherwise be made
+// to show, and its zero value is the real thing.
+type process struct {
+	// setGC, when set, tunes the garbage collector for an input of the
+	// given size (tuneGC); setGCGraph, when set, sizes the collector's
+	// memory limit once the graph is checked (tuneGraph).
+	setGC      func(inputBytes int, unfused bool)
+	setGCGraph func(inputBytes, bundles int, unfused bool)
+	// compile, when set, replaces sdscgen.CompileReader (a test sees how
+	// the command reports a verifier failure).
+	compile func(name string, r io.Reader, opt sdscgen.Options) (*sdscgen.Result, error)
+	// inputLimit, when positive, replaces maxInput.
+	inputLimit int64
+	// hook, when set, is called at the named points of the signal
+	// handler and of the commit (see at), so that a test can deliver a
+	// signal at an exact point of a run.
+	hook func(point, path string)
+	// removeTree, when set, replaces os.RemoveAll for the staging
+	// folders and old trees a run removes (a test sees how one that
+	// cannot be removed is reported).
+	removeTree func(path string) error
+}
+
+// main is the command's process: it exits with the run's status.
+func (p *process) main() {
+	p.cleanupOnSignal()
 	defer func() {
 		// A panic is a bug: exit 3 like any internal error (Go's own
 		// exit status for a panic, 2, means bad usage here), after
 		// removing the temporaries.
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "sdscgen: internal error: %v\n%s", r, debug.Stack())
-			removeTemps()
+			p.removeTemps()
 			os.Exit(exitInternal)
 		}
 	}()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(p.run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// at calls the test hook, if any, at the named point.
+func (p *process) at(point, path string) {
+	if p.hook != nil {
+		p.hook(point, path)
+	}
+}
+
+// removeAll is os.RemoveAll, or the test's removeTree.
+func (p *process) removeAll(path string) error {
+	if p.removeTree != nil {
+		return p.removeTree(path)
+	}
+	return os.RemoveAll(path)
+}
+
+// limit is the largest input read: maxInput, or the test's inputLimit.
+func (p *process) limit() int64 {
+	if p.inputLimit > 0 {
+		return p.inputLimit
+	}
+	return maxInput
+}
+
+// compileReader is sdscgen.CompileReader, or the test's compile.
+func (p *process) compileReader(name string, r io.Reader, opt sdscgen.Options) (*sdscgen.Result, error) {
+	if p.compile != nil {
+		return p.compile(name, r, opt)
+	}
+	return sdscgen.CompileReader(name, r, opt)
 }
 
 // run is the whole command: its subcommands, or the compiler.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p *process) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "pack":
-			return runPack(args[1:], stdin, stdout, stderr)
+			return p.runPack(args[1:], stdin, stdout, stderr)
 		case "explain":
-			return runExplain(args[1:], stdin, stdout, stderr)
+			return p.runExplain(args[1:], stdin, stdout, stderr)
 		case "synth":
-			return runSynth(args[1:], stdout, stderr)
+			return p.runSynth(args[1:], stdout, stderr)
 		case "help":
 			return runHelp(args[1:], stdout, stderr)
 		case "version":
@@ -67,7 +135,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	return generate(cfg, stdin, stdout, stderr)
+	return p.generate(cfg, stdin, stdout, stderr)
 }
 
 // runHelp is `sdscgen help [COMMAND]`: the usage on standard output.

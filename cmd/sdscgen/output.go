@@ -58,35 +58,24 @@ func untrackTemp(path string) {
 	delete(temps.paths, path)
 }
 
-// testHook, nil outside tests, is called at the named points of the
-// signal handler and of outputDir.commit, so that a test can deliver a
-// signal at an exact point of a run.
-var testHook func(point, path string)
-
-func hook(point, path string) {
-	if testHook != nil {
-		testHook(point, path)
-	}
-}
-
 // removeTemps removes every tracked temporary; it keeps the lock, so no
 // new one is tracked, and no staging folder is swapped in as an -o DIR
 // (outputDir.commit renames under the same lock), while the process
 // exits.
-func removeTemps() {
+func (p *process) removeTemps() {
 	temps.Lock()
-	for p := range temps.paths {
-		hook("remove", p)
+	for path := range temps.paths {
+		p.at("remove", path)
 		// The run may still be adding files to a staging folder by its
 		// path: move the folder where no path leads first, so that
 		// nothing new appears in it while it is removed (retries cover
 		// a creation already under way). The new name keeps the stage
 		// prefix, and the folder its flock: after a kill -9 meanwhile,
 		// the next run removes it.
-		gone := p
-		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-			if os.Rename(p, p+".removing") == nil {
-				gone = p + ".removing"
+		gone := path
+		if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+			if os.Rename(path, path+".removing") == nil {
+				gone = path + ".removing"
 			}
 		}
 		for try := 0; try < 5; try++ {
@@ -99,12 +88,12 @@ func removeTemps() {
 
 // cleanupOnSignal removes the temporaries and exits 128+signal on
 // SIGHUP (the terminal closed), SIGINT or SIGTERM.
-func cleanupOnSignal() {
+func (p *process) cleanupOnSignal() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		s := <-ch
-		removeTemps()
+		p.removeTemps()
 		os.Exit(128 + int(s.(syscall.Signal)))
 	}()
 }
@@ -160,7 +149,8 @@ type outputFile struct {
 	target string // where the content ends up
 	tmp    string // "" when writing the target in place
 	f      *os.File
-	label  string // the flag and its value, for commitAll's messages
+	label  string   // the flag and its value, for commitAll's messages
+	p      *process // whose commit puts it in place
 }
 
 // checkOutputFile reports, without writing anything, why path cannot be
@@ -187,12 +177,12 @@ func checkOutputFile(path string) (string, error) {
 }
 
 // createOutput opens path for writing (see the rules at the top).
-func createOutput(path string) (*outputFile, error) {
+func (p *process) createOutput(path string) (*outputFile, error) {
 	target, err := checkOutputFile(path)
 	if err != nil {
 		return nil, err
 	}
-	o := &outputFile{path: path, target: target, label: path}
+	o := &outputFile{path: path, target: target, label: path, p: p}
 	fi, err := os.Stat(target)
 	if err == nil && !fi.Mode().IsRegular() {
 		// A device, FIFO or socket: write it in place, never replace it.
@@ -216,7 +206,7 @@ func createOutput(path string) (*outputFile, error) {
 	}
 	temps.Unlock()
 	if err == nil {
-		hook("created", o.tmp)
+		p.at("created", o.tmp)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, errors.Unwrap(err))
@@ -241,7 +231,7 @@ func (o *outputFile) write(write func(f *os.File) error) error {
 
 // commit closes the file and renames the temporary into place.
 func (o *outputFile) commit() error {
-	return commitAll(nil, []*outputFile{o}, io.Discard)
+	return o.p.commitAll(nil, []*outputFile{o}, io.Discard)
 }
 
 // abort drops the temporary (a no-op after commit).
@@ -255,8 +245,8 @@ func (o *outputFile) abort() {
 
 // writeFileAtomic writes path through createOutput: atomically for a
 // regular file, in place for a device or FIFO.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	o, err := createOutput(path)
+func (p *process) writeFileAtomic(path string, write func(f *os.File) error) error {
+	o, err := p.createOutput(path)
 	if err != nil {
 		return err
 	}
@@ -274,13 +264,14 @@ type outputDir struct {
 	exists bool
 	stage  string
 	lock   *os.File // flock held on the stage while this run lives
+	p      *process // whose run writes it
 }
 
 // checkOutputDir reports, without writing anything, why name cannot be
 // replaced by a new -o tree: a missing parent, something not a folder, a
 // dangling symlink, or a folder holding files sdscgen did not write
 // (unless force).
-func checkOutputDir(name string, force bool) (*outputDir, error) {
+func (p *process) checkOutputDir(name string, force bool) (*outputDir, error) {
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
@@ -293,7 +284,7 @@ func checkOutputDir(name string, force bool) (*outputDir, error) {
 		}
 		abs = real
 	}
-	o := &outputDir{name: name, dir: abs}
+	o := &outputDir{name: name, dir: abs, p: p}
 	fi, err := os.Stat(abs)
 	switch {
 	case err == nil && !fi.IsDir():
@@ -473,7 +464,7 @@ func (o *outputDir) start(warn io.Writer) error {
 	parent := filepath.Dir(o.dir)
 	if old, _ := filepath.Glob(filepath.Join(parent, globEscape(stagePrefix(o.dir))+"*")); len(old) > 0 {
 		for _, p := range old {
-			if err := removeIfUnlocked(p); err != nil {
+			if err := o.p.removeIfUnlocked(p); err != nil {
 				fmt.Fprintf(warn, "sdscgen: warning: -o %s: %s, left by an earlier run, could not be removed (%v); remove it by hand\n", o.name, p, err)
 			}
 		}
@@ -507,7 +498,7 @@ func globEscape(s string) string {
 
 // removeIfUnlocked removes a staging folder whose run is gone (its lock
 // is free); the error is why such a folder could not be removed.
-func removeIfUnlocked(path string) error {
+func (p *process) removeIfUnlocked(path string) error {
 	// Lstat first: opening a FIFO that only looks like a stage blocks.
 	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
 		return nil
@@ -523,12 +514,8 @@ func removeIfUnlocked(path string) error {
 	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
 		return nil // a live run's
 	}
-	return removeTree(path)
+	return p.removeAll(path)
 }
-
-// removeTree is os.RemoveAll; a test replaces it to see how a tree that
-// cannot be removed is reported (running as root, no permission stops it).
-var removeTree = os.RemoveAll
 
 // A file output's temporary is named .NAME.tmp-PID-*, and the backup of
 // the file it replaces (commitAll) .NAME.old-PID-*, PID being the
@@ -605,7 +592,7 @@ func (o *outputDir) create(rel string, write func(f *os.File) error) error {
 // and the backups are removed after the lock is released; an old tree
 // that cannot be removed is reported on warn (the run still succeeds:
 // every output is written).
-func commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
+func (p *process) commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
 	abort := func() {
 		for _, f := range files {
 			f.abort()
@@ -632,11 +619,11 @@ func commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
 			return err
 		}
 		stage = od.stage
-		hook("swap", stage)
+		p.at("swap", stage)
 	}
-	aside, backups, err := commitLocked(od, files)
+	aside, backups, err := p.commitLocked(od, files)
 	if od != nil {
-		hook("swapped", stage)
+		p.at("swapped", stage)
 	}
 	for _, b := range backups {
 		os.Remove(b)
@@ -647,7 +634,7 @@ func commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
 		return err
 	}
 	if aside != "" {
-		if rerr := removeTree(aside); rerr != nil {
+		if rerr := p.removeAll(aside); rerr != nil {
 			fmt.Fprintf(warn, "sdscgen: warning: -o %s: the old tree could not be removed (%v); it is left in %s\n", od.name, rerr, aside)
 		}
 		untrackTemp(aside)
@@ -663,7 +650,7 @@ func commitAll(od *outputDir, files []*outputFile, warn io.Writer) error {
 // commitLocked is commitAll's steps under the temps lock. It returns the
 // backups to remove, and the old -o tree's folder (aside) when the swap
 // had to move it aside.
-func commitLocked(od *outputDir, files []*outputFile) (aside string, backups []string, err error) {
+func (p *process) commitLocked(od *outputDir, files []*outputFile) (aside string, backups []string, err error) {
 	temps.Lock()
 	defer temps.Unlock()
 	type step struct {
@@ -705,7 +692,7 @@ func commitLocked(od *outputDir, files []*outputFile) (aside string, backups []s
 			inPlace = appendNew(inPlace, f.label+" (written in place)")
 			continue
 		}
-		hook("commit", f.path)
+		p.at("commit", f.path)
 		backup, existed := "", false
 		if fi, err := os.Lstat(f.target); err == nil {
 			existed = true
@@ -739,7 +726,7 @@ func commitLocked(od *outputDir, files []*outputFile) (aside string, backups []s
 		}
 	}
 	if od != nil {
-		hook("commit", od.dir)
+		p.at("commit", od.dir)
 		a, err := od.swapLocked()
 		if err != nil {
 			return a, backups, fail("-o "+od.name, err)
@@ -817,7 +804,7 @@ func (o *outputDir) discard() error {
 	if o.stage == "" {
 		return nil
 	}
-	err := removeTree(o.stage)
+	err := o.p.removeAll(o.stage)
 	untrackTemp(o.stage)
 	if o.lock != nil {
 		o.lock.Close()

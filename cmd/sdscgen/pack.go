@@ -52,7 +52,7 @@ func packCommand(f *packFlags) *command {
 }
 
 // runPack is the pack subcommand: MiniMalloc CSV in, packed CSV out.
-func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p *process) runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pf := &packFlags{}
 	c := packCommand(pf)
 	files, code, ok := c.parse(args, stdout, stderr)
@@ -80,7 +80,7 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkAllocator(*allocator); err != nil {
 		return usage("%v", err)
 	}
-	fn, err := alloc.LookupWith(*allocator, opt)
+	a, err := alloc.Lookup(*allocator, opt)
 	if err != nil {
 		return usage("--allocator: %v", err)
 	}
@@ -99,22 +99,22 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdscgen pack: %v\n", err)
 		return exitBadInput
 	}
-	p, err := dsa.Pack(inst.Buffers, budget, fn)
+	packed, err := dsa.Pack(inst.Buffers, budget, a.Func)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdscgen pack: %s: internal error: %v\n", inst.Name, err)
 		return exitInternal
 	}
 	report := fmt.Sprintf("pool_end=%d lower_bound=%d ratio=%.4f time=%s allocator=%s buffers=%d",
-		p.PoolEnd, p.LowerBound, p.Ratio(), roundDuration(p.Duration), *allocator, len(inst.Buffers))
+		packed.PoolEnd, packed.LowerBound, packed.Ratio(), roundDuration(packed.Duration), *allocator, len(inst.Buffers))
 	if *capacity > 0 {
 		report += fmt.Sprintf(" capacity=%d", *capacity)
 	}
-	if p.Fallbacks > 0 {
+	if packed.Fallbacks > 0 {
 		fmt.Fprintln(stderr, report)
 		var why string
 		switch {
-		case p.LowerBound > *capacity:
-			why = fmt.Sprintf("%d bytes are live at once, so none exists", p.LowerBound)
+		case packed.LowerBound > *capacity:
+			why = fmt.Sprintf("%d bytes are live at once, so none exists", packed.LowerBound)
 		case *allocator == "best":
 			why = fmt.Sprintf("none found within --search-effort %d, though one may exist", *searchEffort)
 			if *searchTime > 0 {
@@ -124,12 +124,12 @@ func runPack(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			why = fmt.Sprintf("%s found none; --allocator best searches", *allocator)
 		}
 		fmt.Fprintf(stderr, "sdscgen pack: %s: no packing within capacity %d: %s (%d of %d buffers do not fit)\n",
-			inst.Name, *capacity, why, p.Fallbacks, len(inst.Buffers))
+			inst.Name, *capacity, why, packed.Fallbacks, len(inst.Buffers))
 		return exitBadInput
 	}
-	write := func(w io.Writer) error { return dsa.Write(w, inst.Buffers, p.Offsets) }
+	write := func(w io.Writer) error { return dsa.Write(w, inst.Buffers, packed.Offsets) }
 	if *out != "" {
-		err = writeFileAtomic(*out, func(f *os.File) error { return write(f) })
+		err = p.writeFileAtomic(*out, func(f *os.File) error { return write(f) })
 	} else {
 		err = write(stdout)
 	}

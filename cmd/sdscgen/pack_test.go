@@ -20,7 +20,7 @@ const trapCSV = "id,lower,upper,size\nx,0,2,1\ny,0,1,1\nz,1,3,2\n"
 func runPackCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runPack(args, strings.NewReader(stdin), &out, &errb)
+	code = new(process).runPack(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -26,10 +26,11 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("SDSCGEN_TEST_MAIN") == "1" {
 		fileSizeLimit()
+		p := mainProcess()
 		if at := os.Getenv("SDSCGEN_TEST_SIGNAL_AT"); at != "" {
-			signalAt(at)
+			p.hook = signalAt(at)
 		}
-		main()
+		p.main()
 		return
 	}
 	os.Exit(m.Run())
@@ -430,7 +431,7 @@ func TestOutputDirKilled(t *testing.T) {
 	}
 }
 
-// signalAt installs the hook that sends this process SIGTERM at an exact
+// signalAt is the hook that sends this process SIGTERM at an exact
 // point of an -o run (for TestOutputDirSignalPoints):
 //
 //   - "swap": the stage is complete, the swap not done;
@@ -449,7 +450,7 @@ func TestOutputDirKilled(t *testing.T) {
 //     the handler off until every output is in place).
 //
 // SDSCGEN_TEST_SIGNAL (HUP, INT or TERM) chooses another signal.
-func signalAt(at string) {
+func signalAt(at string) func(point, path string) {
 	var (
 		signalled bool
 		stage     string
@@ -461,7 +462,7 @@ func signalAt(at string) {
 		sig = map[string]syscall.Signal{"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[s]
 	}
 	term := func() { syscall.Kill(os.Getpid(), sig) }
-	testHook = func(point, path string) {
+	return func(point, path string) {
 		switch {
 		case point == "swap" && at == "removing":
 			stage = path
@@ -669,16 +670,15 @@ func (e *endless) Read(p []byte) (int, error) {
 // TestInputLimit: the size limit is checked while reading, for a stream
 // without end as for a big file, with the limit in the message; exit 1.
 func TestInputLimit(t *testing.T) {
-	defer func(l int64) { inputLimit = l }(inputLimit)
-	inputLimit = 1000
+	p := &process{inputLimit: 1000}
 	want := "input is larger than the limit of 1000 bytes"
 	z := &endless{max: 1 << 20}
 	var out, errs bytes.Buffer
-	if code := run([]string{"-"}, z, &out, &errs); code != exitBadInput || !strings.Contains(errs.String(), "<stdin>: "+want) || z.n > 1<<16 {
+	if code := p.run([]string{"-"}, z, &out, &errs); code != exitBadInput || !strings.Contains(errs.String(), "<stdin>: "+want) || z.n > 1<<16 {
 		t.Errorf("endless stdin: exit %d, read %d bytes, %q", code, z.n, errs.String())
 	}
 	big := writeTemp(t, "big.bir", strings.Repeat("# comment\n", 200))
-	code, _, serr := runCLI(t, "", big)
+	code, _, serr := runCLIIn(t, p, "", big)
 	if code != exitBadInput || !strings.Contains(serr, big+": "+want) {
 		t.Errorf("big file: exit %d, %q", code, serr)
 	}
@@ -686,7 +686,7 @@ func TestInputLimit(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "in")
 	w := mkfifo(t, fifo)
 	go func() { w.Write(bytes.Repeat([]byte("# comment\n"), 200)) }()
-	code, _, serr = runCLI(t, "", fifo)
+	code, _, serr = runCLIIn(t, p, "", fifo)
 	if code != exitBadInput || !strings.Contains(serr, want) {
 		t.Errorf("FIFO: exit %d, %q", code, serr)
 	}

@@ -47,7 +47,7 @@ func synthCommand(f *synthFlags) *command {
 }
 
 // runSynth implements `sdscgen synth`.
-func runSynth(args []string, stdout, stderr io.Writer) int {
+func (p *process) runSynth(args []string, stdout, stderr io.Writer) int {
 	sf := &synthFlags{}
 	c := synthCommand(sf)
 	rest, code, ok := c.parse(args, stdout, stderr)
@@ -82,7 +82,7 @@ func runSynth(args []string, stdout, stderr io.Writer) int {
 			err = w.Flush()
 		}
 	} else {
-		err = writeFileAtomic(*out, func(f *os.File) error { return synth.Generate(f, cfg) })
+		err = p.writeFileAtomic(*out, func(f *os.File) error { return synth.Generate(f, cfg) })
 	}
 	if err != nil {
 		// Generate only fails writing: a full disk or a closed pipe is

@@ -16,13 +16,12 @@ import (
 // test, TestVerifyCatches, corrupts real plans) stops the run with exit
 // 3 and an internal-error message, before anything is written.
 func TestVerifyFailureExit(t *testing.T) {
-	defer func() { compileReader = sdscgen.CompileReader }()
-	compileReader = func(string, io.Reader, sdscgen.Options) (*sdscgen.Result, error) {
+	p := &process{compile: func(string, io.Reader, sdscgen.Options) (*sdscgen.Result, error) {
 		return nil, &sdscgen.VerifyError{Err: errors.New("t [0, 256) overlaps u")}
-	}
+	}}
 	dir := filepath.Join(t.TempDir(), "out")
 	var out, errb bytes.Buffer
-	code := run([]string{"-o", dir, "--plan", filepath.Join(filepath.Dir(dir), "p.json"), "-"}, strings.NewReader(small), &out, &errb)
+	code := p.run([]string{"-o", dir, "--plan", filepath.Join(filepath.Dir(dir), "p.json"), "-"}, strings.NewReader(small), &out, &errb)
 	if code != exitInternal {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInternal, errb.String())
 	}

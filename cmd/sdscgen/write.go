@@ -84,8 +84,8 @@ type dirOut struct {
 //     which are which; then standard output.
 //
 // Warnings (a folder that could not be removed) go to stderr.
-func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) error {
-	set, err := checkOutputs(cfg, res)
+func (p *process) writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) error {
+	set, err := p.checkOutputs(cfg, res)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if err := commitAll(set.od, temp, stderr); err != nil {
+	if err := p.commitAll(set.od, temp, stderr); err != nil {
 		return err
 	}
 	if set.toStdout != "" {
@@ -107,6 +107,7 @@ func writeOutputs(cfg *config, res *sdscgen.Result, stdout, stderr io.Writer) er
 
 // outputSet is where a run's outputs go, once checked.
 type outputSet struct {
+	p        *process         // whose run writes them
 	od       *outputDir       // -o DIR, or nil
 	inDir    []sdscgen.Output // what -o writes
 	files    []fileOut        // whole outputs to files of their own
@@ -115,8 +116,8 @@ type outputSet struct {
 }
 
 // checkOutputs is writeOutputs' first phase.
-func checkOutputs(cfg *config, res *sdscgen.Result) (*outputSet, error) {
-	set := &outputSet{toStdout: "mlir"}
+func (p *process) checkOutputs(cfg *config, res *sdscgen.Result) (*outputSet, error) {
+	set := &outputSet{p: p, toStdout: "mlir"}
 	if cfg.outDir != "" {
 		// The -o layout puts bundle folders beside plan.json.
 		for _, b := range res.Graph.Bundles {
@@ -125,7 +126,7 @@ func checkOutputs(cfg *config, res *sdscgen.Result) (*outputSet, error) {
 			}
 		}
 		var err error
-		if set.od, err = checkOutputDir(cfg.outDir, cfg.force); err != nil {
+		if set.od, err = p.checkOutputDir(cfg.outDir, cfg.force); err != nil {
 			return nil, err
 		}
 		if cfg.emit.Addresses {
@@ -219,7 +220,7 @@ func (set *outputSet) stage(res *sdscgen.Result, emit sdscgen.EmitOptions, stder
 		}
 	}()
 	write := func(o sdscgen.Output, path, lbl string, a sdscgen.Args) error {
-		f, err := createOutput(path)
+		f, err := set.p.createOutput(path)
 		if err == nil {
 			f.label = lbl
 			temp = append(temp, f)

@@ -64,12 +64,12 @@ func main() {
 		if *capacity != math.MaxInt64 {
 			opt.Goal = *capacity // a decision problem, as pack --capacity
 		}
-		f, err := alloc.LookupWith(n, opt)
+		a, err := alloc.Lookup(n, opt)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dsatable:", err)
 			os.Exit(2)
 		}
-		fns[i] = f
+		fns[i] = a.Func
 	}
 	hdr := "| instance | n | LB |"
 	sep := "|---|---:|---:|"

@@ -404,10 +404,10 @@ func keywordNamesBefore(filename, text string, pos ir.Position) ErrorList {
 					name, decl = true, true
 				}
 			case prev.kind == tokKeyword && !prevName:
-				switch prev.kw {
-				case kwGraph, kwBuffer, kwAlias, kwRename, kwOp, kwCPU, kwFused, kwLoop, kwInput, kwOutput, kwLX:
+				switch r := keywords[prev.kw]; {
+				case prev.kw == kwGraph, r.role == roleDecl, r.role == roleNode:
 					name, decl = true, true
-				case kwReads, kwWrites:
+				case r.arg == argAccesses:
 					name = true
 				}
 			}

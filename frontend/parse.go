@@ -329,10 +329,22 @@ func (p *parser) refName(puncts string, set kwSet, decl bool) Name {
 
 // endKws are the keywords that start a declaration or a node: one after a
 // keyword where a name is referred to confirms the keyword as the name.
-var endKws = kws(kwOp, kwCPU, kwFused, kwLoop, kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename)
+var endKws = kwsWith(roleNode) | kwsWith(roleDecl)
 
-// accessEnd are the keywords that may follow an access's name.
-var accessEnd = kws(kwStep, kwSplit, kwWrites)
+// accessEnd are the keywords that may follow an access's name: its
+// clauses, and the leaf's clauses after `reads` (`writes`).
+var accessEnd = kwsWith(roleAccess) | leafClausesAfter(kwReads)
+
+// leafClausesAfter is the set of the leaf clauses after clause k.
+func leafClausesAfter(k kw) kwSet {
+	var s kwSet
+	for c := kwGraph; c <= kwLast; c++ {
+		if keywords[c].role == roleLeaf && keywords[c].order > keywords[k].order {
+			s |= 1 << c
+		}
+	}
+	return s
+}
 
 func (p *parser) integer() Name {
 	if p.tok.kind != tokInt {
@@ -513,7 +525,7 @@ func (p *parser) leaf() *Leaf {
 
 // leafClauses are the keywords that may follow a leaf's name, which
 // confirm a keyword before them as the name (see declName).
-var leafClauses = kws(kwKind, kwCores, kwReads, kwWrites)
+var leafClauses = kwsWith(roleLeaf)
 
 // kindName consumes a `kind` keyword, the current token, and returns the
 // kind after it, which must be a name (a keyword is not one).

@@ -177,6 +177,137 @@ type IntList struct {
 	Ints []Name
 }
 
+// build hands the leaf to the builder through its one way in for a leaf,
+// the parser's (see parser.leafB): its pieces in source order. It is how
+// Check, and so the reference grammar's AST, reaches the builder.
+func (l *Leaf) build(b *builder) {
+	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
+	if l.OpKind != nil {
+		b.leafKind(l.OpKind.Pos, l.OpKind.Name)
+	}
+	if l.Cores != nil {
+		b.leafCores(astInts(l.Cores))
+	}
+	for i := range l.Reads {
+		a := &l.Reads[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.writes()
+	for i := range l.Writes {
+		a := &l.Writes[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.leafEnd()
+}
+
+// kw identifies a keyword, so that the parser switches on a small integer
+// instead of comparing strings. The constants are the rows of keywords.
+type kw uint8
+
+const (
+	kwNone kw = iota
+	kwGraph
+	kwBuffer
+	kwBytes
+	kwInput
+	kwOutput
+	kwLX
+	kwAlias
+	kwRename
+	kwOp
+	kwCPU
+	kwFused
+	kwLoop
+	kwCount
+	kwReads
+	kwWrites
+	kwStep
+	kwCores
+	kwSplit
+	kwKind
+
+	kwLast = kwKind
+)
+
+// kwRole says where a keyword stands in the grammar.
+type kwRole uint8
+
+const (
+	roleWord   kwRole = iota // read at one place of one construct: graph, bytes, count
+	roleDecl                 // starts a declaration (in the graph's body only)
+	roleNode                 // starts a node (in any body)
+	roleLeaf                 // a clause of an op or cpu node
+	roleAccess               // a clause of an access
+)
+
+// kwArg is what a clause keyword takes.
+type kwArg uint8
+
+const (
+	argNone     kwArg = iota
+	argName           // a name: `kind K`
+	argInts           // an integer or a bracketed list: `cores [2, 4]`
+	argAccesses       // accesses: `reads x, y`
+)
+
+// keywordRow is one row of keywords.
+type keywordRow struct {
+	text string
+	role kwRole
+	arg  kwArg // of a clause
+	// For a clause (roleLeaf, roleAccess): its place among the clauses
+	// of its construct, from 1, which is the grammar's fixed order, and
+	// whether the contract allows it on an op only (not on a cpu node).
+	order  int8
+	opOnly bool
+}
+
+// keywords is the one table of the reserved words, those of the grammar
+// below, in the order of the contract's list (docs/bundle-ir.md, section
+// 2.1; TestKeywordsDocumented holds the two equal): row k is keyword k.
+// Everything else the frontend knows of keywords is derived from it: the
+// scanner's lookup (keyword in lexer.go), kwText and isKeyword, the sets
+// of keywords that start a declaration or a node (isDeclKeyword, endKws,
+// bodyKws, and so the did-you-mean candidates), the clauses that may
+// follow a leaf's or an access's name (leafClauses, accessEnd), what a
+// clause takes and what may follow it in an error's expected tokens
+// (afterAt, continuation). The participle grammar's tags, literal
+// strings, are held to it by TestGrammarKeywords. It sits here, with the
+// grammar, so that a new clause is one row, its field in the AST and its
+// rule below.
+var keywords = [kwLast + 1]keywordRow{
+	kwGraph:  {text: "graph"},
+	kwBuffer: {text: "buffer", role: roleDecl},
+	kwBytes:  {text: "bytes"},
+	kwInput:  {text: "input", role: roleDecl},
+	kwOutput: {text: "output", role: roleDecl},
+	kwLX:     {text: "lx", role: roleDecl},
+	kwAlias:  {text: "alias", role: roleDecl},
+	kwRename: {text: "rename", role: roleDecl},
+	kwOp:     {text: "op", role: roleNode},
+	kwCPU:    {text: "cpu", role: roleNode},
+	kwFused:  {text: "fused", role: roleNode},
+	kwLoop:   {text: "loop", role: roleNode},
+	kwCount:  {text: "count"},
+	kwReads:  {text: "reads", role: roleLeaf, arg: argAccesses, order: 3},
+	kwWrites: {text: "writes", role: roleLeaf, arg: argAccesses, order: 4},
+	kwStep:   {text: "step", role: roleAccess, arg: argInts, order: 1},
+	kwCores:  {text: "cores", role: roleLeaf, arg: argInts, order: 2, opOnly: true},
+	kwSplit:  {text: "split", role: roleAccess, arg: argInts, order: 2},
+	kwKind:   {text: "kind", role: roleLeaf, arg: argName, order: 1, opOnly: true},
+}
+
+// kwsWith is the set of the keywords of role r.
+func kwsWith(r kwRole) kwSet {
+	var s kwSet
+	for k := kwGraph; k <= kwLast; k++ {
+		if keywords[k].role == r {
+			s |= 1 << k
+		}
+	}
+	return s
+}
+
 // The reference grammar.
 //
 // What follows is the grammar of contract section 1.1 written for

@@ -454,29 +454,6 @@ func (b *builder) endBundle() {
 	b.itemStack = b.itemStack[:0]
 }
 
-// leaf adds an op or cpu node of an AST at the current nesting (Check's
-// path): it feeds the builder as the parser does (leafStart, leafKind,
-// leafCores, access, writes, leafEnd).
-func (b *builder) leaf(l *Leaf) {
-	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
-	if l.OpKind != nil {
-		b.leafKind(l.OpKind.Pos, l.OpKind.Name)
-	}
-	if l.Cores != nil {
-		b.leafCores(astInts(l.Cores))
-	}
-	for i := range l.Reads {
-		a := &l.Reads[i]
-		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
-	}
-	b.writes()
-	for i := range l.Writes {
-		a := &l.Writes[i]
-		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
-	}
-	b.leafEnd()
-}
-
 // ints is a `step`, `split` or `cores` clause as the builder takes it:
 // its integers parsed (set is false when the clause is absent). Its
 // elements hold no pointers, so that the parser's scratch for them
@@ -496,7 +473,8 @@ type intLit struct {
 	pos Pos
 }
 
-// astInts is an AST clause (nil: absent) as the builder takes it.
+// astInts is an AST clause (nil: absent) as the builder takes it (see
+// Leaf.build).
 func astInts(l *IntList) ints {
 	if l == nil {
 		return ints{}

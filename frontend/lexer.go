@@ -42,116 +42,12 @@ var symbols = map[string]lexer.TokenType{
 	"Punct":   tokPunct,
 }
 
-// kw identifies a keyword, so that the parser switches on a small integer
-// instead of comparing strings. The constants are the rows of keywords.
-type kw uint8
-
-const (
-	kwNone kw = iota
-	kwGraph
-	kwBuffer
-	kwBytes
-	kwInput
-	kwOutput
-	kwLX
-	kwAlias
-	kwRename
-	kwOp
-	kwCPU
-	kwFused
-	kwLoop
-	kwCount
-	kwReads
-	kwWrites
-	kwStep
-	kwCores
-	kwSplit
-	kwKind
-
-	kwLast = kwKind
-)
-
-// kwRole says where a keyword stands in the grammar (ast.go).
-type kwRole uint8
-
-const (
-	roleWord   kwRole = iota // read at one place of one construct: graph, bytes, count
-	roleDecl                 // starts a declaration (in the graph's body only)
-	roleNode                 // starts a node (in any body)
-	roleLeaf                 // a clause of an op or cpu node
-	roleAccess               // a clause of an access
-)
-
-// kwArg is what a clause keyword takes.
-type kwArg uint8
-
-const (
-	argNone     kwArg = iota
-	argName           // a name: `kind K`
-	argInts           // an integer or a bracketed list: `cores [2, 4]`
-	argAccesses       // accesses: `reads x, y`
-)
-
-// keywordRow is one row of keywords.
-type keywordRow struct {
-	text string
-	role kwRole
-	arg  kwArg // of a clause
-	// For a clause (roleLeaf, roleAccess): its place among the clauses
-	// of its construct, from 1, which is the grammar's fixed order, and
-	// whether the contract allows it on an op only (not on a cpu node).
-	order  int8
-	opOnly bool
-}
-
-// keywords is the one table of the reserved words, in the order of the
-// contract's list (docs/bundle-ir.md, section 2.1; TestKeywordsDocumented
-// holds the two equal): row k is keyword k. Everything else the frontend
-// knows of keywords is derived from it: the scanner's lookup (keyword),
-// kwText and isKeyword, the sets of keywords that start a declaration or
-// a node (isDeclKeyword, endKws, bodyKws, and so the did-you-mean
-// candidates), the clauses that may follow a leaf's or an access's name
-// (leafClauses, accessEnd) and the words of the expected-token messages
-// that name them (continuation). The participle grammar's tags, literal
-// strings, are held to it by TestGrammarKeywords.
-var keywords = [kwLast + 1]keywordRow{
-	kwGraph:  {text: "graph"},
-	kwBuffer: {text: "buffer", role: roleDecl},
-	kwBytes:  {text: "bytes"},
-	kwInput:  {text: "input", role: roleDecl},
-	kwOutput: {text: "output", role: roleDecl},
-	kwLX:     {text: "lx", role: roleDecl},
-	kwAlias:  {text: "alias", role: roleDecl},
-	kwRename: {text: "rename", role: roleDecl},
-	kwOp:     {text: "op", role: roleNode},
-	kwCPU:    {text: "cpu", role: roleNode},
-	kwFused:  {text: "fused", role: roleNode},
-	kwLoop:   {text: "loop", role: roleNode},
-	kwCount:  {text: "count"},
-	kwReads:  {text: "reads", role: roleLeaf, arg: argAccesses, order: 3},
-	kwWrites: {text: "writes", role: roleLeaf, arg: argAccesses, order: 4},
-	kwStep:   {text: "step", role: roleAccess, arg: argInts, order: 1},
-	kwCores:  {text: "cores", role: roleLeaf, arg: argInts, order: 2, opOnly: true},
-	kwSplit:  {text: "split", role: roleAccess, arg: argInts, order: 2},
-	kwKind:   {text: "kind", role: roleLeaf, arg: argName, order: 1, opOnly: true},
-}
-
-// kwsWith is the set of the keywords of role r.
-func kwsWith(r kwRole) kwSet {
-	var s kwSet
-	for k := kwGraph; k <= kwLast; k++ {
-		if keywords[k].role == r {
-			s |= 1 << k
-		}
-	}
-	return s
-}
-
 // kwByShape maps the length, first and last letter of a word to the only
-// keyword that has them (no two keywords share all three: "count" and
-// "cores" share the first two), so that an ordinary name is told apart
-// with a table load and, at worst, one comparison.
-var kwByShape [7][26][26]kw
+// keyword (of the table in ast.go) that has them (no two keywords share
+// all three: "count" and "cores" share the first two), so that an
+// ordinary name is told apart with a table load and, at worst, one
+// comparison. It has room for keywords of up to 11 letters.
+var kwByShape [12][26][26]kw
 
 func init() {
 	for k := kwGraph; k <= kwLast; k++ {

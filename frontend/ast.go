@@ -136,8 +136,16 @@ type Leaf struct {
 	Name   Name
 	OpKind *KindClause
 	Cores  *IntList
+	Attrs  []Attr // its attributes, in order; nil without any
 	Reads  []Access
 	Writes []Access
+}
+
+// Attr is an attribute of a leaf (see keywords): `WORD N`.
+type Attr struct {
+	Pos   Pos    // of the keyword
+	Word  string // the keyword
+	Value Name   // the integer as written
 }
 
 // KindClause is `kind K` on a leaf: Pos is that of the keyword, Name the
@@ -187,6 +195,10 @@ func (l *Leaf) build(b *builder) {
 	}
 	if l.Cores != nil {
 		b.leafCores(astInts(l.Cores))
+	}
+	for _, a := range l.Attrs {
+		n, ok := parseInt(a.Value.Value)
+		b.leafAttr(keyword(a.Word), a.Pos, intLit{n: n, ok: ok, pos: a.Value.Pos})
 	}
 	for i := range l.Reads {
 		a := &l.Reads[i]
@@ -248,6 +260,7 @@ const (
 	argName           // a name: `kind K`
 	argInts           // an integer or a bracketed list: `cores [2, 4]`
 	argAccesses       // accesses: `reads x, y`
+	argInt            // one integer: an attribute (see keywordRow.set)
 )
 
 // keywordRow is one row of keywords.
@@ -260,6 +273,16 @@ type keywordRow struct {
 	// whether the contract allows it on an op only (not on a cpu node).
 	order  int8
 	opOnly bool
+	// set stores the value of an attribute in its op. An attribute is a
+	// leaf clause `WORD N` (arg argInt, opOnly, its order between
+	// cores's and reads's) that the op carries to a field of ir.Op: the
+	// hand-written parser, the builder (leafAttr), the expected-token
+	// messages and the check (only on an op; N an int64) read all they
+	// need of it from its row. The reference grammar has its rule in
+	// refLeaf (a field of its own type, WORD @Int) and convert moves it
+	// to Leaf.Attrs. There is none yet: docs/contributing.md walks
+	// through adding one.
+	set func(o *ir.Op, n int64)
 }
 
 // keywords is the one table of the reserved words, those of the grammar
@@ -289,8 +312,8 @@ var keywords = [kwLast + 1]keywordRow{
 	kwFused:  {text: "fused", role: roleNode},
 	kwLoop:   {text: "loop", role: roleNode},
 	kwCount:  {text: "count"},
-	kwReads:  {text: "reads", role: roleLeaf, arg: argAccesses, order: 3},
-	kwWrites: {text: "writes", role: roleLeaf, arg: argAccesses, order: 4},
+	kwReads:  {text: "reads", role: roleLeaf, arg: argAccesses, order: 10},
+	kwWrites: {text: "writes", role: roleLeaf, arg: argAccesses, order: 11},
 	kwStep:   {text: "step", role: roleAccess, arg: argInts, order: 1},
 	kwCores:  {text: "cores", role: roleLeaf, arg: argInts, order: 2, opOnly: true},
 	kwSplit:  {text: "split", role: roleAccess, arg: argInts, order: 2},
@@ -380,8 +403,11 @@ type refNode struct {
 	Loop  *refLoop  `parser:"| @@"`
 }
 
-// The contract's grammar has no `kind` and no `cores` on a cpu node;
-// this one accepts them there, for Check to report (see Leaf).
+// The contract's grammar has no `kind`, no `cores` and no attribute on a
+// cpu node; this one accepts them there, for Check to report (see Leaf).
+// An attribute (see keywords) is a field of its own type, between Cores
+// and Reads, whose rule is its word and @Int; convert moves it to
+// Leaf.Attrs.
 type refLeaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`

@@ -56,6 +56,7 @@ type builder struct {
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
 	lf        leafState   // the leaf node being built
+	attrs     []attrValue // its attributes (see keywords), for leafEnd
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
 	// dupAside is the fewest node names finish looks for duplicates
@@ -599,6 +600,24 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// leafAttr records the open leaf's attribute k (see keywords): the
+// keyword at pos, its value v. Only an op takes one.
+func (b *builder) leafAttr(k kw, pos Pos, v intLit) {
+	if b.lf.cpu {
+		b.errorf(pos, "%s on cpu node %s; only op nodes take it", kwText(k), quoteText(b.lf.name.Value))
+		return
+	}
+	if n, ok := b.integer(&v); ok {
+		b.attrs = append(b.attrs, attrValue{k, n})
+	}
+}
+
+// attrValue is an attribute of the open leaf (see builder.attrs).
+type attrValue struct {
+	k kw
+	n int64
+}
+
 // leafCores checks the open leaf's cores clause.
 func (b *builder) leafCores(c ints) {
 	lf := &b.lf
@@ -714,7 +733,7 @@ func (b *builder) leafEnd() {
 		if b.nops++; memHook != nil && b.nops&0xffff == 0 {
 			measure()
 		}
-		b.ops.Push(&b.opsStart, ir.Op{
+		op := ir.Op{
 			Name:     lf.node,
 			Pos:      b.pos(lf.name.Pos),
 			Step:     int32(step),
@@ -723,13 +742,18 @@ func (b *builder) leafEnd() {
 			Loops:    b.loopStack,
 			Cores:    lf.cores,
 			Kind:     lf.kind,
-		})
+		}
+		for _, a := range b.attrs {
+			keywords[a.k].set(&op, a.n)
+		}
+		b.ops.Push(&b.opsStart, op)
 		b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 		if lf.top {
 			b.endBundle()
 		}
 	}
 	b.lf = leafState{} // drop the names, which may be in the parser's window
+	b.attrs = b.attrs[:0]
 }
 
 func (b *builder) openFused(name Name) {

@@ -510,6 +510,15 @@ func (p *parser) leaf() *Leaf {
 		l.Cores = p.ints()
 		p.after = afterCores
 	}
+	for last := int8(0); p.isAttr(last); {
+		k := p.tok.kw
+		last = keywords[k].order
+		a := Attr{Pos: p.tok.pos, Word: kwText(k)}
+		p.next()
+		a.Value = p.integer()
+		l.Attrs = append(l.Attrs, a)
+		p.after = afterClause + after(k)
+	}
 	if p.isKw(kwReads) {
 		p.next()
 		p.afterRead = true
@@ -521,6 +530,12 @@ func (p *parser) leaf() *Leaf {
 		l.Writes = p.accesses()
 	}
 	return l
+}
+
+// isAttr reports whether the current token is an attribute's keyword
+// (see keywords) that may come after the clause of order last.
+func (p *parser) isAttr(last int8) bool {
+	return p.tok.kind == tokKeyword && keywords[p.tok.kw].arg == argInt && keywords[p.tok.kw].order > last
 }
 
 // leafClauses are the keywords that may follow a leaf's name, which
@@ -582,6 +597,14 @@ func (p *parser) leafB() {
 		c := p.intsB()
 		p.after = afterCores
 		p.b.leafCores(c)
+	}
+	for last := int8(0); p.isAttr(last); {
+		k, kpos := p.tok.kw, p.tok.pos
+		last = keywords[k].order
+		p.next()
+		v := p.lit()
+		p.after = afterClause + after(k)
+		p.b.leafAttr(k, kpos, v)
 	}
 	if p.isKw(kwReads) {
 		p.next()

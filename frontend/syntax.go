@@ -371,7 +371,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 			default:
 				// A clause takes what the table says.
 				switch keywords[t.kw].arg {
-				case argInts:
+				case argInts, argInt:
 					intsOf = t.kw
 				case argName:
 					nameOf = t.kw

@@ -340,7 +340,8 @@ func kwsWith(r kwRole) kwSet {
 // specification the hand-written parser of parse.go is held equal to: the
 // differential test and FuzzParseCheck require both to produce the same
 // AST, or the same error, on every input. A change to the syntax is made
-// here first and then mirrored in parse.go.
+// here first and then mirrored in parse.go, except an op attribute's,
+// which parse.go reads from its row in keywords.
 
 type refFile struct {
 	Graph refGraph `parser:"@@"`

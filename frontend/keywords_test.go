@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -133,9 +134,9 @@ func TestGrammarKeywords(t *testing.T) {
 				}
 			}
 		}
-		for o := int8(1); o <= int8(kwLast); o++ {
+		for o := 1; o <= math.MaxInt8; o++ {
 			for k := kwGraph; k <= kwLast; k++ {
-				if keywords[k].role == c.role && keywords[k].order == o {
+				if keywords[k].role == c.role && int(keywords[k].order) == o {
 					order = append(order, keywords[k].text)
 				}
 			}
@@ -181,6 +182,25 @@ func TestContinuationWords(t *testing.T) {
 	} {
 		if got := continuation(c.a, c.leaf, c.inReads); got != c.want {
 			t.Errorf("continuation(%d, %s, %v) = %s, want %s", c.a, kwText(c.leaf), c.inReads, got, c.want)
+		}
+	}
+}
+
+// TestAttributeRows checks the rows of the op attributes (see
+// keywordRow.set): a leaf clause of an op only, placed between cores and
+// reads, whose value has somewhere to go.
+func TestAttributeRows(t *testing.T) {
+	for k := kwGraph; k <= kwLast; k++ {
+		r := keywords[k]
+		if r.arg != argInt {
+			if r.set != nil {
+				t.Errorf("%s: set on a keyword that is no attribute", r.text)
+			}
+			continue
+		}
+		if r.role != roleLeaf || !r.opOnly || r.set == nil ||
+			r.order <= keywords[kwCores].order || r.order >= keywords[kwReads].order {
+			t.Errorf("%s: an attribute is a leaf clause of an op only, between cores and reads, with set", r.text)
 		}
 	}
 }

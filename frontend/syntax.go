@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"math"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -208,9 +209,9 @@ func clauseAt(a after) (kwRole, int8) {
 // may come after the one of the given order, in the grammar's order;
 // those of an op only are left out on a cpu node (op false).
 func clausesAfter(words []string, r kwRole, order int8, op bool) []string {
-	for o := order + 1; o <= int8(kwLast); o++ {
+	for o := int(order) + 1; o <= math.MaxInt8; o++ {
 		for k := kwGraph; k <= kwLast; k++ {
-			if c := keywords[k]; c.role == r && c.order == o && (op || !c.opOnly) {
+			if c := keywords[k]; c.role == r && int(c.order) == o && (op || !c.opOnly) {
 				words = append(words, `"`+c.text+`"`)
 			}
 		}

@@ -116,7 +116,8 @@
 // role, and for a clause its place in its construct's order and what it
 // takes, from which the parser's sets of keywords, the did-you-mean
 // candidates and the continuations' words are derived (an op attribute,
-// `WORD N`, is its row alone; see docs/contributing.md). The
+// `WORD N`, needs only its row and its grammar rule in this package; see
+// docs/contributing.md). The
 // continuations named in an error are found by each parser on its own:
 // Parse records them as it goes, the reference re-reads the tokens
 // before the error (afterAt, which reads what each clause takes from the

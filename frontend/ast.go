@@ -136,8 +136,16 @@ type Leaf struct {
 	Name   Name
 	OpKind *KindClause
 	Cores  *IntList
+	Attrs  []Attr // its attributes, in order; nil without any
 	Reads  []Access
 	Writes []Access
+}
+
+// Attr is an attribute of a leaf (see keywords): `WORD N`.
+type Attr struct {
+	Pos   Pos    // of the keyword
+	Word  string // the keyword
+	Value Name   // the integer as written
 }
 
 // KindClause is `kind K` on a leaf: Pos is that of the keyword, Name the
@@ -177,6 +185,152 @@ type IntList struct {
 	Ints []Name
 }
 
+// build hands the leaf to the builder through its one way in for a leaf,
+// the parser's (see parser.leafB): its pieces in source order. It is how
+// Check, and so the reference grammar's AST, reaches the builder.
+func (l *Leaf) build(b *builder) {
+	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
+	if l.OpKind != nil {
+		b.leafKind(l.OpKind.Pos, l.OpKind.Name)
+	}
+	if l.Cores != nil {
+		b.leafCores(astInts(l.Cores))
+	}
+	for _, a := range l.Attrs {
+		n, ok := parseInt(a.Value.Value)
+		b.leafAttr(keyword(a.Word), a.Pos, intLit{n: n, ok: ok, pos: a.Value.Pos})
+	}
+	for i := range l.Reads {
+		a := &l.Reads[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.writes()
+	for i := range l.Writes {
+		a := &l.Writes[i]
+		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
+	}
+	b.leafEnd()
+}
+
+// kw identifies a keyword, so that the parser switches on a small integer
+// instead of comparing strings. The constants are the rows of keywords.
+type kw uint8
+
+const (
+	kwNone kw = iota
+	kwGraph
+	kwBuffer
+	kwBytes
+	kwInput
+	kwOutput
+	kwLX
+	kwAlias
+	kwRename
+	kwOp
+	kwCPU
+	kwFused
+	kwLoop
+	kwCount
+	kwReads
+	kwWrites
+	kwStep
+	kwCores
+	kwSplit
+	kwKind
+
+	kwLast = kwKind
+)
+
+// kwRole says where a keyword stands in the grammar.
+type kwRole uint8
+
+const (
+	roleWord   kwRole = iota // read at one place of one construct: graph, bytes, count
+	roleDecl                 // starts a declaration (in the graph's body only)
+	roleNode                 // starts a node (in any body)
+	roleLeaf                 // a clause of an op or cpu node
+	roleAccess               // a clause of an access
+)
+
+// kwArg is what a clause keyword takes.
+type kwArg uint8
+
+const (
+	argNone     kwArg = iota
+	argName           // a name: `kind K`
+	argInts           // an integer or a bracketed list: `cores [2, 4]`
+	argAccesses       // accesses: `reads x, y`
+	argInt            // one integer: an attribute (see keywordRow.set)
+)
+
+// keywordRow is one row of keywords.
+type keywordRow struct {
+	text string
+	role kwRole
+	arg  kwArg // of a clause
+	// For a clause (roleLeaf, roleAccess): its place among the clauses
+	// of its construct, from 1, which is the grammar's fixed order, and
+	// whether the contract allows it on an op only (not on a cpu node).
+	order  int8
+	opOnly bool
+	// set stores the value of an attribute in its op. An attribute is a
+	// leaf clause `WORD N` (arg argInt, opOnly, its order between
+	// cores's and reads's) that the op carries to a field of ir.Op: the
+	// hand-written parser, the builder (leafAttr), the expected-token
+	// messages and the check (only on an op; N an int64) read all they
+	// need of it from its row. The reference grammar has its rule in
+	// refLeaf (a field of its own type, WORD @Int) and convert moves it
+	// to Leaf.Attrs. There is none yet: docs/contributing.md walks
+	// through adding one.
+	set func(o *ir.Op, n int64)
+}
+
+// keywords is the one table of the reserved words, those of the grammar
+// below, in the order of the contract's list (docs/bundle-ir.md, section
+// 2.1; TestKeywordsDocumented holds the two equal): row k is keyword k.
+// Everything else the frontend knows of keywords is derived from it: the
+// scanner's lookup (keyword in lexer.go), kwText and isKeyword, the sets
+// of keywords that start a declaration or a node (isDeclKeyword, endKws,
+// bodyKws, and so the did-you-mean candidates), the clauses that may
+// follow a leaf's or an access's name (leafClauses, accessEnd), what a
+// clause takes and what may follow it in an error's expected tokens
+// (afterAt, continuation). The participle grammar's tags, literal
+// strings, are held to it by TestGrammarKeywords. It sits here, with the
+// grammar, so that a new clause is one row, its field in the AST and its
+// rule below.
+var keywords = [kwLast + 1]keywordRow{
+	kwGraph:  {text: "graph"},
+	kwBuffer: {text: "buffer", role: roleDecl},
+	kwBytes:  {text: "bytes"},
+	kwInput:  {text: "input", role: roleDecl},
+	kwOutput: {text: "output", role: roleDecl},
+	kwLX:     {text: "lx", role: roleDecl},
+	kwAlias:  {text: "alias", role: roleDecl},
+	kwRename: {text: "rename", role: roleDecl},
+	kwOp:     {text: "op", role: roleNode},
+	kwCPU:    {text: "cpu", role: roleNode},
+	kwFused:  {text: "fused", role: roleNode},
+	kwLoop:   {text: "loop", role: roleNode},
+	kwCount:  {text: "count"},
+	kwReads:  {text: "reads", role: roleLeaf, arg: argAccesses, order: 10},
+	kwWrites: {text: "writes", role: roleLeaf, arg: argAccesses, order: 11},
+	kwStep:   {text: "step", role: roleAccess, arg: argInts, order: 1},
+	kwCores:  {text: "cores", role: roleLeaf, arg: argInts, order: 2, opOnly: true},
+	kwSplit:  {text: "split", role: roleAccess, arg: argInts, order: 2},
+	kwKind:   {text: "kind", role: roleLeaf, arg: argName, order: 1, opOnly: true},
+}
+
+// kwsWith is the set of the keywords of role r.
+func kwsWith(r kwRole) kwSet {
+	var s kwSet
+	for k := kwGraph; k <= kwLast; k++ {
+		if keywords[k].role == r {
+			s |= 1 << k
+		}
+	}
+	return s
+}
+
 // The reference grammar.
 //
 // What follows is the grammar of contract section 1.1 written for
@@ -186,7 +340,8 @@ type IntList struct {
 // specification the hand-written parser of parse.go is held equal to: the
 // differential test and FuzzParseCheck require both to produce the same
 // AST, or the same error, on every input. A change to the syntax is made
-// here first and then mirrored in parse.go.
+// here first and then mirrored in parse.go, except an op attribute's,
+// which parse.go reads from its row in keywords.
 
 type refFile struct {
 	Graph refGraph `parser:"@@"`
@@ -249,8 +404,11 @@ type refNode struct {
 	Loop  *refLoop  `parser:"| @@"`
 }
 
-// The contract's grammar has no `kind` and no `cores` on a cpu node;
-// this one accepts them there, for Check to report (see Leaf).
+// The contract's grammar has no `kind`, no `cores` and no attribute on a
+// cpu node; this one accepts them there, for Check to report (see Leaf).
+// An attribute (see keywords) is a field of its own type, between Cores
+// and Reads, whose rule is its word and @Int; convert moves it to
+// Leaf.Attrs.
 type refLeaf struct {
 	Pos    lexer.Position
 	Kind   string      `parser:"@('op' | 'cpu')"`
@@ -404,10 +562,10 @@ func keywordNamesBefore(filename, text string, pos ir.Position) ErrorList {
 					name, decl = true, true
 				}
 			case prev.kind == tokKeyword && !prevName:
-				switch prev.kw {
-				case kwGraph, kwBuffer, kwAlias, kwRename, kwOp, kwCPU, kwFused, kwLoop, kwInput, kwOutput, kwLX:
+				switch r := keywords[prev.kw]; {
+				case prev.kw == kwGraph, r.role == roleDecl, r.role == roleNode:
 					name, decl = true, true
-				case kwReads, kwWrites:
+				case r.arg == argAccesses:
 					name = true
 				}
 			}

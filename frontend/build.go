@@ -56,6 +56,7 @@ type builder struct {
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
 	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
 	lf        leafState   // the leaf node being built
+	attrs     []attrValue // its attributes (see keywords), for leafEnd
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
 	// dupAside is the fewest node names finish looks for duplicates
@@ -456,29 +457,6 @@ func (b *builder) endBundle() {
 	b.itemStack = b.itemStack[:0]
 }
 
-// leaf adds an op or cpu node of an AST at the current nesting (Check's
-// path): it feeds the builder as the parser does (leafStart, leafKind,
-// leafCores, access, writes, leafEnd).
-func (b *builder) leaf(l *Leaf) {
-	b.leafStart(l.Kind == "cpu", l.Pos, l.Name)
-	if l.OpKind != nil {
-		b.leafKind(l.OpKind.Pos, l.OpKind.Name)
-	}
-	if l.Cores != nil {
-		b.leafCores(astInts(l.Cores))
-	}
-	for i := range l.Reads {
-		a := &l.Reads[i]
-		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
-	}
-	b.writes()
-	for i := range l.Writes {
-		a := &l.Writes[i]
-		b.access(a.Name, 0, astInts(a.Step), astInts(a.Split))
-	}
-	b.leafEnd()
-}
-
 // ints is a `step`, `split` or `cores` clause as the builder takes it:
 // its integers parsed (set is false when the clause is absent). Its
 // elements hold no pointers, so that the parser's scratch for them
@@ -498,7 +476,8 @@ type intLit struct {
 	pos Pos
 }
 
-// astInts is an AST clause (nil: absent) as the builder takes it.
+// astInts is an AST clause (nil: absent) as the builder takes it (see
+// Leaf.build).
 func astInts(l *IntList) ints {
 	if l == nil {
 		return ints{}
@@ -623,6 +602,24 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// leafAttr records the open leaf's attribute k (see keywords): the
+// keyword at pos, its value v. Only an op takes one.
+func (b *builder) leafAttr(k kw, pos Pos, v intLit) {
+	if b.lf.cpu {
+		b.errorf(pos, "%s on cpu node %s; only op nodes take it", kwText(k), quoteText(b.lf.name.Value))
+		return
+	}
+	if n, ok := b.integer(&v); ok {
+		b.attrs = append(b.attrs, attrValue{k, n})
+	}
+}
+
+// attrValue is an attribute of the open leaf (see builder.attrs).
+type attrValue struct {
+	k kw
+	n int64
+}
+
 // leafCores checks the open leaf's cores clause.
 func (b *builder) leafCores(c ints) {
 	lf := &b.lf
@@ -738,7 +735,7 @@ func (b *builder) leafEnd() {
 		if b.nops++; b.memHook != nil && b.nops&0xffff == 0 {
 			b.measure()
 		}
-		b.ops.Push(&b.opsStart, ir.Op{
+		op := ir.Op{
 			Name:     lf.node,
 			Pos:      b.pos(lf.name.Pos),
 			Step:     int32(step),
@@ -747,13 +744,18 @@ func (b *builder) leafEnd() {
 			Loops:    b.loopStack,
 			Cores:    lf.cores,
 			Kind:     lf.kind,
-		})
+		}
+		for _, a := range b.attrs {
+			keywords[a.k].set(&op, a.n)
+		}
+		b.ops.Push(&b.opsStart, op)
 		b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 		if lf.top {
 			b.endBundle()
 		}
 	}
 	b.lf = leafState{} // drop the names, which may be in the parser's window
+	b.attrs = b.attrs[:0]
 }
 
 func (b *builder) openFused(name Name) {

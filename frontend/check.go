@@ -72,7 +72,7 @@ func (b *builder) nodes(nodes []Node) {
 		n := &nodes[i]
 		switch {
 		case n.Leaf != nil:
-			b.leaf(n.Leaf)
+			n.Leaf.build(b)
 		case n.Fused != nil:
 			b.openFused(n.Fused.Name)
 			b.nodes(n.Fused.Body)

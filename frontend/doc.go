@@ -111,10 +111,17 @@
 // fuzzed input, and ParseCheck to return the graph, or the diagnostics,
 // that Check returns for the reference parser's AST; syntax.go words
 // participle's errors as Parse does. A change to the syntax is made to
-// both, and the test shows they agree. The continuations named in an
-// error are found by each parser on its own: Parse records them as it
-// goes, the reference re-reads the tokens before the error (afterAt); only
-// their wording (continuation) is shared. The random graphs of the
+// both, and the test shows they agree. What both know of the keywords
+// comes from one table in ast.go, beside the grammar: each keyword's
+// role, and for a clause its place in its construct's order and what it
+// takes, from which the parser's sets of keywords, the did-you-mean
+// candidates and the continuations' words are derived (an op attribute,
+// `WORD N`, needs only its row and its grammar rule in this package; see
+// docs/contributing.md). The
+// continuations named in an error are found by each parser on its own:
+// Parse records them as it goes, the reference re-reads the tokens
+// before the error (afterAt, which reads what each clause takes from the
+// table); their wording (continuation) is shared. The random graphs of the
 // differential test are rewritten to v2 syntax (addV2) because
 // internal/randgraph writes v1.
 //

@@ -42,40 +42,12 @@ var symbols = map[string]lexer.TokenType{
 	"Punct":   tokPunct,
 }
 
-// kw identifies a keyword, so that the parser switches on a small integer
-// instead of comparing strings.
-type kw uint8
-
-const (
-	kwNone kw = iota
-	kwGraph
-	kwBuffer
-	kwBytes
-	kwInput
-	kwOutput
-	kwLX
-	kwAlias
-	kwRename
-	kwOp
-	kwCPU
-	kwFused
-	kwLoop
-	kwCount
-	kwReads
-	kwWrites
-	kwStep
-	kwCores
-	kwSplit
-	kwKind
-
-	kwLast = kwKind
-)
-
 // kwByShape maps the length, first and last letter of a word to the only
-// keyword that has them (no two keywords share all three: "count" and
-// "cores" share the first two), so that an ordinary name is told apart
-// with a table load and, at worst, one comparison.
-var kwByShape [7][26][26]kw
+// keyword (of the table in ast.go) that has them (no two keywords share
+// all three: "count" and "cores" share the first two), so that an
+// ordinary name is told apart with a table load and, at worst, one
+// comparison. It has room for keywords of up to 11 letters.
+var kwByShape [12][26][26]kw
 
 func init() {
 	for k := kwGraph; k <= kwLast; k++ {
@@ -94,106 +66,21 @@ func keyword(s string) kw {
 	if len(s) >= len(kwByShape) || s[0] < 'a' || s[0] > 'z' || s[len(s)-1] < 'a' || s[len(s)-1] > 'z' {
 		return kwNone
 	}
-	if k := kwByShape[len(s)][s[0]-'a'][s[len(s)-1]-'a']; k != kwNone && kwNames[k] == s {
+	if k := kwByShape[len(s)][s[0]-'a'][s[len(s)-1]-'a']; k != kwNone && keywords[k].text == s {
 		return k
 	}
 	return kwNone
 }
 
-// kwNames holds kwText of every keyword, for keyword's comparison.
-var kwNames [kwLast + 1]string
+func kwText(k kw) string { return keywords[k].text }
 
-func init() {
-	for k := range kwNames {
-		kwNames[k] = kwText(kw(k))
-	}
-}
-
-func kwText(k kw) string {
-	switch k {
-	case kwGraph:
-		return "graph"
-	case kwBuffer:
-		return "buffer"
-	case kwBytes:
-		return "bytes"
-	case kwInput:
-		return "input"
-	case kwOutput:
-		return "output"
-	case kwLX:
-		return "lx"
-	case kwAlias:
-		return "alias"
-	case kwRename:
-		return "rename"
-	case kwOp:
-		return "op"
-	case kwCPU:
-		return "cpu"
-	case kwFused:
-		return "fused"
-	case kwLoop:
-		return "loop"
-	case kwCount:
-		return "count"
-	case kwReads:
-		return "reads"
-	case kwWrites:
-		return "writes"
-	case kwStep:
-		return "step"
-	case kwCores:
-		return "cores"
-	case kwSplit:
-		return "split"
-	case kwKind:
-		return "kind"
-	}
-	return ""
-}
-
-// keywordSlow is keyword written out, for the test of the fast path.
+// keywordSlow is keyword by a search of the table row by row, for the test
+// of the fast path.
 func keywordSlow(s string) kw {
-	switch s {
-	case "graph":
-		return kwGraph
-	case "buffer":
-		return kwBuffer
-	case "bytes":
-		return kwBytes
-	case "input":
-		return kwInput
-	case "output":
-		return kwOutput
-	case "lx":
-		return kwLX
-	case "alias":
-		return kwAlias
-	case "rename":
-		return kwRename
-	case "op":
-		return kwOp
-	case "cpu":
-		return kwCPU
-	case "fused":
-		return kwFused
-	case "loop":
-		return kwLoop
-	case "count":
-		return kwCount
-	case "reads":
-		return kwReads
-	case "writes":
-		return kwWrites
-	case "step":
-		return kwStep
-	case "cores":
-		return kwCores
-	case "split":
-		return kwSplit
-	case "kind":
-		return kwKind
+	for k := kwGraph; k <= kwLast; k++ {
+		if keywords[k].text == s {
+			return k
+		}
 	}
 	return kwNone
 }

@@ -329,10 +329,22 @@ func (p *parser) refName(puncts string, set kwSet, decl bool) Name {
 
 // endKws are the keywords that start a declaration or a node: one after a
 // keyword where a name is referred to confirms the keyword as the name.
-var endKws = kws(kwOp, kwCPU, kwFused, kwLoop, kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename)
+var endKws = kwsWith(roleNode) | kwsWith(roleDecl)
 
-// accessEnd are the keywords that may follow an access's name.
-var accessEnd = kws(kwStep, kwSplit, kwWrites)
+// accessEnd are the keywords that may follow an access's name: its
+// clauses, and the leaf's clauses after `reads` (`writes`).
+var accessEnd = kwsWith(roleAccess) | leafClausesAfter(kwReads)
+
+// leafClausesAfter is the set of the leaf clauses after clause k.
+func leafClausesAfter(k kw) kwSet {
+	var s kwSet
+	for c := kwGraph; c <= kwLast; c++ {
+		if keywords[c].role == roleLeaf && keywords[c].order > keywords[k].order {
+			s |= 1 << c
+		}
+	}
+	return s
+}
 
 func (p *parser) integer() Name {
 	if p.tok.kind != tokInt {
@@ -498,6 +510,15 @@ func (p *parser) leaf() *Leaf {
 		l.Cores = p.ints()
 		p.after = afterCores
 	}
+	for last := int8(0); p.isAttr(last); {
+		k := p.tok.kw
+		last = keywords[k].order
+		a := Attr{Pos: p.tok.pos, Word: kwText(k)}
+		p.next()
+		a.Value = p.integer()
+		l.Attrs = append(l.Attrs, a)
+		p.after = afterClause + after(k)
+	}
 	if p.isKw(kwReads) {
 		p.next()
 		p.afterRead = true
@@ -511,9 +532,15 @@ func (p *parser) leaf() *Leaf {
 	return l
 }
 
+// isAttr reports whether the current token is an attribute's keyword
+// (see keywords) that may come after the clause of order last.
+func (p *parser) isAttr(last int8) bool {
+	return p.tok.kind == tokKeyword && keywords[p.tok.kw].arg == argInt && keywords[p.tok.kw].order > last
+}
+
 // leafClauses are the keywords that may follow a leaf's name, which
 // confirm a keyword before them as the name (see declName).
-var leafClauses = kws(kwKind, kwCores, kwReads, kwWrites)
+var leafClauses = kwsWith(roleLeaf)
 
 // kindName consumes a `kind` keyword, the current token, and returns the
 // kind after it, which must be a name (a keyword is not one).
@@ -570,6 +597,14 @@ func (p *parser) leafB() {
 		c := p.intsB()
 		p.after = afterCores
 		p.b.leafCores(c)
+	}
+	for last := int8(0); p.isAttr(last); {
+		k, kpos := p.tok.kw, p.tok.pos
+		last = keywords[k].order
+		p.next()
+		v := p.lit()
+		p.after = afterClause + after(k)
+		p.b.leafAttr(k, kpos, v)
 	}
 	if p.isKw(kwReads) {
 		p.next()

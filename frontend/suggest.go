@@ -26,8 +26,8 @@ func better(c string, d int, best string, bestD int) bool {
 // stmtKws are the keywords that start a node, in any body, and declKws
 // those that start a declaration, in the graph's body only.
 var (
-	stmtKws = kws(kwOp, kwCPU, kwFused, kwLoop)
-	declKws = kws(kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename)
+	stmtKws = kwsWith(roleNode)
+	declKws = kwsWith(roleDecl)
 )
 
 // bodyKws are the keywords that may start what comes next in a body: the

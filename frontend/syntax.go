@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"math"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -172,47 +173,75 @@ const (
 	afterSizeInt                  // `buffer x : 4`: "bytes"
 	afterListName                 // `input a`: ","
 	afterAliasTarget              // `alias v = t`: "+"
-	afterLeafName                 // `op a`: "kind", "cores" (neither on cpu), "reads", "writes"
-	afterKind                     // `op a kind k`: "cores" (not on cpu), "reads", "writes"
-	afterCores                    // `op a cores 4`: "reads", "writes"
-	afterAccess                   // `reads x`: ",", "step", "split", "writes"
-	afterStep                     // `reads x step 4`: ",", "split", "writes"
-	afterSplit                    // `reads x split 4`: ",", "writes"
+	afterLeafName                 // `op a`: every leaf clause ("kind" and "cores" not on cpu)
+	afterAccess                   // `reads x`: ",", every access clause, "writes"
+	// afterClause + k: after the clause keyword k starts, a leaf's or an
+	// access's: what follows it in the clauses' order (see keywords).
+	afterClause
 )
+
+// The states after each clause.
+const (
+	afterKind  = afterClause + after(kwKind)  // `op a kind k`: "cores" (not on cpu), "reads", "writes"
+	afterCores = afterClause + after(kwCores) // `op a cores 4`: "reads", "writes"
+	afterStep  = afterClause + after(kwStep)  // `reads x step 4`: ",", "split", "writes"
+	afterSplit = afterClause + after(kwSplit) // `reads x split 4`: ",", "writes"
+)
+
+// clauseAt is where a says the construct stands among its clauses: the
+// role of the clauses (roleLeaf or roleAccess; roleWord when a is about
+// neither) and the order of the last one read (0: none yet, right after
+// the name).
+func clauseAt(a after) (kwRole, int8) {
+	switch {
+	case a == afterLeafName:
+		return roleLeaf, 0
+	case a == afterAccess:
+		return roleAccess, 0
+	case a > afterClause && a <= afterClause+after(kwLast):
+		r := keywords[kw(a-afterClause)]
+		return r.role, r.order
+	}
+	return roleWord, 0
+}
+
+// clausesAfter appends to words the quoted clause keywords of role r that
+// may come after the one of the given order, in the grammar's order;
+// those of an op only are left out on a cpu node (op false).
+func clausesAfter(words []string, r kwRole, order int8, op bool) []string {
+	for o := int(order) + 1; o <= math.MaxInt8; o++ {
+		for k := kwGraph; k <= kwLast; k++ {
+			if c := keywords[k]; c.role == r && int(c.order) == o && (op || !c.opOnly) {
+				words = append(words, `"`+c.text+`"`)
+			}
+		}
+	}
+	return words
+}
 
 // continuation words what could have continued the construct that ended
 // as a says: "" when nothing could. leaf is kwOp or kwCPU for a leaf's
 // continuations, and inReads says that its last clause is `reads` (so
 // `writes` may follow). The words are those the contract's grammar
-// allows, which has no `cores` on a cpu node.
+// allows, which has no `cores` on a cpu node; a clause's are derived from
+// the table of keywords, where the clauses have their order.
 func continuation(a after, leaf kw, inReads bool) string {
 	var words []string
 	what := "the declaration"
-	switch a {
-	case afterSizeInt:
+	switch role, order := clauseAt(a); {
+	case a == afterSizeInt:
 		words = []string{`"bytes"`}
-	case afterListName:
+	case a == afterListName:
 		words = []string{`","`}
-	case afterAliasTarget:
+	case a == afterAliasTarget:
 		words = []string{`"+"`}
-	case afterLeafName, afterKind, afterCores:
-		if a == afterLeafName && leaf == kwOp {
-			words = append(words, `"kind"`)
-		}
-		if a != afterCores && leaf == kwOp {
-			words = append(words, `"cores"`)
-		}
-		words = append(words, `"reads"`, `"writes"`)
-	case afterAccess, afterStep, afterSplit:
+	case role == roleLeaf:
+		words = clausesAfter(words, roleLeaf, order, leaf == kwOp)
+	case role == roleAccess:
 		words = append(words, `","`)
-		if a == afterAccess {
-			words = append(words, `"step"`)
-		}
-		if a != afterSplit {
-			words = append(words, `"split"`)
-		}
+		words = clausesAfter(words, roleAccess, order, leaf == kwOp)
 		if inReads {
-			words = append(words, `"writes"`)
+			words = clausesAfter(words, roleLeaf, keywords[kwReads].order, leaf == kwOp)
 		}
 	default:
 		return ""
@@ -232,7 +261,8 @@ func continuation(a after, leaf kw, inReads bool) string {
 // the clauses is fixed.
 func continuationAt(a after, leaf kw, inReads bool, next kw) string {
 	c := continuation(a, leaf, inReads)
-	if c != "" && next == kwKind && leaf == kwOp && (a == afterCores || a >= afterAccess) {
+	if role, order := clauseAt(a); c != "" && next == kwKind && leaf == kwOp &&
+		(role == roleLeaf && order > keywords[kwKind].order || role == roleAccess) {
 		c += ` ("kind" comes right after the op's name)`
 	}
 	return c
@@ -242,13 +272,7 @@ func continuationAt(a after, leaf kw, inReads bool, next kw) string {
 const wantKind = "a kind (a name such as aten.relu.default)"
 
 // isDeclKeyword reports whether k starts a declaration.
-func isDeclKeyword(k kw) bool {
-	switch k {
-	case kwBuffer, kwInput, kwOutput, kwLX, kwAlias, kwRename:
-		return true
-	}
-	return false
-}
+func isDeclKeyword(k kw) bool { return keywords[k].role == roleDecl }
 
 // wantSize is what a syntax error after a buffer's ":" expected.
 const wantSize = "a size (an integer or a dtype shape such as f16[4, 64])"
@@ -270,13 +294,22 @@ func missingShape(dtype string) string {
 // counterpart of the state Parse keeps as it goes: a small automaton over
 // the token stream that knows where a declared name stands (which may be
 // a keyword), which construct and clause it is in and whether an Ints is
-// open.
+// open. What a clause keyword takes (a name, Ints) and what may follow
+// it come from the table of keywords, as for Parse.
+//
+// It stays apart from the parser on purpose: participle reports only the
+// token it stopped at and the grammar fragment it wanted there, not the
+// state it was in, so the reference path recovers that state from the
+// tokens alone, independently of Parse. Their agreement is the
+// differential test's (every error message, continuations included, of
+// both parsers on the error files, the random graphs' mutants and the
+// fuzzed inputs).
 func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 	s := newScanner("", src)
 	var (
 		kind     kw    // keyword of the construct being read
 		nameNext bool  // the next token is the name kind declares
-		kindNext bool  // the next token is the kind of a `kind` clause
+		nameOf   kw    // the next token is the name this clause keyword takes
 		intsOf   kw    // the Ints after this keyword is being read
 		inList   bool  // inside that Ints' brackets
 		prev     token // the previous token
@@ -299,7 +332,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 		// A keyword after a ",", "=" or "->", or after a keyword that
 		// names follow, is a name that refers to something (see
 		// keywordNamesBefore).
-		ref := t.kind == tokKeyword && intsOf == kwNone && !nameNext && !kindNext &&
+		ref := t.kind == tokKeyword && intsOf == kwNone && !nameNext && nameOf == kwNone &&
 			(prevPunct == ',' || prevPunct == '=' || prevPunct == '-' ||
 				prev.kind == tokKeyword && !prevName && (prev.kw == kwInput || prev.kw == kwOutput || prev.kw == kwLX || prev.kw == kwReads || prev.kw == kwWrites))
 		prevName = nameNext || ref || t.kind == tokIdent
@@ -311,9 +344,9 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 			if kind == kwOp || kind == kwCPU {
 				a, leaf, inReads = afterLeafName, kind, false
 			}
-		case kindNext:
-			kindNext = false
-			a = afterKind
+		case nameOf != kwNone:
+			a = afterClause + after(nameOf)
+			nameOf = kwNone
 		case intsOf != kwNone:
 			if punct == '[' {
 				inList = true
@@ -323,14 +356,7 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 				continue
 			}
 			inList = false
-			switch intsOf {
-			case kwCores:
-				a = afterCores
-			case kwStep:
-				a = afterStep
-			case kwSplit:
-				a = afterSplit
-			}
+			a = afterClause + after(intsOf)
 			intsOf = kwNone
 		case t.kind == tokKeyword && !ref:
 			a = afterNothing
@@ -339,14 +365,18 @@ func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 				kind, nameNext = t.kw, true
 			case kwInput, kwOutput, kwLX:
 				kind = t.kw
-			case kwCores, kwStep, kwSplit:
-				intsOf = t.kw
-			case kwKind:
-				kindNext = true
 			case kwReads:
 				inReads = true
 			case kwWrites:
 				inReads = false
+			default:
+				// A clause takes what the table says.
+				switch keywords[t.kw].arg {
+				case argInts, argInt:
+					intsOf = t.kw
+				case argName:
+					nameOf = t.kw
+				}
 			}
 		case t.kind == tokIdent || ref:
 			a = afterNothing

@@ -54,7 +54,6 @@ type builder struct {
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
-	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
 	lf        leafState   // the leaf node being built
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
@@ -77,7 +76,7 @@ type builder struct {
 	items slab.Slab[ir.Item]
 
 	// While the graph is built, Graph.Accesses is the open chunk of the
-	// ops' accesses: sized by newBuilder's estimate, it never grows. When
+	// accesses of the ops and top-level cpu nodes: sized by newBuilder's estimate, it never grows. When
 	// it is full, the accesses before the open op's are sealed in
 	// accSealed (accBase of them in all) and the op's own move to a new
 	// chunk of accChunk; finish joins the chunks in one array of the
@@ -514,8 +513,8 @@ type leafState struct {
 	cpu, top bool
 	name     Name   // as written (messages only)
 	node     string // the graph's copy of the name
-	// dst is where its accesses go: Graph.Accesses for an op, cpuAcc
-	// for a top-level cpu node, refs for a misplaced one; they start at
+	// dst is where its accesses go: Graph.Accesses for an op and a
+	// top-level cpu node, refs for a misplaced one; they start at
 	// off, its writes at off+nreads (nreads < 0 until writes).
 	dst    *[]ir.Access
 	off    int
@@ -540,8 +539,7 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 	switch {
 	case cpu && lf.top:
 		lf.node = b.node(name)
-		b.cpuAcc = b.cpuAcc[:0]
-		lf.dst = &b.cpuAcc
+		lf.dst = &b.g.Accesses
 	case cpu:
 		b.node(name)
 		b.errorf(pos, "cpu node %s must be at the top level", quoteText(name.Value))
@@ -717,18 +715,11 @@ func (b *builder) leafEnd() {
 	}
 	switch {
 	case lf.cpu && lf.top:
-		var reads, writes []ir.Access
-		if lf.nreads > 0 {
-			reads = slices.Clone(b.cpuAcc[:lf.nreads])
-		}
-		if n > lf.nreads {
-			writes = slices.Clone(b.cpuAcc[lf.nreads:])
-		}
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:   lf.node,
-			Pos:    b.pos(lf.name.Pos),
-			Reads:  reads,
-			Writes: writes,
+			Name:     lf.node,
+			Pos:      b.pos(lf.name.Pos),
+			NReads:   int32(lf.nreads),
+			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
 		})
 	case lf.cpu:
 	default:
@@ -1075,14 +1066,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for k := range g.Accesses {
 		resolve(&g.Accesses[k])
 	}
-	for i := range g.CPU {
-		for k := range g.CPU[i].Reads {
-			resolve(&g.CPU[i].Reads[k])
-		}
-		for k := range g.CPU[i].Writes {
-			resolve(&g.CPU[i].Writes[k])
-		}
-	}
 	for k := range b.refs {
 		resolve(&b.refs[k])
 	}
@@ -1151,16 +1134,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for k := range g.Accesses {
 		a := &g.Accesses[k]
 		a.Group = g.Buffers[a.Buffer].Group
-	}
-	for i := range g.CPU {
-		for k := range g.CPU[i].Reads {
-			a := &g.CPU[i].Reads[k]
-			a.Group = g.Buffers[a.Buffer].Group
-		}
-		for k := range g.CPU[i].Writes {
-			a := &g.CPU[i].Writes[k]
-			a.Group = g.Buffers[a.Buffer].Group
-		}
 	}
 	return g, nil
 }

@@ -207,11 +207,8 @@ func (b *builder) stack() []int32 {
 	return b.g.OpLoops(&o)
 }
 
-// pos is p as the graph stores it (its file is Graph.File).
-func (b *builder) pos(p Pos) ir.Pos { return ir.Pos{Line: p.Line, Col: p.Column} }
-
 func (b *builder) errorf(p Pos, format string, args ...any) {
-	b.errs.add(irPos(b.file, p), format, args...)
+	b.errs.add(p.In(b.file), format, args...)
 }
 
 // keyword reports a keyword in a declaration: a declared name, a name of
@@ -221,13 +218,13 @@ func (b *builder) errorf(p Pos, format string, args ...any) {
 // finish only when no buffer has that name (its declaration is the error).
 func (b *builder) keyword(t Name) {
 	if isKeyword(t.Value) {
-		b.errs = append(b.errs, &Error{Pos: irPos(b.file, t.Pos), Msg: keywordMsg(t.Value)})
+		b.errs = append(b.errs, &Error{Pos: t.Pos.In(b.file), Msg: keywordMsg(t.Value)})
 	}
 }
 
 func (b *builder) graphName(t Name) {
 	b.keyword(t)
-	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
+	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), t.Pos
 }
 
 // buffer records a buffer declaration; pre is its name's token's (see
@@ -251,7 +248,7 @@ func (b *builder) buffer(d *BufferDecl, pre int32) {
 	// Field by field: the chunk is zeroed, and a composite literal
 	// would be built aside and copied.
 	nb := b.buf(b.nbufs)
-	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), b.pos(d.Name.Pos), size, -1
+	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), d.Name.Pos, size, -1
 	b.nbufs++
 }
 
@@ -428,7 +425,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 		j := i + 1
 		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
 			first := decl(keys[i].k).pos
-			errs.add(irPos(file, decl(keys[j].k).pos), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			errs.add(decl(keys[j].k).pos.In(file), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
 			j++
 		}
 		i = j
@@ -437,7 +434,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 
 // startBundle opens a top-level node's bundle.
 func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
-	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
+	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: p, Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.Mark(), b.loops.Mark()
 	b.itemStack = b.itemStack[:0]
 	b.loopStack = 0
@@ -674,7 +671,7 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	}
 	*dst = append(*dst, ir.Access{})
 	acc := &(*dst)[len(*dst)-1]
-	acc.Pos = b.pos(name.Pos)
+	acc.Pos = name.Pos
 	acc.Buffer = int32(b.ref(name.Value, pre))
 	ok := true
 	if step.set {
@@ -717,7 +714,7 @@ func (b *builder) leafEnd() {
 	case lf.cpu && lf.top:
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
 			Name:     lf.node,
-			Pos:      b.pos(lf.name.Pos),
+			Pos:      lf.name.Pos,
 			NReads:   int32(lf.nreads),
 			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
 		})
@@ -729,7 +726,7 @@ func (b *builder) leafEnd() {
 		}
 		b.ops.Push(&b.opsStart, ir.Op{
 			Name:     lf.node,
-			Pos:      b.pos(lf.name.Pos),
+			Pos:      lf.name.Pos,
 			Step:     int32(step),
 			NReads:   int32(lf.nreads),
 			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
@@ -772,7 +769,7 @@ func (b *builder) openLoop(name, count Name) {
 	k := b.loops.Mark() - b.loopsStart
 	b.loops.Push(&b.loopsStart, ir.Loop{
 		Name:   s,
-		Pos:    b.pos(name.Pos),
+		Pos:    name.Pos,
 		Count:  n,
 		Parent: int32(parent),
 		Depth:  int32(len(stack) + 1),
@@ -1073,13 +1070,13 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	b.fars = nil
 	for i := range b.aliases {
 		a := &b.aliases[i]
-		a.v = b.resolve(a.view, b.pos(a.viewPos))
-		a.t = b.resolve(a.target, b.pos(a.targetPos))
+		a.v = b.resolve(a.view, a.viewPos)
+		a.t = b.resolve(a.target, a.targetPos)
 		a.viewName = b.names.name(a.view)
 	}
 	claims := make([]int, len(b.claims))
 	for i, c := range b.claims {
-		claims[i] = b.resolve(c.name, b.pos(c.pos))
+		claims[i] = b.resolve(c.name, c.pos)
 	}
 	// Every name is resolved: the table can go before the groups are
 	// built.

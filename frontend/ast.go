@@ -36,31 +36,16 @@ import (
 // other declarations, and no position that nothing reads or that merely
 // repeats its first token's.
 
-// Pos is a 1-based line and byte column. Parse rejects inputs of 2 GiB or
-// more, so both fit in 32 bits.
-type Pos struct {
-	Line, Column int32
-}
+// Pos is ir.Pos, the one position type of the pipeline: the scanner's
+// tokens, the AST and the graph carry the same value, so a position goes
+// from the text to the graph unconverted and prints, with its file, by
+// ir.Pos.In or ir.Graph.Position.
+type Pos = ir.Pos
 
 // Name is a name or an integer literal as written.
 type Name struct {
 	Value string
 	Pos   Pos
-}
-
-// Position is a self-contained source position. Its field names are those
-// of participle's lexer.Position, which RenameDecl used to carry: code
-// outside this package (cmd/sdscgen's explain, report's tests) reads them.
-type Position struct {
-	Filename     string
-	Line, Column int
-}
-
-// Token is a name with a self-contained position; only RenameDecl uses it
-// (see Position), renames are few.
-type Token struct {
-	Value string
-	Pos   Position
 }
 
 // File is one parsed .bir file.
@@ -115,8 +100,8 @@ type AliasDecl struct {
 // RenameDecl is `rename FROM -> TO`.
 type RenameDecl struct {
 	Pos  Pos
-	From Token
-	To   Token
+	From Name
+	To   Name
 }
 
 // Node is one op, cpu, fused or loop node; exactly one field is set.
@@ -487,18 +472,18 @@ func parseReference(filename string, src []byte) (*File, ErrorList) {
 	s := newScanner(filename, text)
 	peek, err := lexer.Upgrade(s)
 	if err != nil { // the scanner never fails; keep the contract anyway
-		return nil, ErrorList{{Pos: irPos(filename, s.pos(s.off)), Msg: err.Error()}}
+		return nil, ErrorList{{Pos: s.pos(s.off).In(filename), Msg: err.Error()}}
 	}
 	rf, err := refParser().ParseFromLexer(peek, participle.AllowTrailing(true))
 	var syn *Error
 	if err != nil {
 		syn = syntaxError(err, text, filename)
 	} else if t := peek.Peek(); !t.EOF() {
-		syn = &Error{Pos: lexPos(t.Pos), Msg: "unexpected " + describe(t.EOF(), t.Value) + " after the end of the graph"}
+		syn = &Error{Pos: refPos(t.Pos).In(t.Pos.Filename), Msg: "unexpected " + describe(t.EOF(), t.Value) + " after the end of the graph"}
 	}
 	var lex *Error
 	if s.err != nil {
-		lex = &Error{Pos: irPos(filename, s.err.pos), Msg: s.err.msg}
+		lex = &Error{Pos: s.err.pos.In(filename), Msg: s.err.msg}
 	}
 	if syn == nil && lex == nil {
 		return rf.convert(filename), nil
@@ -547,7 +532,7 @@ func keywordNamesBefore(filename, text string, pos ir.Position) ErrorList {
 	for {
 		var t token
 		s.scan(&t)
-		if t.kind == tokEOF || int(t.pos.Line) > pos.Line || int(t.pos.Line) == pos.Line && int(t.pos.Column) >= pos.Col {
+		if t.kind == tokEOF || int(t.pos.Line) > pos.Line || int(t.pos.Line) == pos.Line && int(t.pos.Col) >= pos.Col {
 			return errs
 		}
 		name := t.kind == tokIdent
@@ -570,7 +555,7 @@ func keywordNamesBefore(filename, text string, pos ir.Position) ErrorList {
 				}
 			}
 			if decl {
-				errs.add(irPos(filename, t.pos), "%s", keywordMsg(text[t.off:t.end]))
+				errs.add(t.pos.In(filename), "%s", keywordMsg(text[t.off:t.end]))
 			}
 		}
 		comma := t.kind == tokPunct && text[t.off] == ','
@@ -610,7 +595,7 @@ func (f *refFile) convert(filename string) *File {
 			c.Alias = &AliasDecl{Pos: refPos(d.Alias.Pos), View: refName(d.Alias.View), Target: refName(d.Alias.Target),
 				Offset: refName(d.Alias.Offset)}
 		case d.Rename != nil:
-			c.Rename = &RenameDecl{Pos: refPos(d.Rename.Pos), From: refToken(d.Rename.From), To: refToken(d.Rename.To)}
+			c.Rename = &RenameDecl{Pos: refPos(d.Rename.Pos), From: refName(d.Rename.From), To: refName(d.Rename.To)}
 		}
 		out.Graph.Decls = append(out.Graph.Decls, c)
 	}
@@ -680,15 +665,14 @@ func intTokens(ts []lexer.Token) []Name {
 	return out
 }
 
-func refPos(p lexer.Position) Pos { return Pos{Line: int32(p.Line), Column: int32(p.Column)} }
+// refPos is a position of participle's lexer as the AST and the graph
+// hold it: the one place its lexer.Position enters (the scanner hands it
+// positions the other way, in lexer.go's Next).
+func refPos(p lexer.Position) Pos { return Pos{Line: int32(p.Line), Col: int32(p.Column)} }
 
 func refName(t lexer.Token) Name {
 	if t.Type == 0 { // not captured
 		return Name{}
 	}
 	return Name{Value: t.Value, Pos: refPos(t.Pos)}
-}
-
-func refToken(t lexer.Token) Token {
-	return Token{Value: t.Value, Pos: Position{Filename: t.Pos.Filename, Line: t.Pos.Line, Column: t.Pos.Column}}
 }

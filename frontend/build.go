@@ -54,7 +54,6 @@ type builder struct {
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
 	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
-	cpuAcc    []ir.Access // the operands of the top-level cpu node being built
 	lf        leafState   // the leaf node being built
 	attrs     []attrValue // its attributes (see keywords), for leafEnd
 	// small is set for a source under smallSource bytes (see newBuilder).
@@ -80,7 +79,7 @@ type builder struct {
 	items slab.Slab[ir.Item]
 
 	// While the graph is built, Graph.Accesses is the open chunk of the
-	// ops' accesses: sized by newBuilder's estimate, it never grows. When
+	// accesses of the ops and top-level cpu nodes: sized by newBuilder's estimate, it never grows. When
 	// it is full, the accesses before the open op's are sealed in
 	// accSealed (accBase of them in all) and the op's own move to a new
 	// chunk of accChunk; finish joins the chunks in one array of the
@@ -211,11 +210,8 @@ func (b *builder) stack() []int32 {
 	return b.g.OpLoops(&o)
 }
 
-// pos is p as the graph stores it (its file is Graph.File).
-func (b *builder) pos(p Pos) ir.Pos { return ir.Pos{Line: p.Line, Col: p.Column} }
-
 func (b *builder) errorf(p Pos, format string, args ...any) {
-	b.errs.add(irPos(b.file, p), format, args...)
+	b.errs.add(p.In(b.file), format, args...)
 }
 
 // keyword reports a keyword in a declaration: a declared name, a name of
@@ -225,13 +221,13 @@ func (b *builder) errorf(p Pos, format string, args ...any) {
 // finish only when no buffer has that name (its declaration is the error).
 func (b *builder) keyword(t Name) {
 	if isKeyword(t.Value) {
-		b.errs = append(b.errs, &Error{Pos: irPos(b.file, t.Pos), Msg: keywordMsg(t.Value)})
+		b.errs = append(b.errs, &Error{Pos: t.Pos.In(b.file), Msg: keywordMsg(t.Value)})
 	}
 }
 
 func (b *builder) graphName(t Name) {
 	b.keyword(t)
-	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), b.pos(t.Pos)
+	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), t.Pos
 }
 
 // buffer records a buffer declaration; pre is its name's token's (see
@@ -255,7 +251,7 @@ func (b *builder) buffer(d *BufferDecl, pre int32) {
 	// Field by field: the chunk is zeroed, and a composite literal
 	// would be built aside and copied.
 	nb := b.buf(b.nbufs)
-	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), b.pos(d.Name.Pos), size, -1
+	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), d.Name.Pos, size, -1
 	b.nbufs++
 }
 
@@ -432,7 +428,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 		j := i + 1
 		for j < len(keys) && keys[j].prefix == keys[i].prefix && name(keys[j].k) == name(keys[i].k) {
 			first := decl(keys[i].k).pos
-			errs.add(irPos(file, decl(keys[j].k).pos), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
+			errs.add(decl(keys[j].k).pos.In(file), "duplicate node %s (first declared at %s)", quoteText(name(keys[j].k)), at(first))
 			j++
 		}
 		i = j
@@ -441,7 +437,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 
 // startBundle opens a top-level node's bundle.
 func (b *builder) startBundle(name string, p Pos, kind ir.NodeKind) {
-	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: b.pos(p), Kind: kind})
+	b.g.Bundles = append(b.g.Bundles, ir.Bundle{Name: name, Pos: p, Kind: kind})
 	b.opsStart, b.loopsStart = b.ops.Mark(), b.loops.Mark()
 	b.itemStack = b.itemStack[:0]
 	b.loopStack = 0
@@ -495,8 +491,8 @@ type leafState struct {
 	cpu, top bool
 	name     Name   // as written (messages only)
 	node     string // the graph's copy of the name
-	// dst is where its accesses go: Graph.Accesses for an op, cpuAcc
-	// for a top-level cpu node, refs for a misplaced one; they start at
+	// dst is where its accesses go: Graph.Accesses for an op and a
+	// top-level cpu node, refs for a misplaced one; they start at
 	// off, its writes at off+nreads (nreads < 0 until writes).
 	dst    *[]ir.Access
 	off    int
@@ -521,8 +517,7 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 	switch {
 	case cpu && lf.top:
 		lf.node = b.node(name)
-		b.cpuAcc = b.cpuAcc[:0]
-		lf.dst = &b.cpuAcc
+		lf.dst = &b.g.Accesses
 	case cpu:
 		b.node(name)
 		b.errorf(pos, "cpu node %s must be at the top level", quoteText(name.Value))
@@ -675,7 +670,7 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	}
 	*dst = append(*dst, ir.Access{})
 	acc := &(*dst)[len(*dst)-1]
-	acc.Pos = b.pos(name.Pos)
+	acc.Pos = name.Pos
 	acc.Buffer = int32(b.ref(name.Value, pre))
 	ok := true
 	if step.set {
@@ -716,18 +711,11 @@ func (b *builder) leafEnd() {
 	}
 	switch {
 	case lf.cpu && lf.top:
-		var reads, writes []ir.Access
-		if lf.nreads > 0 {
-			reads = slices.Clone(b.cpuAcc[:lf.nreads])
-		}
-		if n > lf.nreads {
-			writes = slices.Clone(b.cpuAcc[lf.nreads:])
-		}
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:   lf.node,
-			Pos:    b.pos(lf.name.Pos),
-			Reads:  reads,
-			Writes: writes,
+			Name:     lf.node,
+			Pos:      lf.name.Pos,
+			NReads:   int32(lf.nreads),
+			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
 		})
 	case lf.cpu:
 	default:
@@ -737,7 +725,7 @@ func (b *builder) leafEnd() {
 		}
 		op := ir.Op{
 			Name:     lf.node,
-			Pos:      b.pos(lf.name.Pos),
+			Pos:      lf.name.Pos,
 			Step:     int32(step),
 			NReads:   int32(lf.nreads),
 			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
@@ -785,7 +773,7 @@ func (b *builder) openLoop(name, count Name) {
 	k := b.loops.Mark() - b.loopsStart
 	b.loops.Push(&b.loopsStart, ir.Loop{
 		Name:   s,
-		Pos:    b.pos(name.Pos),
+		Pos:    name.Pos,
 		Count:  n,
 		Parent: int32(parent),
 		Depth:  int32(len(stack) + 1),
@@ -1077,14 +1065,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for k := range g.Accesses {
 		resolve(&g.Accesses[k])
 	}
-	for i := range g.CPU {
-		for k := range g.CPU[i].Reads {
-			resolve(&g.CPU[i].Reads[k])
-		}
-		for k := range g.CPU[i].Writes {
-			resolve(&g.CPU[i].Writes[k])
-		}
-	}
 	for k := range b.refs {
 		resolve(&b.refs[k])
 	}
@@ -1092,13 +1072,13 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	b.fars = nil
 	for i := range b.aliases {
 		a := &b.aliases[i]
-		a.v = b.resolve(a.view, b.pos(a.viewPos))
-		a.t = b.resolve(a.target, b.pos(a.targetPos))
+		a.v = b.resolve(a.view, a.viewPos)
+		a.t = b.resolve(a.target, a.targetPos)
 		a.viewName = b.names.name(a.view)
 	}
 	claims := make([]int, len(b.claims))
 	for i, c := range b.claims {
-		claims[i] = b.resolve(c.name, b.pos(c.pos))
+		claims[i] = b.resolve(c.name, c.pos)
 	}
 	// Every name is resolved: the table can go before the groups are
 	// built.
@@ -1153,16 +1133,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for k := range g.Accesses {
 		a := &g.Accesses[k]
 		a.Group = g.Buffers[a.Buffer].Group
-	}
-	for i := range g.CPU {
-		for k := range g.CPU[i].Reads {
-			a := &g.CPU[i].Reads[k]
-			a.Group = g.Buffers[a.Buffer].Group
-		}
-		for k := range g.CPU[i].Writes {
-			a := &g.CPU[i].Writes[k]
-			a.Group = g.Buffers[a.Buffer].Group
-		}
 	}
 	return g, nil
 }

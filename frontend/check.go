@@ -55,7 +55,7 @@ func Check(f *File) (*ir.Graph, ErrorList) {
 	for _, d := range f.Graph.Decls {
 		switch {
 		case d.Rename != nil:
-			b.rename(name(d.Rename.From), name(d.Rename.To))
+			b.rename(d.Rename.From, d.Rename.To)
 		case d.Alias != nil:
 			b.alias(d.Alias)
 		case d.List != nil:
@@ -85,12 +85,7 @@ func (b *builder) nodes(nodes []Node) {
 	}
 }
 
-func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
-
-// name is the Name of a rename's token.
-func name(t Token) Name {
-	return Name{Value: t.Value, Pos: Pos{Line: int32(t.Pos.Line), Column: int32(t.Pos.Column)}}
-}
+func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 func roundUp(n int64) int64 { return (n + ir.StickBytes - 1) / ir.StickBytes * ir.StickBytes }
 

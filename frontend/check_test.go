@@ -101,7 +101,7 @@ func dump(g *ir.Graph) string {
 		}
 	}
 	for _, c := range g.CPU {
-		fmt.Fprintf(&b, "cpu %s reads=[%s] writes=[%s]\n", c.Name, acc(c.Reads), acc(c.Writes))
+		fmt.Fprintf(&b, "cpu %s reads=[%s] writes=[%s]\n", c.Name, acc(g.CPUReads(&c)), acc(g.CPUWrites(&c)))
 	}
 	return b.String()
 }

@@ -59,7 +59,7 @@ func (b *builder) resolveRenames() {
 	if len(b.renames) > 0 {
 		b.g.Renames = make([]ir.Rename, len(b.renames))
 		for i, r := range b.renames {
-			b.g.Renames[i] = ir.Rename{From: b.names.name(r.from), Pos: b.pos(r.fromPos), To: b.renameTo[i]}
+			b.g.Renames[i] = ir.Rename{From: b.names.name(r.from), Pos: r.fromPos, To: b.renameTo[i]}
 		}
 	}
 }
@@ -147,7 +147,7 @@ func (b *builder) buildGroups(claims []int) {
 	for i, c := range b.claims {
 		if bi := claims[i]; bi >= 0 {
 			flags[bi] |= 1 << c.kind
-			g.Claims = append(g.Claims, ir.Claim{Kind: c.kind, Buffer: bi, Pos: b.pos(c.pos)})
+			g.Claims = append(g.Claims, ir.Claim{Kind: c.kind, Buffer: bi, Pos: c.pos})
 		}
 	}
 	rootOf := b.viewOffsets(lineOf)
@@ -382,7 +382,7 @@ func (b *builder) aliasCycle(loop []int, lineOf []*aliasRec) {
 	first := 0
 	for k, m := range loop {
 		p, q := lineOf[m].pos, lineOf[loop[first]].pos
-		if p.Line < q.Line || p.Line == q.Line && p.Column < q.Column {
+		if p.Line < q.Line || p.Line == q.Line && p.Col < q.Col {
 			first = k
 		}
 	}

@@ -210,7 +210,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		}
 	}
 	for _, c := range g.CPU {
-		for _, a := range append(append([]ir.Access{}, c.Reads...), c.Writes...) {
+		for _, a := range g.CPUAccesses(&c) {
 			access(a, nil, nil)
 			if a.Strides.Present() || a.Split.Present() {
 				t.Errorf("cpu node %q has strides or a split", c.Name)

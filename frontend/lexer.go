@@ -229,7 +229,7 @@ func (s *scanner) start() {
 	if isUTF16(src) {
 		// Every byte of it would be a puzzling error of its own; name
 		// the encoding instead, before the first token.
-		s.err = &lexError{msg: "file is UTF-16; sdscgen reads UTF-8", pos: Pos{Line: 1, Column: 1}}
+		s.err = &lexError{msg: "file is UTF-16; sdscgen reads UTF-8", pos: Pos{Line: 1, Col: 1}}
 		s.off = len(src)
 	}
 }
@@ -253,7 +253,7 @@ func isUTF16(src string) bool {
 }
 
 func (s *scanner) pos(off int) Pos {
-	return Pos{Line: int32(s.line), Column: int32(off - s.lineStart + 1)}
+	return Pos{Line: int32(s.line), Col: int32(off - s.lineStart + 1)}
 }
 
 func (s *scanner) fail(t *token, off int, format string, args ...any) {
@@ -463,7 +463,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 	var t token
 	s.scan(&t)
 	return lexer.Token{Type: lexer.TokenType(t.kind), Value: s.src[t.off:t.end], Pos: lexer.Position{
-		Filename: s.file, Offset: int(t.off), Line: int(t.pos.Line), Column: int(t.pos.Column)}}, nil
+		Filename: s.file, Offset: int(t.off), Line: int(t.pos.Line), Column: int(t.pos.Col)}}, nil
 }
 
 // skipLine returns the offset of the line break (LF or CR) ending the

@@ -205,9 +205,9 @@ func (p *parser) text() string { return p.src[p.tok.off:p.tok.end] }
 // error is the one reported: the syntax error is an artefact of the cut.
 func (p *parser) fail(msg string) {
 	if e := p.scanner.err; p.tok.kind == tokEOF && e != nil {
-		p.err = &Error{Pos: irPos(p.file, e.pos), Msg: e.msg}
+		p.err = &Error{Pos: e.pos.In(p.file), Msg: e.msg}
 	} else {
-		p.err = &Error{Pos: irPos(p.file, p.tok.pos), Msg: msg}
+		p.err = &Error{Pos: p.tok.pos.In(p.file), Msg: msg}
 	}
 	panic(bail{})
 }
@@ -219,7 +219,7 @@ func (p *parser) failAt(pos Pos, msg string) {
 	if p.tok.kind == tokEOF && p.scanner.err != nil {
 		p.fail("")
 	}
-	p.err = &Error{Pos: irPos(p.file, pos), Msg: msg}
+	p.err = &Error{Pos: pos.In(p.file), Msg: msg}
 	panic(bail{})
 }
 
@@ -291,7 +291,7 @@ func (p *parser) declName(c byte, set kwSet) Name {
 		a := p.peek()
 		if c != 0 && a.kind == tokPunct && p.src[a.off] == c ||
 			c == 0 && a.kind == tokKeyword && set&(1<<a.kw) != 0 {
-			p.kwNames.add(irPos(p.file, p.tok.pos), "%s", keywordMsg(p.text()))
+			p.kwNames.add(p.tok.pos.In(p.file), "%s", keywordMsg(p.text()))
 			break
 		}
 		p.unexpected("a name")
@@ -316,7 +316,7 @@ func (p *parser) refName(puncts string, set kwSet, decl bool) Name {
 		if a.kind == tokPunct && (p.src[a.off] == '}' || strings.IndexByte(puncts, p.src[a.off]) >= 0) ||
 			a.kind == tokKeyword && (set|endKws)&(1<<a.kw) != 0 {
 			if decl {
-				p.kwNames.add(irPos(p.file, p.tok.pos), "%s", keywordMsg(p.text()))
+				p.kwNames.add(p.tok.pos.In(p.file), "%s", keywordMsg(p.text()))
 			}
 			break
 		}
@@ -793,7 +793,7 @@ func (p *parser) decl(g *Graph) {
 			p.b.rename(from, to)
 			return
 		}
-		g.Decls = append(g.Decls, Decl{Rename: &RenameDecl{Pos: pos, From: p.token(from), To: p.token(to)}})
+		g.Decls = append(g.Decls, Decl{Rename: &RenameDecl{Pos: pos, From: from, To: to}})
 	default:
 		kind := p.tok.kw
 		p.next()
@@ -812,8 +812,4 @@ func (p *parser) decl(g *Graph) {
 		}
 		g.Decls = append(g.Decls, Decl{List: &ListDecl{Pos: pos, Kind: kwText(kind), Names: names}})
 	}
-}
-
-func (p *parser) token(n Name) Token {
-	return Token{Value: n.Value, Pos: Position{Filename: p.file, Line: int(n.Pos.Line), Column: int(n.Pos.Column)}}
 }

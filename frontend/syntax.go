@@ -6,16 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
-	"github.com/sdscgen/sdscgen/ir"
 )
-
-func irPos(filename string, p Pos) ir.Position {
-	return ir.Position{File: filename, Line: int(p.Line), Col: int(p.Column)}
-}
-
-func lexPos(p lexer.Position) ir.Position {
-	return ir.Position{File: p.Filename, Line: p.Line, Col: p.Column}
-}
 
 // describe words the token a syntax error is at.
 func describe(eof bool, value string) string {
@@ -39,11 +30,12 @@ func keywordMsg(name string) string {
 func syntaxError(err error, src string, filename string) *Error {
 	pe, ok := err.(participle.Error)
 	if !ok {
-		return &Error{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: err.Error()}
+		return &Error{Pos: Pos{Line: 1, Col: 1}.In(filename), Msg: err.Error()}
 	}
 	ue, ok := err.(*participle.UnexpectedTokenError)
 	if !ok {
-		return &Error{Pos: lexPos(pe.Position()), Msg: pe.Message()}
+		p := pe.Position()
+		return &Error{Pos: refPos(p).In(p.Filename), Msg: pe.Message()}
 	}
 	tok := &ue.Unexpected
 	want := expected(ue)
@@ -61,16 +53,14 @@ func syntaxError(err error, src string, filename string) *Error {
 		// A size missing at the end of its line is reported there (see
 		// parser.decl).
 		if p := prevToken(src, tok.Pos.Offset); tok.Pos.Line > p.Pos.Line {
-			return &Error{Pos: irPos(filename, afterColon(Pos{Line: int32(p.Pos.Line), Column: int32(p.Pos.Column)})), Msg: missingSize}
+			return &Error{Pos: afterColon(refPos(p.Pos)).In(filename), Msg: missingSize}
 		}
 	case `"["`:
 		// Only a dtype size wants "[" alone (an Ints wants an integer
 		// or "["); the error is the dtype's, which the token after it,
 		// often on the next line, merely reveals.
 		if p := prevToken(src, tok.Pos.Offset); p.Type == tokIdent {
-			pos := lexPos(p.Pos)
-			pos.File = filename
-			return &Error{Pos: pos, Msg: missingShape(p.Value)}
+			return &Error{Pos: refPos(p.Pos).In(filename), Msg: missingShape(p.Value)}
 		}
 	case `"}"`:
 		if braceDepth(src, filename, tok.Pos.Offset) <= 1 {
@@ -101,13 +91,13 @@ func syntaxError(err error, src string, filename string) *Error {
 		}
 	}
 	if want == "a name" && tok.Type == tokKeyword {
-		return &Error{Pos: lexPos(tok.Pos), Msg: keywordMsg(tok.Value)}
+		return &Error{Pos: refPos(tok.Pos).In(tok.Pos.Filename), Msg: keywordMsg(tok.Value)}
 	}
 	msg := "unexpected " + describe(tok.EOF(), tok.Value) + ", expected " + want
 	if tok.Type == tokIdent {
 		msg += suggestKeyword(tok.Value, want, more)
 	}
-	return &Error{Pos: lexPos(tok.Pos), Msg: msg}
+	return &Error{Pos: refPos(tok.Pos).In(tok.Pos.Filename), Msg: msg}
 }
 
 // expected maps the head of participle's expectation to words.
@@ -281,7 +271,7 @@ const wantSize = "a size (an integer or a dtype shape such as f16[4, 64])"
 const missingSize = `missing size after ":" (an integer or a dtype shape such as f16[4, 64])`
 
 // afterColon is the position just after the ":" at colon.
-func afterColon(colon Pos) Pos { return Pos{Line: colon.Line, Column: colon.Column + 1} }
+func afterColon(colon Pos) Pos { return Pos{Line: colon.Line, Col: colon.Col + 1} }
 
 // missingShape is the error at a dtype size that no "[" follows.
 func missingShape(dtype string) string {

@@ -179,5 +179,5 @@ func (p *parser) binary() bool {
 
 // tooBig is the diagnostic for an input of 2 GiB or more.
 func tooBig(filename string) ErrorList {
-	return ErrorList{{Pos: ir.Position{File: filename, Line: 1, Col: 1}, Msg: "file is 2 GiB or larger"}}
+	return ErrorList{{Pos: ir.Pos{Line: 1, Col: 1}.In(filename), Msg: "file is 2 GiB or larger"}}
 }

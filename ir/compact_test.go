@@ -149,3 +149,59 @@ func TestLoopsAndUnfused(t *testing.T) {
 		t.Errorf("fused graph changed: %s", got)
 	}
 }
+
+// TestCPUNodeLists: a CPU node's operands live in Graph.Accesses as an
+// op's do, in text order with the ops' (o0's two, then h's three, then
+// o1's two), read back capacity capped; the fusion-off graph shares them.
+func TestCPUNodeLists(t *testing.T) {
+	src := "graph g {\n  buffer a : 256\n  input a\n  buffer b : 256\n  buffer c : 128\n  output c\n" +
+		"  op o0 reads a writes b\n  cpu h reads b, a writes c\n  op o1 reads c writes b\n}\n"
+	f, errs := frontend.Parse("x.bir", []byte(src))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	names := func(as []ir.Access) string {
+		s := []string{}
+		for _, x := range as {
+			s = append(s, g.Buffers[x.Buffer].Name)
+		}
+		return fmt.Sprint(s)
+	}
+	h := &g.CPU[0]
+	if h.Accesses != (ir.Span{Off: 2, Len: 3}) || h.NReads != 2 {
+		t.Errorf("cpu h: accesses %+v, %d reads; want {2 3}, 2", h.Accesses, h.NReads)
+	}
+	if got := names(g.Accesses); got != "[a b b a c c b]" {
+		t.Errorf("graph accesses %s, want [a b b a c c b]", got)
+	}
+	if r, w, all := names(g.CPUReads(h)), names(g.CPUWrites(h)), names(g.CPUAccesses(h)); r != "[b a]" || w != "[c]" || all != "[b a c]" {
+		t.Errorf("cpu h reads %s writes %s all %s; want [b a] [c] [b a c]", r, w, all)
+	}
+	// "  cpu h reads b": two spaces, "cpu " (3-6), "h " (7-8), "reads "
+	// (9-14): the read of b is at line 8, column 15.
+	if got := g.Position(g.CPUReads(h)[0].Pos).String(); got != "x.bir:8:15" {
+		t.Errorf("cpu h's read of b at %s, want x.bir:8:15", got)
+	}
+	r := g.CPUReads(h)
+	if cap(r) != 2 {
+		t.Errorf("reads of h have capacity %d, want 2", cap(r))
+	}
+	_ = append(r, ir.Access{Buffer: 0})
+	if names(g.CPUWrites(h)) != "[c]" {
+		t.Error("appending to h's reads overwrote its write")
+	}
+	u := g.Unfused()
+	if got := names(u.CPUAccesses(&u.CPU[0])); got != "[b a c]" {
+		t.Errorf("unfused cpu h accesses %s, want [b a c]", got)
+	}
+	// Built by hand: no reads, one write.
+	hg := &ir.Graph{}
+	c := hg.NewCPUNode("k", nil, []ir.Access{{Buffer: 4}})
+	if hg.CPUReads(&c) != nil || len(hg.CPUWrites(&c)) != 1 || hg.CPUWrites(&c)[0].Buffer != 4 {
+		t.Errorf("hand-built cpu node: reads %v writes %v", hg.CPUReads(&c), hg.CPUWrites(&c))
+	}
+}

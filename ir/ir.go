@@ -10,27 +10,42 @@
 // is deterministic.
 //
 // A graph of a million ops is held in memory whole, so its most numerous
-// parts are compact: indices are int32, and no op, group, loop or access
-// holds a list of its own. Their lists live in graph-wide arrays that
+// parts are compact: indices are int32, and no op, CPU node, group, loop
+// or access holds a list of its own. Their lists live in graph-wide arrays that
 // hold no pointers (Graph.Ints, Accesses, LoopLists, MemberLists and
 // Items), located by a Span (offset and length) or, in Ints and
 // LoopLists, by one int32 offset with the length stored just before the
 // list, and read through Graph methods that return capacity-capped
-// slices (Reads, Writes, OpAccesses, OpLoops, Cores, Members, LoopBody,
-// Strides, Split). The garbage collector never scans those arrays; an
-// Access and a Group hold no pointer at all, an Op and a Loop only their
-// name.
+// slices (Reads, Writes, OpAccesses, CPUReads, CPUWrites, CPUAccesses,
+// OpLoops, Cores, Members, LoopBody, Strides, Split). The garbage
+// collector never scans those arrays; an Access and a Group hold no
+// pointer at all, an Op, a CPUNode and a Loop only their name.
 package ir
 
 import "fmt"
 
 // Pos is a compact source position in the graph's file: 1-based line and
-// byte column. Every op, access, buffer and loop carries one, so it is 8
-// bytes; the file name is stored once, in Graph.File, and Graph.Position
-// makes the printable FILE:LINE:COL. (The frontend rejects inputs of 2 GiB
-// or more, so both numbers fit in 32 bits.) Pos deliberately has no String
-// method: printing one without its file is a `go vet` printf error rather
-// than a silently incomplete position.
+// byte column. It is the one position type of the pipeline: the
+// frontend's scanner, its AST (frontend.Pos is this type) and the graph
+// carry the same value, unconverted. The file name is stored once, in
+// Graph.File (while parsing, in the frontend's state), and In, through
+// Graph.Position for a graph's positions, is the one way to the printable
+// FILE:LINE:COL. (The frontend rejects inputs of 2 GiB or more, so both
+// numbers fit in 32 bits.) Pos deliberately has no String method:
+// printing one without its file is a `go vet` printf error rather than a
+// silently incomplete position.
+//
+// Every op, access, buffer, loop and token carries one, so it is 8
+// bytes, the line and column packed side by side. go/token's other
+// design, an offset resolved through a table of line starts, would make
+// it 4 bytes but cost 4 per source line: on the synthetic 1M-op graph
+// (2.8M lines, 2.8M accesses, 1M ops) it would save some 19 MB on the
+// accesses and ops (a Buffer or Loop, 8-byte aligned, would not shrink)
+// and spend 11 MB on the table, under 2% of that graph's peak of some
+// 480 MB, while the scanner would record every line start in its hot
+// loop and every position printed would search the table. Line and column need no table, so a
+// position of a graph that a test or a tool builds by hand is just its
+// two numbers.
 type Pos struct {
 	Line, Col int32
 }
@@ -41,7 +56,8 @@ func (p Pos) In(file string) Position {
 }
 
 // Position is a self-contained source position, FILE:LINE:COL, as
-// diagnostics and reports print it.
+// diagnostics and reports print it. Make one with Pos.In (or
+// Graph.Position).
 type Position struct {
 	File string
 	Line int
@@ -86,8 +102,9 @@ type Graph struct {
 	// Op.Kind. Kinds[0] is "" (no kind) whenever any op has a kind; a
 	// graph without kinds may leave it nil.
 	Kinds []string
-	// Accesses holds the operands of every op of every bundle, each op's
-	// reads then writes (located by Op.Accesses and Op.NReads).
+	// Accesses holds the operands of every op of every bundle and of
+	// every CPU node, each one's reads then writes (located by
+	// Op.Accesses and Op.NReads, CPUNode.Accesses and CPUNode.NReads).
 	Accesses []Access
 	// LoopLists holds the enclosing-loop lists of the ops (located by
 	// Op.Loops), each after its length: indices into the op's
@@ -141,7 +158,8 @@ type Claim struct {
 	Pos Pos
 }
 
-// Position returns p, a position in the graph's file, as FILE:LINE:COL.
+// Position returns p, a position in the graph's file, as FILE:LINE:COL:
+// p.In(g.File).
 func (g *Graph) Position(p Pos) Position { return p.In(g.File) }
 
 // Buffer is one declared buffer.
@@ -363,32 +381,40 @@ func (g *Graph) InternKind(k string) int32 {
 
 // Reads returns the op's read operands, capacity capped (nil when it has
 // none).
-func (g *Graph) Reads(o *Op) []Access {
-	if o.NReads == 0 {
-		return nil
-	}
-	end := o.Accesses.Off + o.NReads
-	return g.Accesses[o.Accesses.Off:end:end]
-}
+func (g *Graph) Reads(o *Op) []Access { return g.reads(o.Accesses, o.NReads) }
 
 // Writes returns the op's write operands, capacity capped (nil when it
 // has none).
-func (g *Graph) Writes(o *Op) []Access {
-	if o.Accesses.Len == o.NReads {
-		return nil
-	}
-	end := o.Accesses.Off + o.Accesses.Len
-	return g.Accesses[o.Accesses.Off+o.NReads : end : end]
-}
+func (g *Graph) Writes(o *Op) []Access { return g.writes(o.Accesses, o.NReads) }
 
 // OpAccesses returns the op's reads then its writes, capacity capped
 // (nil when it has none).
-func (g *Graph) OpAccesses(o *Op) []Access {
-	if o.Accesses.Len == 0 {
+func (g *Graph) OpAccesses(o *Op) []Access { return g.accesses(o.Accesses) }
+
+// reads, writes and accesses read the operands located by s, the first
+// nreads of them reads, as an Op and a CPUNode hold them.
+func (g *Graph) reads(s Span, nreads int32) []Access {
+	if nreads == 0 {
 		return nil
 	}
-	end := o.Accesses.Off + o.Accesses.Len
-	return g.Accesses[o.Accesses.Off:end:end]
+	end := s.Off + nreads
+	return g.Accesses[s.Off:end:end]
+}
+
+func (g *Graph) writes(s Span, nreads int32) []Access {
+	if s.Len == nreads {
+		return nil
+	}
+	end := s.Off + s.Len
+	return g.Accesses[s.Off+nreads : end : end]
+}
+
+func (g *Graph) accesses(s Span) []Access {
+	if s.Len == 0 {
+		return nil
+	}
+	end := s.Off + s.Len
+	return g.Accesses[s.Off:end:end]
 }
 
 // OpLoops returns the indices into its Bundle.Loops of the loops that
@@ -416,7 +442,8 @@ func (g *Graph) NumCores(o *Op) int {
 }
 
 // AddAccesses appends reads then writes to g.Accesses and returns their
-// span and the number of reads, as Op.Accesses and Op.NReads hold them.
+// span and the number of reads, as Op.Accesses and Op.NReads (and a
+// CPUNode's) hold them.
 // The caller bounds the total length (the frontend rejects inputs of
 // 2 GiB or more, and every access takes at least two bytes of text).
 func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
@@ -553,10 +580,35 @@ func (g *Graph) HasStride(a *Access) bool {
 	return false
 }
 
-// CPUNode is a top-level CPU fallback node. It is never a bundle.
+// CPUNode is a top-level CPU fallback node. It is never a bundle. Like
+// an Op it holds no list of its own: its operands are in the graph-wide
+// Graph.Accesses, read through Graph.CPUReads, Graph.CPUWrites and
+// Graph.CPUAccesses.
 type CPUNode struct {
-	Name   string
-	Pos    Pos
-	Reads  []Access
-	Writes []Access
+	Name string
+	Pos  Pos
+	// NReads is how many of the node's accesses are reads: Accesses
+	// locates its reads, then its writes, in Graph.Accesses.
+	NReads   int32
+	Accesses Span
+}
+
+// CPUReads returns the CPU node's read operands, capacity capped (nil
+// when it has none).
+func (g *Graph) CPUReads(c *CPUNode) []Access { return g.reads(c.Accesses, c.NReads) }
+
+// CPUWrites returns the CPU node's write operands, capacity capped (nil
+// when it has none).
+func (g *Graph) CPUWrites(c *CPUNode) []Access { return g.writes(c.Accesses, c.NReads) }
+
+// CPUAccesses returns the CPU node's reads then its writes, capacity
+// capped (nil when it has none).
+func (g *Graph) CPUAccesses(c *CPUNode) []Access { return g.accesses(c.Accesses) }
+
+// NewCPUNode makes a CPU node of g, appending its operands to
+// g.Accesses (a convenience for code that builds graphs by hand).
+func (g *Graph) NewCPUNode(name string, reads, writes []Access) CPUNode {
+	c := CPUNode{Name: name}
+	c.Accesses, c.NReads = g.AddAccesses(reads, writes)
+	return c
 }

@@ -10,7 +10,8 @@ import (
 // a field added without thought shows here rather than as a million-op
 // graph's memory: Op 16 (name) + 8 (pos) + 5*4 (step, reads, loops,
 // cores, kind) + 8 (accesses), padded to 56; Access 8 + 4*4; Group 8 (members) + 8 (size) +
-// 4 (root) + 3 flags, padded to 24; Loop 16 + 8 + 8 + 4*4 + 8; Item 2*4.
+// 4 (root) + 3 flags, padded to 24; Loop 16 + 8 + 8 + 4*4 + 8; Item 2*4;
+// CPUNode 16 + 8 + 4 (reads) + 8 (accesses), padded to 40.
 func TestSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
@@ -24,6 +25,7 @@ func TestSizes(t *testing.T) {
 		{"Group", unsafe.Sizeof(Group{}), 24},
 		{"Loop", unsafe.Sizeof(Loop{}), 56},
 		{"Item", unsafe.Sizeof(Item{}), 8},
+		{"CPUNode", unsafe.Sizeof(CPUNode{}), 40},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.what, c.got, c.want)

@@ -117,12 +117,8 @@ func (p *Result) Footprint() *Footprint {
 	for t, n := range nodes {
 		t32 := int32(t)
 		if n.CPU {
-			c := &g.CPU[n.Index]
-			for i := range c.Reads {
-				touch(c.Reads[i].Group, t32)
-			}
-			for i := range c.Writes {
-				touch(c.Writes[i].Group, t32)
+			for _, a := range g.CPUAccesses(&g.CPU[n.Index]) {
+				touch(a.Group, t32)
 			}
 			continue
 		}

@@ -404,7 +404,7 @@ func plainFootprint(p *planner.Result) (names []string, standalone, pool []int64
 	}
 	for i, c := range g.CPU {
 		n := node{pos: c.Pos, cpu: true, i: i, touch: map[int32]bool{}}
-		for _, a := range append(append([]ir.Access{}, c.Reads...), c.Writes...) {
+		for _, a := range g.CPUAccesses(&c) {
 			n.touch[a.Group] = true
 		}
 		// insert by position

@@ -374,10 +374,10 @@ func collectTouches(g *ir.Graph, gs []Group) {
 		}
 	}
 	for ci := range g.CPU {
-		for _, a := range g.CPU[ci].Reads {
+		for _, a := range g.CPUReads(&g.CPU[ci]) {
 			gs[a.Group].Reason |= cpuReadBit
 		}
-		for _, a := range g.CPU[ci].Writes {
+		for _, a := range g.CPUWrites(&g.CPU[ci]) {
 			gs[a.Group].Reason |= cpuWrittenBit
 		}
 	}

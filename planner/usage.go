@@ -35,8 +35,8 @@ type Touch struct {
 	Access int32
 }
 
-// CPUTouch is one access of a group by a CPU node: Graph.CPU[Node].Reads[K]
-// when Read, else its Writes[K]. A group's CPU touches are in node order,
+// CPUTouch is one access of a group by a CPU node: the K-th of
+// Graph.CPUReads(&Graph.CPU[Node]) when Read, else of its CPUWrites. A group's CPU touches are in node order,
 // each node's reads before its writes.
 type CPUTouch struct {
 	Node, K int32
@@ -46,9 +46,9 @@ type CPUTouch struct {
 // Access returns the access t stands for.
 func (t CPUTouch) Access(g *ir.Graph) *ir.Access {
 	if t.Read {
-		return &g.CPU[t.Node].Reads[t.K]
+		return &g.CPUReads(&g.CPU[t.Node])[t.K]
 	}
-	return &g.CPU[t.Node].Writes[t.K]
+	return &g.CPUWrites(&g.CPU[t.Node])[t.K]
 }
 
 // Touches returns group gi's bundle touches (shared: not to be modified).
@@ -187,10 +187,10 @@ func forAccesses(g *ir.Graph, bundle func(gi int32, t Touch), cpu func(gi int32,
 		}
 	}
 	for ci := range g.CPU {
-		for k, a := range g.CPU[ci].Reads {
+		for k, a := range g.CPUReads(&g.CPU[ci]) {
 			cpu(a.Group, CPUTouch{Node: int32(ci), K: int32(k), Read: true})
 		}
-		for k, a := range g.CPU[ci].Writes {
+		for k, a := range g.CPUWrites(&g.CPU[ci]) {
 			cpu(a.Group, CPUTouch{Node: int32(ci), K: int32(k)})
 		}
 	}

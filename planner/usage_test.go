@@ -56,13 +56,13 @@ func TestIndexMatchesScan(t *testing.T) {
 			}
 			var wantCPU []planner.CPUTouch
 			for ci := range g.CPU {
-				for k, a := range g.CPU[ci].Reads {
+				for k, a := range g.CPUReads(&g.CPU[ci]) {
 					if int(a.Group) == gi {
 						wantCPU = append(wantCPU, planner.CPUTouch{Node: int32(ci), K: int32(k), Read: true})
 						add(&wantU.CPUReadBy, ci)
 					}
 				}
-				for k, a := range g.CPU[ci].Writes {
+				for k, a := range g.CPUWrites(&g.CPU[ci]) {
 					if int(a.Group) == gi {
 						wantCPU = append(wantCPU, planner.CPUTouch{Node: int32(ci), K: int32(k)})
 						add(&wantU.CPUWrittenBy, ci)

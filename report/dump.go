@@ -62,7 +62,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		}
 	}
 	for _, c := range g.CPU {
-		fmt.Fprintf(bw, "cpu %s reads=%s writes=%s  # %s\n", c.Name, accesses(g, c.Reads), accesses(g, c.Writes), lc(c.Pos))
+		fmt.Fprintf(bw, "cpu %s reads=%s writes=%s  # %s\n", c.Name, accesses(g, g.CPUReads(&c)), accesses(g, g.CPUWrites(&c)), lc(c.Pos))
 	}
 	return bw.Flush()
 }

@@ -107,8 +107,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		if n.cpu {
 			c := &g.CPU[n.i]
 			f.names[t], f.cpu[t] = c.Name, true
-			touch(c.Reads, int32(t))
-			touch(c.Writes, int32(t))
+			touch(g.CPUAccesses(c), int32(t))
 			continue
 		}
 		b := &g.Bundles[n.i]

@@ -497,9 +497,18 @@ func (c *checker) checkLists() bool {
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		if !accessesOK(n.Reads) || !accessesOK(n.Writes) {
-			accessesBad(cpuName(n), n.Reads)
-			accessesBad(cpuName(n), n.Writes)
+		if s := n.Accesses; !span(s, len(g.Accesses)) {
+			c.fail("%s: accesses [%d, +%d) outside the graph's %d", cpuName(n), s.Off, s.Len, len(g.Accesses))
+			ok = false
+			continue
+		}
+		if n.NReads < 0 || n.NReads > n.Accesses.Len {
+			c.fail("%s: %d reads among %d accesses", cpuName(n), n.NReads, n.Accesses.Len)
+			ok = false
+			continue
+		}
+		if accs := g.CPUAccesses(n); !accessesOK(accs) {
+			accessesBad(cpuName(n), accs)
 		}
 	}
 	return ok
@@ -593,18 +602,19 @@ func (c *checker) checkGraph() bool {
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		if !c.checkAccesses("cpu", n.Name, n.Reads) {
+		reads, writes := g.CPUReads(n), g.CPUWrites(n)
+		if !c.checkAccesses("cpu", n.Name, reads) {
 			ok = false
 		} else if ok {
-			for ai := range n.Reads {
-				ws[n.Reads[ai].Group].bundle |= cpuRead
+			for ai := range reads {
+				ws[reads[ai].Group].bundle |= cpuRead
 			}
 		}
-		if !c.checkAccesses("cpu", n.Name, n.Writes) {
+		if !c.checkAccesses("cpu", n.Name, writes) {
 			ok = false
 		} else if ok {
-			for ai := range n.Writes {
-				ws[n.Writes[ai].Group].bundle |= cpuWritten
+			for ai := range writes {
+				ws[writes[ai].Group].bundle |= cpuWritten
 			}
 		}
 	}

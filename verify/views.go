@@ -281,11 +281,10 @@ func (c *checker) checkOpCores(op *ir.Op) {
 func (c *checker) checkCoresCPU() {
 	for ni := range c.g.CPU {
 		n := &c.g.CPU[ni]
-		for _, accs := range [2][]ir.Access{n.Reads, n.Writes} {
-			for ai := range accs {
-				if a := &accs[ai]; a.Split.Present() || a.Strides.Present() {
-					c.fail("cpu %q: an access with a split or step", n.Name)
-				}
+		accs := c.g.CPUAccesses(n)
+		for ai := range accs {
+			if a := &accs[ai]; a.Split.Present() || a.Strides.Present() {
+				c.fail("cpu %q: an access with a split or step", n.Name)
 			}
 		}
 	}

@@ -307,7 +307,7 @@ func sortInts(a []int, less func(x, y int) bool) {
 }
 
 // TestCatchesListCorruptions: a list reference of the compact graph
-// (ir.Span, ir.IntsRef, Op.Loops) that leaves its graph-wide array is a
+// (ir.Span, ir.IntsRef, Op.Loops, a CPUNode's Span) that leaves its graph-wide array is a
 // violation naming it, never a panic: the graph may be built by hand
 // (ir.Graph.NewOp) and the verifier is what checks it.
 func TestCatchesListCorruptions(t *testing.T) {
@@ -332,6 +332,13 @@ func TestCatchesListCorruptions(t *testing.T) {
 		}, `bundle "k": op "c": split list at`},
 		{"members past the array", func(g *ir.Graph) { g.Groups[1].Members.Off = int32(len(g.MemberLists)) }, `group 1: members [6, +1) outside the graph's 6 member entries`},
 		{"loop body past the items", func(g *ir.Graph) { g.Bundles[0].Loops[0].Body.Len = 4 }, `bundle "k": loop "L": body [0, +4) outside the graph's 1 items`},
+		// A CPU node locates its accesses as an op does.
+		{"cpu accesses past the array", func(g *ir.Graph) {
+			g.CPU = append(g.CPU, ir.CPUNode{Name: "h", Accesses: ir.Span{Off: 6, Len: 2}})
+		}, `cpu "h": accesses [6, +2) outside the graph's 7`},
+		{"cpu with more reads than accesses", func(g *ir.Graph) {
+			g.CPU = append(g.CPU, ir.CPUNode{Name: "h", NReads: 3, Accesses: ir.Span{Off: 0, Len: 2}})
+		}, `cpu "h": 3 reads among 2 accesses`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

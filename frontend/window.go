@@ -38,9 +38,10 @@ const noPin = math.MaxInt
 // The one exception is input that is not text, which ParseCheckReader
 // reads no further than its first lexical error: a window ends anywhere
 // after a NUL byte outside a comment (no '#' or '/' before it on its
-// line: scan stops with an error at it, or before it), and the first
-// window as it was read when the input starts as UTF-16 (scan stops at
-// once: see scanner.start).
+// line), since scan stops with an error at it, or before it. That also
+// gives the first window the four bytes by which scanner.start knows
+// UTF-16 (isUTF16): without a byte order mark, two of them are NULs
+// with no '#' or '/' before; with one, its two bytes are no line break.
 //
 // A window is never written to once scanned: a refill starts a new one.
 // The names the parser has taken from the old one (substrings of it) stay
@@ -61,11 +62,7 @@ type window struct {
 
 // first returns the first window, of capacity n if its lines fit.
 func (w *window) first(n int) string {
-	buf := w.fill(make([]byte, 0, n))
-	if src := unsafe.String(unsafe.SliceData(buf), len(buf)); isUTF16(src) {
-		return src
-	}
-	return w.lines(buf, 0)
+	return w.lines(make([]byte, 0, n), 0)
 }
 
 // next returns the window after one that ended just after a line

@@ -176,7 +176,8 @@ func (w *window) drain() {
 	}
 }
 
-// more reports whether there is input beyond the window.
+// more reports whether there is input beyond the window: in rest or
+// unread (rest is empty once the input has ended).
 func (s *scanner) more() bool { return s.in != nil && !s.in.done }
 
 // refill moves the window on when scan has reached its end, at off

@@ -418,10 +418,26 @@ func (s *scanner) scan(t *token) {
 			s.fail(t, off, "unexpected character '/' (comments start with // or #)")
 			return
 		case cIdent:
-			s.name(t, off)
+			end := nameEnd(src, off+1)
+			s.off = end
+			// Every keyword ends in a lower-case letter; most names
+			// (t12, o7) do not, and cost no call.
+			kind, k := tokKind(tokIdent), kwNone
+			if e := src[end-1]; e >= 'a' && e <= 'z' {
+				if k = keyword(src[off:end]); k != kwNone {
+					kind = tokKeyword
+				}
+			}
+			t.set(kind, k, s.pos(off), off, end)
 			return
 		case cDigit:
-			s.number(t, off)
+			end := digitsEnd(src, off+1)
+			if end < len(src) && identPart[src[end]] {
+				s.malformed(t, off, nameEnd(src, end))
+				return
+			}
+			s.off = end
+			t.set(tokInt, kwNone, s.pos(off), off, end)
 			return
 		case cPunct:
 			switch c {
@@ -463,49 +479,33 @@ func (s *scanner) scan(t *token) {
 func (s *scanner) newline(off int) int {
 	s.line++
 	s.lineStart = off
-	if off == len(s.src) && s.in != nil {
+	if off == len(s.src) {
 		off -= s.refill(off)
 	}
 	return off
 }
 
-// name stores in t the name or keyword at off.
-func (s *scanner) name(t *token, off int) {
-	src := s.src
-	end := off + 1
-	for end < len(src) && identPart[src[end]] {
-		end++
+// nameEnd returns the end of the name (or keyword) that goes on at off.
+func nameEnd(src string, off int) int {
+	for off < len(src) && identPart[src[off]] {
+		off++
 	}
-	s.off = end
-	// Every keyword ends in a lower-case letter; most names (t12, o7) do
-	// not, and cost no call.
-	kind, k := tokKind(tokIdent), kwNone
-	if e := src[end-1]; e >= 'a' && e <= 'z' {
-		if k = keyword(src[off:end]); k != kwNone {
-			kind = tokKeyword
-		}
-	}
-	t.set(kind, k, s.pos(off), off, end)
+	return off
 }
 
-// number stores in t the integer at off. Digits followed by a name's
-// character ("12ab" or "1.5") are an error for the whole word rather
-// than silently two tokens.
-func (s *scanner) number(t *token, off int) {
-	src := s.src
-	end := off + 1
-	for end < len(src) && class[src[end]] == cDigit {
-		end++
+// digitsEnd returns the end of the digits that go on at off.
+func digitsEnd(src string, off int) int {
+	for off < len(src) && class[src[off]] == cDigit {
+		off++
 	}
-	if end < len(src) && identPart[src[end]] {
-		for end < len(src) && identPart[src[end]] {
-			end++
-		}
-		s.fail(t, off, "malformed integer %s", quoteText(src[off:end]))
-		return
-	}
-	s.off = end
-	t.set(tokInt, kwNone, s.pos(off), off, end)
+	return off
+}
+
+// malformed fails at the word src[off:end], digits followed by a name's
+// character ("12ab" or "1.5"): an error for the whole word rather than
+// silently two tokens.
+func (s *scanner) malformed(t *token, off, end int) {
+	s.fail(t, off, "malformed integer %s", quoteText(s.src[off:end]))
 }
 
 // badChar fails at the character at off, which no token starts with:

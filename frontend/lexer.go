@@ -264,7 +264,9 @@ func (s *scanner) fail(t *token, off int, format string, args ...any) {
 }
 
 // scan stores the next token in t: EOF at the end of the input or at the
-// first lexical error (and forever after).
+// first lexical error (and forever after). The rest of the line is in
+// src whatever the token (see window): only a line break may end the
+// window, and newline moves it on.
 func (s *scanner) scan(t *token) {
 	if s.err != nil {
 		t.set(tokEOF, kwNone, s.err.pos, s.err.off, s.err.off)
@@ -272,17 +274,7 @@ func (s *scanner) scan(t *token) {
 	}
 	src := s.src
 	off := s.off
-	for {
-		if off >= len(src) {
-			// The end of the window: refill it, unless it is the end
-			// of the input. What was scanned needs no keeping.
-			if !s.more() {
-				break
-			}
-			off -= s.refill(off)
-			src = s.src
-			continue
-		}
+	for off < len(src) {
 		c := src[off]
 		switch class[c] {
 		case cSpace:
@@ -291,107 +283,48 @@ func (s *scanner) scan(t *token) {
 			for off < len(src) && class[src[off]] == cSpace {
 				off++
 			}
-			continue
 		case cNewline:
-			off++
-			s.line++
-			s.lineStart = off
-			continue
+			off = s.newline(off + 1)
+			src = s.src
 		case cCR:
-			if off+1 == len(src) && s.more() {
-				// Whether an LF follows is in the next window.
-				off -= s.refill(off)
-				src = s.src
-				continue
-			}
 			// CR LF is one line break, and so is a lone CR (old Mac
 			// line ends): every position counts lines this way.
 			off++
 			if off < len(src) && src[off] == '\n' {
 				off++
 			}
-			s.line++
-			s.lineStart = off
-			continue
+			off = s.newline(off)
+			src = s.src
 		case cHash:
-			if end := skipLine(src, off); end < len(src) || !s.more() {
-				off = end
-			} else {
-				// The comment goes on in the next window: scan it
-				// again from its start there.
-				off -= s.refill(off)
-				src = s.src
-			}
-			continue
+			off = skipLine(src, off)
 		case cSlash:
-			if off+1 == len(src) && s.more() {
-				off -= s.refill(off)
-				src = s.src
-				continue
-			}
 			if off+1 < len(src) && src[off+1] == '/' {
-				if end := skipLine(src, off); end < len(src) || !s.more() {
-					off = end
-				} else {
-					off -= s.refill(off)
-					src = s.src
-				}
+				off = skipLine(src, off)
 				continue
 			}
 			s.fail(t, off, "unexpected character '/' (comments start with // or #)")
 			return
 		case cIdent:
-			start := off
-			off++
-			for off < len(src) && identPart[src[off]] {
-				off++
-			}
-			if off == len(src) && s.more() {
-				// The word may go on in the next window: scan it
-				// again from its start there.
-				off = start - s.refill(start)
-				src = s.src
-				continue
-			}
-			s.off = off
-			v := src[start:off]
+			end := nameEnd(src, off+1)
+			s.off = end
 			// Every keyword ends in a lower-case letter; most names
 			// (t12, o7) do not, and cost no call.
 			kind, k := tokKind(tokIdent), kwNone
-			if e := src[off-1]; e >= 'a' && e <= 'z' {
-				if k = keyword(v); k != kwNone {
+			if e := src[end-1]; e >= 'a' && e <= 'z' {
+				if k = keyword(src[off:end]); k != kwNone {
 					kind = tokKeyword
 				}
 			}
-			t.set(kind, k, s.pos(start), start, off)
+			t.set(kind, k, s.pos(off), off, end)
 			return
 		case cDigit:
-			start := off
-			off++
-			for off < len(src) && class[src[off]] == cDigit {
-				off++
-			}
-			if off < len(src) && identPart[src[off]] {
-				// "12ab" or "1.5": reject the whole word rather than
-				// silently splitting it into two tokens.
-				for off < len(src) && identPart[src[off]] {
-					off++
-				}
-				if off == len(src) && s.more() {
-					off = start - s.refill(start)
-					src = s.src
-					continue
-				}
-				s.fail(t, start, "malformed integer %s", quoteText(src[start:off]))
+			end := digitsEnd(src, off+1)
+			if end < len(src) && identPart[src[end]] {
+				s.malformed(t, off, nameEnd(src, end))
 				return
 			}
-			if off == len(src) && s.more() {
-				off = start - s.refill(start)
-				src = s.src
-				continue
-			}
-			s.off = off
-			t.set(tokInt, kwNone, s.pos(start), start, off)
+			s.off = end
+			t.set(tokInt, kwNone, s.pos(off), off, end)
 			return
 		case cPunct:
 			switch c {
@@ -411,11 +344,6 @@ func (s *scanner) scan(t *token) {
 			t.set(tokPunct, kwNone, s.pos(off), off, off+1)
 			return
 		case cDash:
-			if off+1 == len(src) && s.more() {
-				off -= s.refill(off)
-				src = s.src
-				continue
-			}
 			if off+1 < len(src) && src[off+1] == '>' {
 				s.off = off + 2
 				t.set(tokPunct, kwNone, s.pos(off), off, off+2)
@@ -424,18 +352,47 @@ func (s *scanner) scan(t *token) {
 			s.fail(t, off, "unexpected character '-' (did you mean \"->\"?)")
 			return
 		default:
-			if !utf8.FullRuneInString(src[off:]) && s.more() {
-				// The rest of the character is in the next window.
-				off -= s.refill(off)
-				src = s.src
-				continue
-			}
 			s.badChar(t, off)
 			return
 		}
 	}
 	s.off = off
 	t.set(tokEOF, kwNone, s.pos(off), off, off)
+}
+
+// newline starts a line at off, just after a line break. When the
+// window ends there, and only then, it is moved on: newline returns off
+// in the window that holds the line.
+func (s *scanner) newline(off int) int {
+	s.line++
+	s.lineStart = off
+	if off == len(s.src) {
+		off -= s.refill(off)
+	}
+	return off
+}
+
+// nameEnd returns the end of the name (or keyword) that goes on at off.
+func nameEnd(src string, off int) int {
+	for off < len(src) && identPart[src[off]] {
+		off++
+	}
+	return off
+}
+
+// digitsEnd returns the end of the digits that go on at off.
+func digitsEnd(src string, off int) int {
+	for off < len(src) && class[src[off]] == cDigit {
+		off++
+	}
+	return off
+}
+
+// malformed fails at the word src[off:end], digits followed by a name's
+// character ("12ab" or "1.5"): an error for the whole word rather than
+// silently two tokens.
+func (s *scanner) malformed(t *token, off, end int) {
+	s.fail(t, off, "malformed integer %s", quoteText(s.src[off:end]))
 }
 
 // badChar fails at the character at off, which no token starts with:

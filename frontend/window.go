@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"bytes"
 	"io"
 	"math"
 	"unsafe"
@@ -20,11 +21,27 @@ const noPin = math.MaxInt
 
 // window is the input of a scanner that reads from an io.Reader
 // (ParseCheckReader): the scanner's src is then a window of it, which
-// the scanner moves on when a scan reaches its end (refill). A token, a
-// comment or a line break that reaches the end is scanned again from
-// its start in the next window, which keeps the bytes from there on; so
-// no token ever spans two windows, and a token longer than a window gets
-// a larger one.
+// the scanner moves on (refill) when it reaches its end.
+//
+// The invariant, which keeps the scanner free of window handling: a
+// window ends just after a line break, or at the end of the input. A
+// line is thus never split between two windows: wherever scan starts a
+// token, the rest of its line is in src, with its line break (a CR at
+// the end of a window is never the first half of a CR LF), so that no
+// token, comment or CR LF reaches the end of a window. The bytes read
+// after a window's last line break wait in rest for the next window; a
+// line longer than a window gets a larger one, up to the input's limit.
+// scan therefore reaches the end of a window only just after a line
+// break, and moves it on there (scanner.newline), the only place it
+// does.
+//
+// The one exception is input that is not text, which ParseCheckReader
+// reads no further than its first lexical error: a window ends anywhere
+// after a NUL byte outside a comment (no '#' or '/' before it on its
+// line), since scan stops with an error at it, or before it. That also
+// gives the first window the four bytes by which scanner.start knows
+// UTF-16 (isUTF16): without a byte order mark, two of them are NULs
+// with no '#' or '/' before; with one, its two bytes are no line break.
 //
 // A window is never written to once scanned: a refill starts a new one.
 // The names the parser has taken from the old one (substrings of it) stay
@@ -32,14 +49,86 @@ const noPin = math.MaxInt
 // once they are gone.
 type window struct {
 	r     io.Reader
-	size  int   // the capacity of a new window
-	limit int64 // maxSource; tests lower it
-	n     int64 // bytes read
-	done  bool  // r has ended, failed, or given limit bytes
-	err   error // the read error, when r failed
+	size  int    // the capacity of a new window
+	limit int64  // maxSource; tests lower it
+	n     int64  // bytes read
+	rest  []byte // read after the window's last line break
+	done  bool   // r has ended, failed, or given limit bytes
+	err   error  // the read error, when r failed
 	// tooBig is set when r gave limit bytes: the input is 2 GiB or
 	// larger.
 	tooBig bool
+}
+
+// first returns the first window, of capacity n if its lines fit.
+func (w *window) first(n int) string {
+	return w.lines(make([]byte, 0, n), 0)
+}
+
+// next returns the window after one that ended just after a line
+// break: keep (the old window's last bytes, which the scanner still
+// needs), rest, and at least one whole line after them.
+func (w *window) next(keep string) string {
+	buf := make([]byte, 0, max(w.size, 2*(len(keep)+len(w.rest)), 4))
+	buf = append(append(buf, keep...), w.rest...)
+	return w.lines(buf, len(keep))
+}
+
+// lines reads into buf until it holds a line break at from or after
+// (growing buf for a long line), or the input ends, and returns the
+// window that ends after its last line break, keeping the bytes after it
+// in rest. The line that starts at from is not text if it holds a NUL
+// outside a comment (see window): the window then ends where the reading
+// does.
+func (w *window) lines(buf []byte, from int) string {
+	line := from
+	for {
+		buf = w.fill(buf)
+		end := len(buf)
+		if !w.done {
+			end = lastBreak(buf, from)
+			if end < 0 && !notText(buf[line:]) {
+				// No whole line yet: a larger window, up to the
+				// limit. The search goes on from the last byte,
+				// which may be a CR before an LF.
+				from = max(len(buf)-1, from)
+				grown := make([]byte, len(buf), len(buf)+int(min(int64(max(len(buf), 4)), w.limit-w.n)))
+				copy(grown, buf)
+				buf = grown
+				continue
+			}
+			if end < 0 || notText(buf[end:]) {
+				end = len(buf)
+			}
+		}
+		w.rest = buf[end:]
+		return unsafe.String(unsafe.SliceData(buf), end)
+	}
+}
+
+// lastBreak returns the offset just after the last line break in
+// buf[from:] that is whole: not a CR at the end of buf, whose LF may be
+// still unread. It returns -1 if there is none.
+func lastBreak(buf []byte, from int) int {
+	n := len(buf)
+	if n > from && buf[n-1] == '\n' {
+		return n
+	}
+	// Lines are short: the search from the end stops within one.
+	for i := n - 2; i >= from; i-- {
+		if c := buf[i]; c == '\n' || c == '\r' {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// notText reports whether the start of a line, line, holds a NUL byte
+// before any '#' or '/': scan stops with an error at that NUL if not
+// before (only a comment may hold one).
+func notText(line []byte) bool {
+	i := bytes.IndexByte(line, 0)
+	return i >= 0 && bytes.IndexAny(line[:i], "#/") < 0
 }
 
 // fill reads into buf up to its capacity, or until the input ends.
@@ -87,20 +176,21 @@ func (w *window) drain() {
 	}
 }
 
-// more reports whether there is input beyond the window.
+// more reports whether there is input beyond the window: in rest or
+// unread (rest is empty once the input has ended).
 func (s *scanner) more() bool { return s.in != nil && !s.in.done }
 
-// refill moves the window on. The new window starts at keep, or at the
-// pinned token (pin) if that starts earlier; it returns by how much the
-// offsets into it decrease, and moves lineStart, base and pin by as much
-// (the caller moves its own offsets).
-func (s *scanner) refill(keep int) int {
-	keep = min(keep, s.pin)
-	tail := len(s.src) - keep
-	buf := make([]byte, tail, max(s.in.size, 2*tail, 4))
-	copy(buf, s.src[keep:])
-	buf = s.in.fill(buf)
-	s.src = unsafe.String(unsafe.SliceData(buf), len(buf))
+// refill moves the window on when scan has reached its end, at off
+// just after a line break, unless the input ends there. The new window
+// starts at off, or at the pinned token (pin) if that starts earlier; it
+// returns by how much the offsets into it decrease, and moves lineStart,
+// base and pin by as much (the caller moves its own offsets).
+func (s *scanner) refill(off int) int {
+	if !s.more() {
+		return 0
+	}
+	keep := min(off, s.pin)
+	s.src = s.in.next(s.src[keep:])
 	s.lineStart -= keep
 	s.base += keep
 	if s.pin != noPin {
@@ -134,9 +224,8 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 		// should it be longer, the next windows are of full size.
 		first = size + 1
 	}
-	buf := w.fill(make([]byte, 0, max(first, 4)))
 	p := &parser{}
-	p.scanner = scanner{src: unsafe.String(unsafe.SliceData(buf), len(buf)), file: filename, line: 1, in: w, pin: noPin}
+	p.scanner = scanner{src: w.first(max(first, 4)), file: filename, line: 1, in: w, pin: noPin}
 	p.start()
 	p.startPipe(pipe)
 	defer p.stopPipe() // on a panic (see parseCheck)

@@ -195,3 +195,78 @@ func TestReaderStopsAtBinary(t *testing.T) {
 type readFunc func([]byte) (int, error)
 
 func (f readFunc) Read(p []byte) (int, error) { return f(p) }
+
+// TestWindowLines: the windows of an input, read a few bytes at a time,
+// are the input cut just after line breaks: every window but the last
+// ends with an LF, or with a CR not followed by an LF (so a CR LF is
+// never split), and holds at least one whole line, which grows the
+// window past its size for a long line.
+func TestWindowLines(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	for _, src := range []string{
+		"ab\ncd\r\nef\rgh\n",
+		"a\r\n\r\n\r\r\n\n" + long + "\r\n" + long + "\rz",
+		"no final newline",
+		long + "\n" + long,
+		"\r\r\r\r\r\r\r\r\n",
+	} {
+		for _, win := range []int{4, 5, 16} {
+			for chunk := 1; chunk <= 7; chunk++ {
+				w := &window{r: &chunkReader{src: []byte(src), max: chunk}, size: win, limit: maxSource}
+				got := []string{w.first(win)}
+				for !w.done {
+					got = append(got, w.next(""))
+				}
+				if all := strings.Join(got, ""); all != src {
+					t.Fatalf("%q, window %d, chunks of %d: windows %q, not the input", src, win, chunk, got)
+				}
+				for i, g := range got[:len(got)-1] {
+					end := g[len(g)-1]
+					if g == "" || end != '\n' && end != '\r' || end == '\r' && got[i+1] != "" && got[i+1][0] == '\n' {
+						t.Errorf("%q, window %d, chunks of %d: window %d of %q does not end after a line break", src, win, chunk, i, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReaderLines: ParseCheckReader through windows of a few bytes,
+// read a few bytes at a time, gives ParseCheck's result on the inputs
+// whose lines the windows cut: a line longer than the window (many
+// tokens), no final newline, CR LF and lone CR line ends, a NUL inside a
+// comment (text: the reading goes on), and UTF-16 whose first line is a
+// single byte (the whole first window is looked at).
+func TestReaderLines(t *testing.T) {
+	var reads strings.Builder
+	for i := 0; i < 300; i++ {
+		reads.WriteString(", a")
+	}
+	long := "graph g {\n  buffer a : 256\n  op k reads a" + reads.String() + " writes a\n}\n"
+	for _, c := range []struct {
+		src, want string
+	}{
+		{long, ""},
+		{tinyGraph[:len(tinyGraph)-1], ""},
+		{strings.ReplaceAll(tinyGraph, "\n", "\r\n"), ""},
+		{strings.ReplaceAll(tinyGraph, "\n", "\r"), ""},
+		{"graph g {\r\n  buffer a : 256\r\n  op k writes q\r\n}", `r.bir:3:15: error: undeclared buffer "q"`},
+		{"# a NUL \x00 in a comment\n" + tinyGraph, ""},
+		{"// a NUL \x00 in a comment\n" + tinyGraph, ""},
+		{"\n\x00g\x00r\x00", "r.bir:1:1: error: file is UTF-16; sdscgen reads UTF-8"},
+		{"graph g {\n  op k\x00 writes a\n}\n", `r.bir:2:7: error: unexpected character '\x00'`},
+	} {
+		want, werrs := ParseCheck("r.bir", []byte(c.src))
+		if werrs.Error() != c.want {
+			t.Fatalf("%.30q: ParseCheck: %q, want %q", c.src, werrs.Error(), c.want)
+		}
+		for _, win := range []int{4, 5, 64} {
+			for chunk := 0; chunk <= 3; chunk++ {
+				g, errs, err := parseCheckReader("r.bir", &chunkReader{src: []byte(c.src), max: chunk, seed: win}, 0, window{size: win, limit: maxSource}, defaultPipe)
+				if err != nil || errs.Error() != c.want || !reflect.DeepEqual(g, want) {
+					t.Errorf("%.30q, window %d, chunks of %d: error %v, diagnostics %q; want %q", c.src, win, chunk, err, errs.Error(), c.want)
+				}
+			}
+		}
+	}
+}

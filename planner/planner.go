@@ -245,30 +245,24 @@ func Plan(g *ir.Graph, opt Options) *Result {
 	p := &Result{Graph: g, Allocator: a.Name, Budget: opt.Budget, Disabled: opt.Disabled,
 		Groups: make([]Group, len(g.Groups)), Bundles: make([]Bundle, len(g.Bundles)), index: &indexOnce{}}
 	place, ordered := a.Func, a.Ordered
-	collectTouches(g, p.Groups)
-	// Each group's reason depends on its own entries only.
+	ts := collectTouches(g)
+	// Each group's reason depends on its own touches only.
 	par.ForChunks(opt.Workers, len(g.Groups), 1<<14, func(_, lo, hi int) {
-		// One t a run: the rules are called through func values, so
-		// what they are handed escapes to the heap.
-		var t touches
 		// known[k] is 1 + the reason of the groups of key k (see
 		// reasonKey), 0 until one of them is met: the rules run once a
 		// key, not once a group.
 		var known [1 << reasonKeyBits]Reason
 		for gi := lo; gi < hi; gi++ {
-			pg := &p.Groups[gi]
-			gr := &g.Groups[gi]
-			k := reasonKey(gr, pg)
+			t, gr := &ts[gi], &g.Groups[gi]
+			k := reasonKey(gr, t)
 			r := known[k] - 1
 			if known[k] == 0 {
-				t = touchesOf(pg)
-				r = reasonFor(gr, &t, opt.Disabled)
+				r = reasonFor(gr, t, opt.Disabled)
 				known[k] = r + 1
 			}
-			writer := pg.End // the first writer (see touchesOf)
-			*pg = Group{Offset: -1, Bundle: -1, Reason: r}
+			p.Groups[gi] = Group{Offset: -1, Bundle: -1, Reason: r}
 			if r == Pooled {
-				pg.Bundle = writer
+				p.Groups[gi].Bundle = t.writer
 			}
 		}
 	})
@@ -287,41 +281,20 @@ type touches struct {
 	cpuWritten       bool
 }
 
-// While Plan gathers them, a group's touches are kept in its own Result
-// entry, which its decision then overwrites (no one sees the Result
-// before Plan returns), rather than in an array of their own (14 MB at
-// a million groups): Start and End hold the first reader and writer,
-// Reason the two counts and the CPU flags, in these bits.
-const (
-	readersShift  = 0 // 2 bits
-	writersShift  = 2 // 2 bits
-	cpuReadBit    = 1 << 4
-	cpuWrittenBit = 1 << 5
-)
-
 // reasonKey condenses what the rules of ReasonTable read of a group and
-// its touches (kept in pg, as touchesOf reads them) into reasonKeyBits
-// bits: the counts and CPU flags, whether the first reader and writer
-// differ, the group's input, output and LX claims and whether its size
-// is 0. Every rule is a function of the key (and of the call's Disabled),
-// so groups of one key have one reason (TestReasonKey holds this on every
-// key). A rule that reads more must add it here.
-func reasonKey(gr *ir.Group, pg *Group) int {
-	k := int(pg.Reason) & (1<<6 - 1)
-	if pg.Start != pg.End {
-		k |= 1 << 6
-	}
-	if gr.Input {
-		k |= 1 << 7
-	}
-	if gr.Output {
-		k |= 1 << 8
-	}
-	if gr.LX {
-		k |= 1 << 9
-	}
-	if gr.Size == 0 {
-		k |= 1 << 10
+// its touches into reasonKeyBits bits: the counts and CPU flags, whether
+// the first reader and writer differ, the group's input, output and LX
+// claims and whether its size is 0. Every rule is a function of the key
+// (and of the call's Disabled), so groups of one key have one reason
+// (TestReasonKey holds this on every key). A rule that reads more must
+// add it here.
+func reasonKey(gr *ir.Group, t *touches) int {
+	k := int(t.readers) | int(t.writers)<<2
+	bits := [...]bool{t.cpuRead, t.cpuWritten, t.reader != t.writer, gr.Input, gr.Output, gr.LX, gr.Size == 0}
+	for i, b := range bits {
+		if b {
+			k |= 1 << (4 + i)
+		}
 	}
 	return k
 }
@@ -329,36 +302,29 @@ func reasonKey(gr *ir.Group, pg *Group) int {
 // reasonKeyBits is how many bits reasonKey uses.
 const reasonKeyBits = 11
 
-// touchesOf reads the touches kept in pg.
-func touchesOf(pg *Group) touches {
-	r := pg.Reason
-	return touches{reader: pg.Start, writer: pg.End,
-		readers: uint8(r >> readersShift & 3), writers: uint8(r >> writersShift & 3),
-		cpuRead: r&cpuReadBit != 0, cpuWritten: r&cpuWrittenBit != 0}
-}
-
-// noteTouch records in pg that bundle bi reads (or writes) the group.
-func noteTouch(pg *Group, bi int32, read bool) {
-	first, shift := &pg.End, writersShift
+// noteTouch records in t that bundle bi reads (or writes) the group.
+func noteTouch(t *touches, bi int32, read bool) {
+	first, n := &t.writer, &t.writers
 	if read {
-		first, shift = &pg.Start, readersShift
+		first, n = &t.reader, &t.readers
 	}
-	switch n := pg.Reason >> shift & 3; {
-	case n == 0:
-		*first = bi
-		pg.Reason += 1 << shift
-	case n == 1 && *first != bi:
+	switch {
+	case *n == 0:
+		*first, *n = bi, 1
+	case *n == 1 && *first != bi:
 		// Bundles are visited in ascending order: a second distinct
 		// one differs from the first.
-		pg.Reason += 1 << shift
+		*n = 2
 	}
 }
 
-// collectTouches summarises every group's accesses in one pass, into gs
-// (one entry per group, as Result.Groups), for touchesOf to read.
-func collectTouches(g *ir.Graph, gs []Group) {
-	for i := range gs {
-		gs[i] = Group{Start: -1, End: -1}
+// collectTouches summarises every group's accesses in one pass: the
+// touches of group gi are its entry gi. It lives while Plan decides the
+// reasons (12 bytes a group).
+func collectTouches(g *ir.Graph) []touches {
+	ts := make([]touches, len(g.Groups))
+	for i := range ts {
+		ts[i] = touches{reader: -1, writer: -1}
 	}
 	for bi := range g.Bundles {
 		b := int32(bi)
@@ -366,21 +332,22 @@ func collectTouches(g *ir.Graph, gs []Group) {
 			op := &g.Bundles[bi].Ops[oi]
 			reads, writes := g.Reads(op), g.Writes(op)
 			for i := range reads {
-				noteTouch(&gs[reads[i].Group], b, true)
+				noteTouch(&ts[reads[i].Group], b, true)
 			}
 			for i := range writes {
-				noteTouch(&gs[writes[i].Group], b, false)
+				noteTouch(&ts[writes[i].Group], b, false)
 			}
 		}
 	}
 	for ci := range g.CPU {
 		for _, a := range g.CPUReads(&g.CPU[ci]) {
-			gs[a.Group].Reason |= cpuReadBit
+			ts[a.Group].cpuRead = true
 		}
 		for _, a := range g.CPUWrites(&g.CPU[ci]) {
-			gs[a.Group].Reason |= cpuWrittenBit
+			ts[a.Group].cpuWritten = true
 		}
 	}
+	return ts
 }
 
 // reasonFor applies the rules of ReasonTable in order up to zero-size;

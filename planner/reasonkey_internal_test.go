@@ -13,7 +13,7 @@ import (
 func TestReasonKey(t *testing.T) {
 	type seen struct {
 		r  Reason
-		pg Group
+		u  touches
 		gr ir.Group
 	}
 	for _, disabled := range []bool{false, true} {
@@ -24,18 +24,22 @@ func TestReasonKey(t *testing.T) {
 				for _, writer := range bundles {
 					for claims := range 8 {
 						for _, size := range []int64{0, 1, 4096} {
-							pg := Group{Start: reader, End: writer, Reason: Reason(bits)}
+							// bits: two bits of readers, two of writers
+							// (each 0, 1 or 2, and 3, which no group has),
+							// then the two CPU flags.
+							u := touches{reader: reader, writer: writer,
+								readers: uint8(bits & 3), writers: uint8(bits >> 2 & 3),
+								cpuRead: bits&16 != 0, cpuWritten: bits&32 != 0}
 							gr := ir.Group{Size: size, Input: claims&1 != 0, Output: claims&2 != 0, LX: claims&4 != 0}
-							u := touchesOf(&pg)
 							r := reasonFor(&gr, &u, disabled)
-							k := reasonKey(&gr, &pg)
+							k := reasonKey(&gr, &u)
 							if k < 0 || k >= 1<<reasonKeyBits {
 								t.Fatalf("key %d out of range", k)
 							}
 							if s, ok := first[k]; !ok {
-								first[k] = seen{r, pg, gr}
+								first[k] = seen{r, u, gr}
 							} else if s.r != r {
-								t.Fatalf("key %d: %+v %+v gives %s, %+v %+v gave %s", k, pg, gr, r, s.pg, s.gr, s.r)
+								t.Fatalf("key %d: %+v %+v gives %s, %+v %+v gave %s", k, u, gr, r, s.u, s.gr, s.r)
 							}
 						}
 					}
@@ -46,24 +50,25 @@ func TestReasonKey(t *testing.T) {
 	// By hand: read and written by bundle 3 alone, 64 bytes: pooled;
 	// the same read by a second bundle too: cross-bundle; with no
 	// reader: not-read; with planning off: disabled.
-	one := Reason(1<<readersShift | 1<<writersShift)
+	one := touches{reader: 3, writer: 3, readers: 1, writers: 1}
+	two := one
+	two.readers = 2
 	cases := []struct {
-		pg       Group
+		u        touches
 		size     int64
 		disabled bool
 		want     Reason
 	}{
-		{Group{Start: 3, End: 3, Reason: one}, 64, false, Pooled},
-		{Group{Start: 3, End: 3, Reason: one + 1<<readersShift}, 64, false, CrossBundle},
-		{Group{Start: -1, End: 3, Reason: 1 << writersShift}, 64, false, NotRead},
-		{Group{Start: 3, End: 3, Reason: one}, 0, false, ZeroSize},
-		{Group{Start: 3, End: 3, Reason: one}, 64, true, Disabled},
+		{one, 64, false, Pooled},
+		{two, 64, false, CrossBundle},
+		{touches{reader: -1, writer: 3, writers: 1}, 64, false, NotRead},
+		{one, 0, false, ZeroSize},
+		{one, 64, true, Disabled},
 	}
 	for _, c := range cases {
 		gr := ir.Group{Size: c.size}
-		u := touchesOf(&c.pg)
-		if got := reasonFor(&gr, &u, c.disabled); got != c.want {
-			t.Errorf("%+v size %d disabled %v: %s, want %s", c.pg, c.size, c.disabled, got, c.want)
+		if got := reasonFor(&gr, &c.u, c.disabled); got != c.want {
+			t.Errorf("%+v size %d disabled %v: %s, want %s", c.u, c.size, c.disabled, got, c.want)
 		}
 	}
 }

@@ -41,8 +41,7 @@ func TestTouchesMatchUsage(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		gs := make([]Group, len(g.Groups))
-		collectTouches(g, gs)
+		ts := collectTouches(g)
 		p := Plan(g, Options{Budget: 1 << 20})
 		for gi := range g.Groups {
 			u := p.Usage(gi)
@@ -51,7 +50,7 @@ func TestTouchesMatchUsage(t *testing.T) {
 				readers: uint8(min(len(u.ReadBy), 2)), writers: uint8(min(len(u.WrittenBy), 2)),
 				cpuRead: len(u.CPUReadBy) > 0, cpuWritten: len(u.CPUWrittenBy) > 0,
 			}
-			if got := touchesOf(&gs[gi]); got != want {
+			if got := ts[gi]; got != want {
 				t.Fatalf("seed %d, group %s: touches %+v, Usage %+v gives %+v\n%s", seed, g.GroupKey(&g.Groups[gi]), got, u, want, src)
 			}
 			for _, l := range [][]int{u.ReadBy, u.WrittenBy, u.CPUReadBy, u.CPUWrittenBy} {

@@ -733,10 +733,16 @@ func (b *builder) leafEnd() {
 			Cores:    lf.cores,
 			Kind:     lf.kind,
 		}
-		for _, a := range b.attrs {
-			keywords[a.k].set(&op, a.n)
-		}
 		b.ops.Push(&b.opsStart, op)
+		if len(b.attrs) > 0 {
+			// Set on the slab's copy: the address of op handed to a
+			// function value would move every op to the heap.
+			open := b.ops.Open(b.opsStart)
+			last := &open[len(open)-1]
+			for _, a := range b.attrs {
+				keywords[a.k].set(last, a.n)
+			}
+		}
 		b.itemStack = append(b.itemStack, ir.Item{Op: int32(step), Loop: -1})
 		if lf.top {
 			b.endBundle()

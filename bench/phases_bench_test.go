@@ -13,6 +13,7 @@ import (
 
 	"github.com/sdscgen/sdscgen/frontend"
 	"github.com/sdscgen/sdscgen/internal/cpuclock"
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/verify"
@@ -36,79 +37,71 @@ var (
 // one-core rates. The clock is only this benchmark's; the library keeps
 // none.
 func BenchmarkPhases(b *testing.B) {
-	if *phasesBIR == "" {
-		b.Skip("no -phases.bir")
-	}
-	for _, path := range strings.Split(*phasesBIR, ",") {
-		b.Run(strings.TrimSuffix(filepath.Base(path), ".bir"), func(b *testing.B) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			// One untimed parse first, so that every graph's phases run
-			// in a process whose collector has seen a heap of its size
-			// (the first graph of a run otherwise paid for the pacer's
-			// start on a small heap: a third of the later graphs' rate).
-			if _, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src)); errs != nil || err != nil {
+	eachBIR(b, func(b *testing.B, path string, src []byte) {
+		// One untimed parse first, so that every graph's phases run
+		// in a process whose collector has seen a heap of its size
+		// (the first graph of a run otherwise paid for the pacer's
+		// start on a small heap: a third of the later graphs' rate).
+		warm, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+		if errs != nil || err != nil {
+			b.Fatal(errs, err)
+		}
+		// The verifier reads the plan's JSON, which the command streams
+		// to it in reused chunks; here it goes into one buffer, sized
+		// before the clock starts so that the verify phase does not
+		// also time the buffer doubling to the JSON's size (a third of
+		// a GB on the 1M graphs: most of what this phase measured
+		// before).
+		var js bytes.Buffer
+		js.Grow(jsonSize(warm))
+		warm = nil
+		runtime.GC()
+		b.ReportAllocs()
+		var parse, plan, ver, emit time.Duration
+		for b.Loop() {
+			t0 := cpuclock.Now()
+			g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+			if errs != nil || err != nil {
 				b.Fatal(errs, err)
 			}
-			// The verifier reads the plan's JSON, which the command streams
-			// to it in reused chunks; here it goes into one buffer, sized
-			// before the clock starts so that the verify phase does not
-			// also time the buffer doubling to the JSON's size (a third of
-			// a GB on the 1M graphs: most of what this phase measured
-			// before).
-			var js bytes.Buffer
-			js.Grow(jsonSize(path, src))
-			runtime.GC()
-			b.ReportAllocs()
-			var parse, plan, ver, emit time.Duration
-			for b.Loop() {
-				t0 := cpuclock.Now()
-				g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
-				if errs != nil || err != nil {
-					b.Fatal(errs, err)
-				}
-				t1 := cpuclock.Now()
-				if *phasesUnfused {
-					g = g.Unfused()
-				}
-				p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)})
-				t2 := cpuclock.Now()
-				if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}); err != nil {
-					b.Fatal(err)
-				}
-				js.Reset()
-				if err := planner.WriteJSON(&js, p); err != nil {
-					b.Fatal(err)
-				}
-				if err := verify.JSON(g, p, js.Bytes()); err != nil {
-					b.Fatal(err)
-				}
-				t3 := cpuclock.Now()
-				if err := mlirgen.EmitAll(io.Discard, p, mlirgen.Options{Generic: true, SDSCCache: true, Workers: runtime.GOMAXPROCS(0)}); err != nil {
-					b.Fatal(err)
-				}
-				t4 := cpuclock.Now()
-				parse += t1 - t0
-				plan += t2 - t1
-				ver += t3 - t2
-				emit += t4 - t3
+			t1 := cpuclock.Now()
+			if *phasesUnfused {
+				g = g.Unfused()
 			}
-			mb := float64(len(src)) * float64(b.N) / 1e6
-			b.ReportMetric(float64(len(src))/1e6, "bir-MB")
-			b.ReportMetric(mb/parse.Seconds(), "parse+check-MB/s")
-			b.ReportMetric(mb/plan.Seconds(), "plan-MB/s")
-			b.ReportMetric(mb/ver.Seconds(), "verify-MB/s")
-			b.ReportMetric(mb/emit.Seconds(), "emit-MB/s")
-		})
-	}
+			p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)})
+			t2 := cpuclock.Now()
+			if err := verify.Plan(g, p, verify.Options{Budget: planner.DefaultBudget, Workers: runtime.GOMAXPROCS(0)}); err != nil {
+				b.Fatal(err)
+			}
+			js.Reset()
+			if err := planner.WriteJSON(&js, p); err != nil {
+				b.Fatal(err)
+			}
+			if err := verify.JSON(g, p, js.Bytes()); err != nil {
+				b.Fatal(err)
+			}
+			t3 := cpuclock.Now()
+			if err := mlirgen.EmitAll(io.Discard, p, mlirgen.Options{Generic: true, SDSCCache: true, Workers: runtime.GOMAXPROCS(0)}); err != nil {
+				b.Fatal(err)
+			}
+			t4 := cpuclock.Now()
+			parse += t1 - t0
+			plan += t2 - t1
+			ver += t3 - t2
+			emit += t4 - t3
+		}
+		mb := float64(len(src)) * float64(b.N) / 1e6
+		b.ReportMetric(float64(len(src))/1e6, "bir-MB")
+		b.ReportMetric(mb/parse.Seconds(), "parse+check-MB/s")
+		b.ReportMetric(mb/plan.Seconds(), "plan-MB/s")
+		b.ReportMetric(mb/ver.Seconds(), "verify-MB/s")
+		b.ReportMetric(mb/emit.Seconds(), "emit-MB/s")
+	})
 }
 
-// jsonSize is the size of the plan JSON of src (unfused with
-// -phases.unfused), the verify phase's buffer.
-func jsonSize(path string, src []byte) int {
-	g, _, _ := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+// jsonSize is the size of the plan JSON of the checked graph g (unfused
+// with -phases.unfused), the verify phase's buffer.
+func jsonSize(g *ir.Graph) int {
 	if *phasesUnfused {
 		g = g.Unfused()
 	}
@@ -123,6 +116,24 @@ func jsonSize(path string, src []byte) int {
 // files -phases.bir names: the one to profile the front end with on a
 // family's graph (-cpuprofile).
 func BenchmarkParseCheckFile(b *testing.B) {
+	eachBIR(b, func(b *testing.B, path string, src []byte) {
+		runtime.GC()
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)))
+		cpuclock.Measure(b, func() {
+			for b.Loop() {
+				g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
+				if errs != nil || err != nil || g == nil {
+					b.Fatal(errs, err)
+				}
+			}
+		})
+	})
+}
+
+// eachBIR runs f as a sub-benchmark on each file -phases.bir names, with
+// its contents; it skips without the flag.
+func eachBIR(b *testing.B, f func(b *testing.B, path string, src []byte)) {
 	if *phasesBIR == "" {
 		b.Skip("no -phases.bir")
 	}
@@ -132,17 +143,7 @@ func BenchmarkParseCheckFile(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			runtime.GC()
-			b.ReportAllocs()
-			b.SetBytes(int64(len(src)))
-			cpuclock.Measure(b, func() {
-				for b.Loop() {
-					g, errs, err := frontend.ParseCheckReader(path, bytes.NewReader(src), len(src))
-					if errs != nil || err != nil || g == nil {
-						b.Fatal(errs, err)
-					}
-				}
-			})
+			f(b, path, src)
 		})
 	}
 }

@@ -102,14 +102,7 @@ func TestLoopsAndUnfused(t *testing.T) {
 		"  fused f {\n    op o0 reads a writes b\n" +
 		"    loop L1 count 2 {\n      loop L2 count 3 {\n        op o1 reads a writes b\n      }\n" +
 		"      op o2 reads b writes b\n    }\n  }\n}\n"
-	f, errs := frontend.Parse("x.bir", []byte(src))
-	if errs != nil {
-		t.Fatal(errs)
-	}
-	g, errs := frontend.Check(f)
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := checked(t, "x.bir", src)
 	b := &g.Bundles[0]
 	loops := func(g *ir.Graph, b *ir.Bundle) string {
 		s := ""
@@ -156,14 +149,7 @@ func TestLoopsAndUnfused(t *testing.T) {
 func TestCPUNodeLists(t *testing.T) {
 	src := "graph g {\n  buffer a : 256\n  input a\n  buffer b : 256\n  buffer c : 128\n  output c\n" +
 		"  op o0 reads a writes b\n  cpu h reads b, a writes c\n  op o1 reads c writes b\n}\n"
-	f, errs := frontend.Parse("x.bir", []byte(src))
-	if errs != nil {
-		t.Fatal(errs)
-	}
-	g, errs := frontend.Check(f)
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := checked(t, "x.bir", src)
 	names := func(as []ir.Access) string {
 		s := []string{}
 		for _, x := range as {
@@ -204,4 +190,19 @@ func TestCPUNodeLists(t *testing.T) {
 	if hg.CPUReads(&c) != nil || len(hg.CPUWrites(&c)) != 1 || hg.CPUWrites(&c)[0].Buffer != 4 {
 		t.Errorf("hand-built cpu node: reads %v writes %v", hg.CPUReads(&c), hg.CPUWrites(&c))
 	}
+}
+
+// checked is src (named file) parsed and checked by the reference path,
+// failing the test on any diagnostic.
+func checked(t *testing.T, file, src string) *ir.Graph {
+	t.Helper()
+	f, errs := frontend.Parse(file, []byte(src))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	g, errs := frontend.Check(f)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	return g
 }

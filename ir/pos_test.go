@@ -2,22 +2,13 @@ package ir_test
 
 import (
 	"testing"
-
-	"github.com/sdscgen/sdscgen/frontend"
 )
 
 // TestPosition: a graph's compact positions print with the graph's file,
 // and the fusion-off graph keeps that file (its bundles are the ops).
 func TestPosition(t *testing.T) {
 	src := "graph g {\n  buffer a : 256\n  input a\n  fused f {\n    op o1 reads a writes b\n  }\n  buffer b : 128\n  output b\n}\n"
-	f, errs := frontend.Parse("dir/x.bir", []byte(src))
-	if errs != nil {
-		t.Fatal(errs)
-	}
-	g, errs := frontend.Check(f)
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := checked(t, "dir/x.bir", src)
 	op := g.Bundles[0].Ops[0]
 	// "    op o1": the name starts at column 8 of line 5; the read of a at
 	// column 17.

@@ -443,51 +443,33 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 	return true
 }
 
-// applies resolves op's symbols into the scratch and, with print, prints
-// the affine.apply of every tiled access's core whose symbol has no %addr
-// yet in this op. The bundle and its address function both use it.
+// applies resolves op's symbols into the scratch, numbers their %addr_K
+// (layout.addrs) and, with print, prints the affine.apply of every core
+// numbered there. The bundle and its address function both use it.
 func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay := e.lay
 	st := &e.sc.op
 	lay.resolve(op, st, false)
-	nc := lay.g.NumCores(op)
-	u := 0
-	accs := lay.g.OpAccesses(op) // reads, then writes
-	for ai := range accs {
-		a := &accs[ai]
-		if lay.slot(a.Group).kind() == omitted {
-			continue
-		}
-		if !lay.g.HasStride(a) {
-			u += nc
-			continue
-		}
-		mapNum := int64(e.maps.next())
-		for c := 0; c < nc; c++ {
-			s := &st.syms[st.uses[u]]
-			u++
-			if s.addr >= 0 {
-				continue
-			}
-			s.addr = e.addrN
-			e.addrN++
-			if !print {
-				continue
-			}
-			ops := e.sc.vals[:0]
-			for k, step := range lay.g.Strides(a) {
-				if step != 0 {
-					ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
-				}
-			}
-			ops = append(ops, s.name)
-			e.sc.vals = ops
-			m := &e.apply
-			m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
-			m.attrBuf[0].i = mapNum
-			e.print(m)
-		}
+	var mapNum int64
+	tiled := func(*ir.Access) { mapNum = int64(e.maps.next()) }
+	if !print {
+		lay.addrs(op, st, &e.addrN, tiled, nil)
+		return st
 	}
+	lay.addrs(op, st, &e.addrN, tiled, func(a *ir.Access, s *sym) {
+		ops := e.sc.vals[:0]
+		for k, step := range lay.g.Strides(a) {
+			if step != 0 {
+				ops = append(ops, iv(int64(lay.g.OpLoops(op)[k])))
+			}
+		}
+		ops = append(ops, s.name)
+		e.sc.vals = ops
+		m := &e.apply
+		m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
+		m.attrBuf[0].i = mapNum
+		e.print(m)
+	})
 	return st
 }
 

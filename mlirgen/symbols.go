@@ -489,31 +489,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, table
 			lay.fileOf.add(f)
 		}
 		cur.nextID += int64(len(st.syms))
-		// What applies does: count the %addr_K of the op's tiled
-		// accesses (one per symbol) and number their maps.
-		nc := g.NumCores(op)
-		u := 0
-		accs := g.OpAccesses(op)
-		for ai := range accs {
-			a := &accs[ai]
-			if lay.slot(a.Group).kind() == omitted {
-				continue
-			}
-			cur.results += nc
-			if !g.HasStride(a) {
-				u += nc
-				continue
-			}
-			addMap(a)
-			for c := 0; c < nc; c++ {
-				s := &st.syms[st.uses[u]]
-				u++
-				if s.addr < 0 {
-					s.addr = cur.addrN
-					cur.addrN++
-				}
-			}
-		}
+		cur.results += lay.addrs(op, st, &cur.addrN, addMap, nil)
 	}
 	lay.nResults = cur.results
 	sc.key, sc.last = key, last
@@ -534,6 +510,47 @@ func (lay *layout) resolve(op *ir.Op, st *opSyms, declare bool) {
 	for k := range accs {
 		lay.resolveAccess(op, &accs[k], st, nc, declare)
 	}
+}
+
+// addrs numbers op's addresses, the one home of the %addr_K rule
+// (docs/bundle-ir.md §4.4): in operand order (reads, then writes),
+// skipping accesses of omitted (LX) groups, each tiled access's cores in
+// order; a core whose symbol has no %addr in this op yet gets K = *next,
+// and *next moves on. st holds op's resolved symbols. For each tiled
+// access it calls tiled(a) first (the access's map), then numbered(a, s)
+// for every symbol it numbers (nil: none; the printer's affine.apply).
+// It returns op's (non-omitted access, core) pairs: the results of its
+// address function. The layout pass counts with it and the printer
+// prints with it, so the two agree by construction.
+func (lay *layout) addrs(op *ir.Op, st *opSyms, next *int64, tiled func(a *ir.Access), numbered func(a *ir.Access, s *sym)) int {
+	nc := lay.g.NumCores(op)
+	results, u := 0, 0
+	accs := lay.g.OpAccesses(op)
+	for ai := range accs {
+		a := &accs[ai]
+		if lay.slot(a.Group).kind() == omitted {
+			continue
+		}
+		results += nc
+		if !lay.g.HasStride(a) {
+			u += nc
+			continue
+		}
+		tiled(a)
+		for c := 0; c < nc; c++ {
+			s := &st.syms[st.uses[u]]
+			u++
+			if s.addr >= 0 {
+				continue
+			}
+			s.addr = *next
+			*next++
+			if numbered != nil {
+				numbered(a, s)
+			}
+		}
+	}
+	return results
 }
 
 // reg registers a key; with declare, a new slice or derived symbol's

@@ -1,7 +1,9 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,33 @@ func TestParseCheckAllocsPerOp(t *testing.T) {
 	small, large := allocs(src(1000)), allocs(src(4000))
 	if large-small >= 1000 {
 		t.Errorf("ParseCheck: %.0f allocations at 1,000 ops, %.0f at 4,000: about one per op", small, large)
+	}
+}
+
+// TestParseCheckReaderSmallUnknownSize: a small input of unknown size
+// (a pipe) allocates what the same input of known size does, besides its
+// first window (unknownFirst): its accesses' chunks start small
+// (minAccChunk). Before, the first access sealed an empty first chunk
+// and allocated (and cleared) a chunk of accChunk, 1.5 MiB, and the first
+// window was of full size, 1 MiB.
+func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
+	src := []byte("graph g {\n  buffer a : 128\n  buffer b : 128\n  input a\n  output b\n  fused f {\n    op o reads a writes b\n  }\n}\n")
+	bytesOf := func(size int) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range 5 {
+			if _, errs, err := ParseCheckReader("a.bir", bytes.NewReader(src), size); errs != nil || err != nil {
+				t.Fatal(errs, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 5
+	}
+	known, unknown := bytesOf(len(src)), bytesOf(0)
+	// The first window of unknown size is unknownFirst; the rest may
+	// differ by small chunks, not by an accChunk of accesses.
+	if extra := int64(unknown) - int64(known) - unknownFirst; extra > 64<<10 {
+		t.Errorf("ParseCheckReader of a %d-byte input: %d bytes allocated with its size known, %d unknown: %d more than the first window's %d", len(src), known, unknown, extra, unknownFirst)
 	}
 }

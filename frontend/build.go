@@ -196,9 +196,15 @@ func newBuilder(file string, size int) *builder {
 	return b
 }
 
-// accChunk is the length of the chunks of accesses after the first (see
-// builder.accSealed): 1.5 MiB.
-const accChunk = 1 << 16
+// accChunk is the largest length of the chunks of accesses after the
+// first (see builder.accSealed): 1.5 MiB. They double from minAccChunk
+// up to it, so that a small input of unknown size (read from a pipe, its
+// first chunk empty) does not allocate and clear 1.5 MiB for a few
+// accesses.
+const (
+	accChunk    = 1 << 16
+	minAccChunk = 64
+)
 
 // smallSource is the size under which newBuilder sizes the graph's
 // arrays for the whole source at once (at most some 40k ops).
@@ -695,7 +701,7 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 func (b *builder) sealAccesses() {
 	lf := &b.lf
 	cur := b.g.Accesses
-	next := make([]ir.Access, 0, max(accChunk, 2*(len(cur)-lf.off)))
+	next := make([]ir.Access, 0, max(min(accChunk, 2*max(cap(cur), minAccChunk/2)), 2*(len(cur)-lf.off)))
 	b.g.Accesses = append(next, cur[lf.off:]...)
 	b.accSealed = append(b.accSealed, cur[:lf.off:lf.off])
 	b.accBase += lf.off

@@ -9,8 +9,12 @@ import (
 	"github.com/sdscgen/sdscgen/ir"
 )
 
-// windowSize is the size of ParseCheckReader's window on its input.
-const windowSize = 1 << 20
+// windowSize is the size of ParseCheckReader's window on its input;
+// unknownFirst that of the first window on an input of unknown size.
+const (
+	windowSize   = 1 << 20
+	unknownFirst = 64 << 10
+)
 
 // maxSource is the length at which an input is refused: positions are
 // 32-bit.
@@ -219,10 +223,17 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 	w := &win
 	w.r = r
 	first := w.size
-	if size > 0 && size < first {
+	switch {
+	case size > 0 && size < first:
 		// The whole input in one window, and a byte to see its end;
 		// should it be longer, the next windows are of full size.
 		first = size + 1
+	case size <= 0:
+		// Of unknown size (a pipe): a first window of unknownFirst,
+		// enough for a real model's graph, so that a small input does
+		// not allocate and clear a whole window; the next ones are of
+		// full size.
+		first = min(first, unknownFirst)
 	}
 	p := &parser{}
 	p.scanner = scanner{src: w.first(max(first, 4)), file: filename, line: 1, in: w, pin: noPin}

@@ -296,97 +296,130 @@ func missingShape(dtype string) string {
 // fuzzed inputs).
 func afterAt(src string, offset int) (a after, leaf kw, inReads bool) {
 	s := newScanner("", src)
-	var (
-		kind     kw    // keyword of the construct being read
-		nameNext bool  // the next token is the name kind declares
-		nameOf   kw    // the next token is the name this clause keyword takes
-		intsOf   kw    // the Ints after this keyword is being read
-		inList   bool  // inside that Ints' brackets
-		prev     token // the previous token
-		prevName bool  // it is a name
-	)
+	st := afterState{src: src}
 	for {
 		var t token
 		s.scan(&t)
 		if t.kind == tokEOF || int(t.off) >= offset {
-			return a, leaf, inReads
+			return st.a, st.leaf, st.inReads
 		}
-		punct := byte(0)
-		if t.kind == tokPunct {
-			punct = src[t.off]
+		st.step(t)
+	}
+}
+
+// afterState is afterAt's automaton: what the tokens so far leave open.
+type afterState struct {
+	src      string
+	a        after // what may follow the last token
+	leaf     kw    // the leaf (op or cpu) whose name was read last
+	inReads  bool  // its accesses so far are reads
+	kind     kw    // keyword of the construct being read
+	nameNext bool  // the next token is the name kind declares
+	nameOf   kw    // the next token is the name this clause keyword takes
+	intsOf   kw    // the Ints after this keyword is being read
+	inList   bool  // inside that Ints' brackets
+	prev     token // the previous token
+	prevName bool  // it is a name
+}
+
+// punct is t's punctuation byte, or 0.
+func (st *afterState) punct(t token) byte {
+	if t.kind == tokPunct {
+		return st.src[t.off]
+	}
+	return 0
+}
+
+// isRef reports whether keyword token t stands where a name that refers
+// to something does: after a ",", "=" or "->", or after a keyword that
+// names follow (see keywordNamesBefore).
+func (st *afterState) isRef(t token) bool {
+	if t.kind != tokKeyword || st.intsOf != kwNone || st.nameNext || st.nameOf != kwNone {
+		return false
+	}
+	switch st.punct(st.prev) {
+	case ',', '=', '-':
+		return true
+	}
+	p := st.prev
+	return p.kind == tokKeyword && !st.prevName && (p.kw == kwInput || p.kw == kwOutput || p.kw == kwLX || p.kw == kwReads || p.kw == kwWrites)
+}
+
+// step moves the automaton past token t.
+func (st *afterState) step(t token) {
+	punct, prevPunct := st.punct(t), st.punct(st.prev)
+	ref := st.isRef(t)
+	st.prevName = st.nameNext || ref || t.kind == tokIdent
+	st.prev = t
+	switch {
+	case st.nameNext:
+		st.nameNext = false
+		st.a = afterNothing
+		if st.kind == kwOp || st.kind == kwCPU {
+			st.a, st.leaf, st.inReads = afterLeafName, st.kind, false
 		}
-		prevPunct := byte(0)
-		if prev.kind == tokPunct {
-			prevPunct = src[prev.off]
+	case st.nameOf != kwNone:
+		st.a = afterClause + after(st.nameOf)
+		st.nameOf = kwNone
+	case st.intsOf != kwNone:
+		st.ints(punct)
+	case t.kind == tokKeyword && !ref:
+		st.keyword(t.kw)
+	case t.kind == tokIdent || ref:
+		st.a = afterNothing
+		switch st.kind {
+		case kwInput, kwOutput, kwLX:
+			st.a = afterListName
+		case kwAlias:
+			if prevPunct == '=' {
+				st.a = afterAliasTarget
+			}
+		case kwOp, kwCPU:
+			st.a = afterAccess
 		}
-		// A keyword after a ",", "=" or "->", or after a keyword that
-		// names follow, is a name that refers to something (see
-		// keywordNamesBefore).
-		ref := t.kind == tokKeyword && intsOf == kwNone && !nameNext && nameOf == kwNone &&
-			(prevPunct == ',' || prevPunct == '=' || prevPunct == '-' ||
-				prev.kind == tokKeyword && !prevName && (prev.kw == kwInput || prev.kw == kwOutput || prev.kw == kwLX || prev.kw == kwReads || prev.kw == kwWrites))
-		prevName = nameNext || ref || t.kind == tokIdent
-		prev = t
-		switch {
-		case nameNext:
-			nameNext = false
-			a = afterNothing
-			if kind == kwOp || kind == kwCPU {
-				a, leaf, inReads = afterLeafName, kind, false
-			}
-		case nameOf != kwNone:
-			a = afterClause + after(nameOf)
-			nameOf = kwNone
-		case intsOf != kwNone:
-			if punct == '[' {
-				inList = true
-				continue
-			}
-			if inList && punct != ']' {
-				continue
-			}
-			inList = false
-			a = afterClause + after(intsOf)
-			intsOf = kwNone
-		case t.kind == tokKeyword && !ref:
-			a = afterNothing
-			switch t.kw {
-			case kwGraph, kwBuffer, kwAlias, kwRename, kwFused, kwLoop, kwOp, kwCPU:
-				kind, nameNext = t.kw, true
-			case kwInput, kwOutput, kwLX:
-				kind = t.kw
-			case kwReads:
-				inReads = true
-			case kwWrites:
-				inReads = false
-			default:
-				// A clause takes what the table says.
-				switch keywords[t.kw].arg {
-				case argInts, argInt:
-					intsOf = t.kw
-				case argName:
-					nameOf = t.kw
-				}
-			}
-		case t.kind == tokIdent || ref:
-			a = afterNothing
-			switch kind {
-			case kwInput, kwOutput, kwLX:
-				a = afterListName
-			case kwAlias:
-				if prevPunct == '=' {
-					a = afterAliasTarget
-				}
-			case kwOp, kwCPU:
-				a = afterAccess
-			}
-		case t.kind == tokInt:
-			a = afterNothing
-			if kind == kwBuffer && prevPunct == ':' {
-				a = afterSizeInt
-			}
-		default:
-			a = afterNothing
+	case t.kind == tokInt:
+		st.a = afterNothing
+		if st.kind == kwBuffer && prevPunct == ':' {
+			st.a = afterSizeInt
+		}
+	default:
+		st.a = afterNothing
+	}
+}
+
+// ints moves past a token (punctuation punct) of the Ints of a clause.
+func (st *afterState) ints(punct byte) {
+	if punct == '[' {
+		st.inList = true
+		return
+	}
+	if st.inList && punct != ']' {
+		return
+	}
+	st.inList = false
+	st.a = afterClause + after(st.intsOf)
+	st.intsOf = kwNone
+}
+
+// keyword moves past keyword k where it is not a name.
+func (st *afterState) keyword(k kw) {
+	st.a = afterNothing
+	switch k {
+	case kwGraph, kwBuffer, kwAlias, kwRename, kwFused, kwLoop, kwOp, kwCPU:
+		st.kind, st.nameNext = k, true
+	case kwInput, kwOutput, kwLX:
+		st.kind = k
+	case kwReads:
+		st.inReads = true
+	case kwWrites:
+		st.inReads = false
+	default:
+		// A clause takes what the table says.
+		switch keywords[k].arg {
+		case argInts, argInt:
+			st.intsOf = k
+		case argName:
+			st.nameOf = k
 		}
 	}
 }

@@ -43,9 +43,9 @@ import "fmt"
 // accesses and ops (a Buffer or Loop, 8-byte aligned, would not shrink)
 // and spend 11 MB on the table, under 2% of that graph's peak of some
 // 480 MB, while the scanner would record every line start in its hot
-// loop and every position printed would search the table. Line and column need no table, so a
-// position of a graph that a test or a tool builds by hand is just its
-// two numbers.
+// loop and every position printed would search the table. Line and
+// column need no table, so a position of a graph that a test or a tool
+// builds by hand is just its two numbers.
 type Pos struct {
 	Line, Col int32
 }

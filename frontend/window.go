@@ -229,10 +229,10 @@ func parseCheckReader(filename string, r io.Reader, size int, win window, pipe p
 		// should it be longer, the next windows are of full size.
 		first = size + 1
 	case size <= 0:
-		// Of unknown size (a pipe): a first window of unknownFirst,
-		// enough for a real model's graph, so that a small input does
-		// not allocate and clear a whole window; the next ones are of
-		// full size.
+		// Of unknown size (a pipe): a first window of unknownFirst, so
+		// that a small input does not allocate and clear a whole
+		// window (a real model's graph, 90-290 KB, then takes a second
+		// one); the next ones are of full size.
 		first = min(first, unknownFirst)
 	}
 	p := &parser{}

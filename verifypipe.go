@@ -3,6 +3,8 @@ package sdscgen
 import (
 	"errors"
 	"io"
+
+	"github.com/sdscgen/sdscgen/internal/relay"
 )
 
 // errCheckStopped is what a chunkPipe's writer gets once the reader has
@@ -15,15 +17,13 @@ var errCheckStopped = errors.New("sdscgen: the plan JSON check stopped reading")
 // once per chunk, not once per write. It holds at most chunkBufs chunks
 // (made as they are first needed), whatever the length of the text.
 type chunkPipe struct {
-	full  chan []byte   // chunks written, in order
-	empty chan []byte   // chunks to write into
-	done  chan struct{} // closed by stop
-	size  int           // of a chunk
-	made  int           // chunks made
-	cur   []byte        // the writer's chunk
-	rd    []byte        // the unread part of the reader's chunk
-	rdBuf []byte        // the reader's chunk
-	err   error         // closeWrite's, set before full is closed
+	chunks *relay.Relay[[]byte] // the writer's to the reader
+	size   int                  // of a chunk
+	made   int                  // chunks made
+	cur    []byte               // the writer's chunk
+	rd     []byte               // the unread part of the reader's chunk
+	rdBuf  []byte               // the reader's chunk
+	err    error                // closeWrite's, set before the relay is closed
 }
 
 const (
@@ -35,8 +35,7 @@ const (
 // newChunkPipe makes a pipe for a text of about n bytes: chunks of an
 // eighth of it, from 64 KiB to 1 MiB.
 func newChunkPipe(n int) *chunkPipe {
-	c := &chunkPipe{full: make(chan []byte, chunkBufs-1), empty: make(chan []byte, chunkBufs), done: make(chan struct{}),
-		size: min(max(n/8, minChunk), maxChunk)}
+	c := &chunkPipe{chunks: relay.New[[]byte](chunkBufs), size: min(max(n/8, minChunk), maxChunk)}
 	c.cur = c.make()
 	return c
 }
@@ -55,16 +54,15 @@ func (c *chunkPipe) Write(p []byte) (int, error) {
 		c.cur = c.cur[:len(c.cur)+k]
 		p, n = p[k:], n+k
 		if len(c.cur) == cap(c.cur) {
-			if !c.send() {
+			if !c.chunks.Put(c.cur) {
 				return n, errCheckStopped
 			}
-			if c.made < chunkBufs && len(c.empty) == 0 {
+			c.cur = nil
+			if b, ok := c.chunks.TryGet(); ok {
+				c.cur = b
+			} else if c.made < chunkBufs {
 				c.cur = c.make()
-				continue
-			}
-			select {
-			case c.cur = <-c.empty:
-			case <-c.done:
+			} else if c.cur, ok = c.chunks.Get(); !ok {
 				return n, errCheckStopped
 			}
 		}
@@ -72,35 +70,24 @@ func (c *chunkPipe) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// send hands the writer's chunk over; false when the reader has stopped.
-func (c *chunkPipe) send() bool {
-	select {
-	case c.full <- c.cur:
-		c.cur = nil
-		return true
-	case <-c.done:
-		return false
-	}
-}
-
 // closeWrite is the writer's last call: the reader gets what is left,
 // then err (io.EOF when nil).
 func (c *chunkPipe) closeWrite(err error) {
 	if len(c.cur) > 0 {
-		c.send()
+		c.chunks.Put(c.cur)
 	}
 	c.err = err
-	close(c.full)
+	c.chunks.Close()
 }
 
 // Read is the reader's.
 func (c *chunkPipe) Read(p []byte) (int, error) {
 	for len(c.rd) == 0 {
 		if c.rdBuf != nil {
-			c.empty <- c.rdBuf[:0] // never blocks: it holds every chunk
+			c.chunks.Free(c.rdBuf[:0])
 			c.rd, c.rdBuf = nil, nil
 		}
-		b, ok := <-c.full
+		b, ok := c.chunks.Next()
 		if !ok {
 			if c.err != nil {
 				return 0, c.err
@@ -115,4 +102,4 @@ func (c *chunkPipe) Read(p []byte) (int, error) {
 }
 
 // stop is the reader's last call: the writer's next Write fails.
-func (c *chunkPipe) stop() { close(c.done) }
+func (c *chunkPipe) stop() { c.chunks.Stop() }

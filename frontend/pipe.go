@@ -1,6 +1,9 @@
 package frontend
 
-import "github.com/sdscgen/sdscgen/internal/fresh"
+import (
+	"github.com/sdscgen/sdscgen/internal/fresh"
+	"github.com/sdscgen/sdscgen/internal/relay"
+)
 
 // The scanner on a goroutine of its own.
 //
@@ -48,13 +51,11 @@ type tokBatch struct {
 
 // pipe is the parser's end of the scanning goroutine.
 type pipe struct {
-	full  chan *tokBatch // scanned, in order
-	free  chan *tokBatch // for the goroutine to fill
-	stop  chan struct{}  // closed when the parser is done
-	ended chan struct{}  // closed when the goroutine has returned
-	cur   *tokBatch      // the batch being read, nil before the first
-	eof   token          // the last batch's EOF, repeated past it
-	done  bool           // the last batch is read
+	batches *relay.Relay[*tokBatch] // the goroutine's to the parser
+	ended   chan struct{}           // closed when the goroutine has returned
+	cur     *tokBatch               // the batch being read, nil before the first
+	eof     token                   // the last batch's EOF, repeated past it
+	done    bool                    // the last batch is read
 	// pre numbers the names the goroutine scans (token.pre); the
 	// goroutine's own.
 	pre *preTable
@@ -69,15 +70,10 @@ func (p *parser) startPipe(cfg pipeConfig) {
 	if len(p.src) < cfg.min || p.more() {
 		return
 	}
-	q := &pipe{
-		full:  make(chan *tokBatch, cfg.batches),
-		free:  make(chan *tokBatch, cfg.batches),
-		stop:  make(chan struct{}),
-		ended: make(chan struct{}),
-	}
+	q := &pipe{batches: relay.New[*tokBatch](cfg.batches), ended: make(chan struct{})}
 	all := make([]token, cfg.batch*cfg.batches)
 	for i := 0; i < cfg.batches; i++ {
-		q.free <- &tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]}
+		q.batches.Free(&tokBatch{toks: all[i*cfg.batch : (i+1)*cfg.batch : (i+1)*cfg.batch]})
 	}
 	s := p.scanner // the goroutine's own copy: p.scanner is not scanned again
 	go q.run(&s, cfg.first)
@@ -98,16 +94,9 @@ func (q *pipe) run(s *scanner, first int) {
 	// (builder.internKind).
 	node := false
 	for {
-		var b *tokBatch
-		select {
-		case <-q.stop:
-			return
-		default:
-		}
-		select {
-		case b = <-q.free:
-		case <-q.stop:
-			return
+		b, ok := q.batches.Get()
+		if !ok {
+			return // the parser is done
 		}
 		toks := b.toks[:cap(b.toks)]
 		if first > 0 {
@@ -132,8 +121,7 @@ func (q *pipe) run(s *scanner, first int) {
 			}
 		}
 		b.toks = toks[:n]
-		q.full <- b // never blocks: it has room for every batch
-		if b.last {
+		if !q.batches.Put(b) || b.last {
 			return
 		}
 	}
@@ -148,9 +136,9 @@ func (p *parser) pull(t *token) {
 		return
 	}
 	if q.cur != nil {
-		q.free <- q.cur // never blocks
+		q.batches.Free(q.cur)
 	}
-	b := <-q.full
+	b, _ := q.batches.Next() // never closed: the last batch says so
 	q.cur = b
 	if b.last {
 		// The EOF is in this batch: the lexical error, if any, is
@@ -166,7 +154,7 @@ func (p *parser) pull(t *token) {
 // return; once stopped, it does nothing.
 func (p *parser) stopPipe() {
 	if q := p.pipe; q != nil {
-		close(q.stop)
+		q.batches.Stop()
 		<-q.ended
 		p.pipe, p.toks = nil, nil
 	}

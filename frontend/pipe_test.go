@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/sdscgen/sdscgen/internal/relay"
 )
 
 // TestTokenSize holds a token at 24 bytes: kind and keyword a byte each,
@@ -85,10 +87,10 @@ func TestPipeNodeNames(t *testing.T) {
 	src := "graph g {\n buffer a : 128\n buffer b : f16[1, 64]\n input a\n" +
 		" op o1 reads a writes b\n fused f {\n  loop l count 2 {\n   op o2 reads b step 128 writes a\n  }\n }\n cpu c reads a, b writes b\n}\n"
 	s := newScanner("t.bir", src)
-	q := &pipe{full: make(chan *tokBatch, 1), free: make(chan *tokBatch, 1), stop: make(chan struct{}), ended: make(chan struct{})}
-	q.free <- &tokBatch{toks: make([]token, 0, 1000)}
+	q := &pipe{batches: relay.New[*tokBatch](1), ended: make(chan struct{})}
+	q.batches.Free(&tokBatch{toks: make([]token, 0, 1000)})
 	q.run(s, 0)
-	b := <-q.full
+	b, _ := q.batches.Next()
 	if !b.last || b.err != nil {
 		t.Fatalf("last %v, err %v", b.last, b.err)
 	}

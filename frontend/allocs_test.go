@@ -68,3 +68,25 @@ func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
 		t.Errorf("ParseCheckReader of a %d-byte input: %d bytes allocated with its size known, %d unknown: %d more than the first window's %d", len(src), known, unknown, extra, unknownFirst)
 	}
 }
+
+// TestParseCheckSmallAllocates: a graph of a few names allocates what
+// its few records take, not the first chunks a large graph needs: before,
+// every graph cleared 16,384 name records (390 KB) and 4,096 buffers
+// (229 KB), 637 KB for this 109-byte input; now some 20 KB (64 KiB
+// allowed).
+func TestParseCheckSmallAllocates(t *testing.T) {
+	src := []byte("graph g {\n  buffer a : 128\n  buffer b : 128\n  input a\n  output b\n  fused f {\n    op o reads a writes b\n  }\n}\n")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	const runs = 5
+	for range runs {
+		if _, errs := ParseCheck("a.bir", src); errs != nil {
+			t.Fatal(errs)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := (after.TotalAlloc - before.TotalAlloc) / runs; got > 64<<10 {
+		t.Errorf("ParseCheck of a %d-byte graph allocated %d bytes, want at most %d", len(src), got, 64<<10)
+	}
+}

@@ -162,12 +162,12 @@ func newBuilder(file string, size int) *builder {
 		ops:      slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
 		loops:    slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
 		items:    slab.Slab[ir.Item]{Max: 1 << 16},
-		bufFirst: bufChunk,
+		bufFirst: minBufFirst,
 	}
 	if size > 0 && size < smallSource {
 		b.small = true
 		b.g.Accesses = make([]ir.Access, 0, size/33)
-		b.bufFirst = max(size/64, bufChunk)
+		b.bufFirst = max(size/64, minBufFirst)
 		// A name per 80 bytes (at 10k ops) filled the table sized for
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
@@ -261,8 +261,14 @@ func (b *builder) buffer(d *BufferDecl, pre int32) {
 	b.nbufs++
 }
 
-const bufShift = 12
-const bufChunk = 1 << bufShift
+// The buffers after the first chunk's come in chunks of bufChunk; a
+// small source's first chunk is sized for it, at least minBufFirst (a
+// few buffers do not need 4,096 records, 229 KB, cleared).
+const (
+	bufShift    = 12
+	bufChunk    = 1 << bufShift
+	minBufFirst = 64
+)
 
 // buf returns buffer i while the graph is being built.
 func (b *builder) buf(i int) *ir.Buffer {

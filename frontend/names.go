@@ -25,8 +25,13 @@ type nameTable struct {
 	slots []int32 // id+1; 0: empty
 	n     int     // ids handed out
 	// entries holds the per-id records in chunks of entryChunk, so that
-	// growing the table never copies (or holds twice) the records.
+	// growing the table never copies (or holds twice) the records. The
+	// first chunk starts at the table's hint (at least minEntries) and
+	// grows by appending up to entryChunk, so that a small graph does
+	// not clear 16,384 records (390 KB) for a few names: a record's
+	// address (entry) is therefore valid only until the next intern.
 	entries [][]nameEntry
+	first   int // the first chunk's initial capacity
 	arena   arena
 	hasher
 	// recent caches the ids of the names looked up last, by hash: an
@@ -46,8 +51,11 @@ type nameEntry struct {
 	ren  int32    // index of the effective rename from it, or -1
 }
 
-const entryShift = 14
-const entryChunk = 1 << entryShift
+const (
+	entryShift = 14
+	entryChunk = 1 << entryShift
+	minEntries = 64
+)
 
 // newNameTable returns a table sized for about hint names: it grows
 // (copying only the slots) when they are more.
@@ -56,10 +64,10 @@ func newNameTable(hint int) *nameTable {
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	return &nameTable{slots: fresh.Make[int32](n), hasher: newHasher()}
+	return &nameTable{slots: fresh.Make[int32](n), hasher: newHasher(), first: min(max(hint, minEntries), entryChunk)}
 }
 
-// entry returns the record of id.
+// entry returns the record of id, valid until the next intern.
 func (t *nameTable) entry(id int32) *nameEntry {
 	return &t.entries[id>>entryShift][id&(entryChunk-1)]
 }
@@ -118,7 +126,11 @@ func (t *nameTable) intern(s string) int32 {
 			id := int32(t.n)
 			t.n++
 			if id&(entryChunk-1) == 0 {
-				t.entries = append(t.entries, make([]nameEntry, 0, entryChunk))
+				c := entryChunk
+				if id == 0 {
+					c = t.first
+				}
+				t.entries = append(t.entries, make([]nameEntry, 0, c))
 			}
 			last := &t.entries[len(t.entries)-1]
 			*last = append(*last, nameEntry{ref: t.arena.copy(s), hash: h32, buf: -1, ren: -1})

@@ -25,8 +25,9 @@ type nameTable struct {
 	slots []int32 // id+1; 0: empty
 	n     int     // ids handed out
 	// entries holds the per-id records in chunks of entryChunk, so that
-	// growing the table never copies (or holds twice) the records. The
-	// first chunk starts at the table's hint (at least minEntries) and
+	// growing the table past its first chunk never copies (or holds
+	// twice) the records. The first chunk starts at the table's hint (at
+	// least minEntries; a large source's is whole from the start) and
 	// grows by appending up to entryChunk, so that a small graph does
 	// not clear 16,384 records (390 KB) for a few names: a record's
 	// address (entry) is therefore valid only until the next intern.

@@ -452,11 +452,19 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 	lay.resolve(op, st, false)
 	var mapNum int64
 	tiled := func(*ir.Access) { mapNum = int64(e.maps.next()) }
-	if !print {
-		lay.addrs(op, st, &e.addrN, tiled, nil)
-		return st
+	var numbered func(a *ir.Access, s *sym)
+	if print {
+		numbered = e.printApply(op, &mapNum)
 	}
-	lay.addrs(op, st, &e.addrN, tiled, func(a *ir.Access, s *sym) {
+	lay.addrs(op, st, &e.addrN, tiled, numbered)
+	return st
+}
+
+// printApply returns the printer of the affine.apply of a symbol of op's
+// that addrs numbered, with *mapNum the map of its access.
+func (e *bundleEmitter) printApply(op *ir.Op, mapNum *int64) func(a *ir.Access, s *sym) {
+	lay := e.lay
+	return func(a *ir.Access, s *sym) {
 		ops := e.sc.vals[:0]
 		for k, step := range lay.g.Strides(a) {
 			if step != 0 {
@@ -467,10 +475,9 @@ func (e *bundleEmitter) applies(op *ir.Op, print bool) *opSyms {
 		e.sc.vals = ops
 		m := &e.apply
 		m.result, m.operands, m.nDims = addr(s.addr), ops, len(ops)-1
-		m.attrBuf[0].i = mapNum
+		m.attrBuf[0].i = *mapNum
 		e.print(m)
-	})
-	return st
+	}
 }
 
 // operand is the value symbol s is passed as in its op.

@@ -72,6 +72,9 @@ type builder struct {
 	kindIDs map[string]int32
 	kindHot [64]int32
 
+	// lists stores each distinct int list once in Graph.Ints.
+	lists intLists
+
 	// Storage the graph's lists are cut from (the ops' own lists go to
 	// the graph-wide Graph.Accesses, LoopLists and Ints).
 	ops   slab.Slab[ir.Op]
@@ -149,12 +152,12 @@ type openBlock struct {
 //
 // A small source (under smallSource bytes) has shorter names, so more
 // accesses per byte (one per 34 bytes at 10k ops): its Graph.Accesses is
-// sized for one per 33 bytes, its Graph.Ints for an int per 32 bytes (one
-// per 36 at 10k ops) and its first buffer chunk for a buffer per 64 bytes
-// (one per 80), so that none of them grows or is copied at finish, and
-// its name table for a name per 40 bytes (see below). A
-// large source keeps the sizes above, which bound its memory, and Ints
-// also gets an int per 32 bytes (see below).
+// sized for one per 33 bytes and its first buffer chunk for a buffer
+// per 64 bytes (one per 80), so that neither grows or is copied at
+// finish, and its name table for a name per 40 bytes (see below). A
+// large source keeps the sizes above, which bound its memory.
+// Graph.Ints starts empty whatever the size: it holds each distinct list
+// once (see intLists), a few thousand words even at a million ops.
 func newBuilder(file string, size int) *builder {
 	b := &builder{
 		file:     file,
@@ -186,13 +189,6 @@ func newBuilder(file string, size int) *builder {
 		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
-	// An int per 32 bytes, whatever the size (the synthetic families
-	// have one per 16 to 39 bytes): a large source's Ints used to grow
-	// from nothing, by a quarter at a time (append's step for large
-	// slices), each step a copy of everything so far into fresh pages:
-	// on the kargs family's 1M-op graph, about four times its final
-	// 28 MB copied and faulted in.
-	b.g.Ints = make([]int64, 0, size/32)
 	return b
 }
 
@@ -636,8 +632,7 @@ func (b *builder) leafCores(c ints) {
 		lf.coresOK = false
 		return
 	}
-	var cores []int64
-	lf.cores, cores = b.span(len(c.ints))
+	cores := b.intList(len(c.ints))
 	prod, fits := int64(1), true
 	for k := range c.ints {
 		n, ok := b.integer(&c.ints[k])
@@ -654,6 +649,7 @@ func (b *builder) leafCores(c ints) {
 			prod, fits = mul(prod, n)
 		}
 	}
+	lf.cores = b.lists.add(b.g, cores)
 	if !lf.coresOK {
 		return
 	}
@@ -926,21 +922,13 @@ func (b *builder) far(acc *ir.Access) int64 {
 	return far
 }
 
-// span appends a list of n zeros (after its length) to Graph.Ints and
-// returns its reference and the slice to fill in, which stays valid
-// until the next span.
-func (b *builder) span(n int) (ir.IntsRef, []int64) {
-	g := b.g
-	if len(g.Ints)+n+1 > cap(g.Ints) {
-		// Past its estimate (see newBuilder), Ints doubles: a copy of
-		// at most its final size in all, where append's quarter steps
-		// copied about four times that.
-		g.Ints = slices.Grow(g.Ints, max(n+1, cap(g.Ints)))
-	}
-	g.Ints = append(g.Ints, int64(n))
-	off := len(g.Ints)
-	g.Ints = append(g.Ints, make([]int64, n)...)
-	return ir.IntsRef(off), g.Ints[off:]
+// intList returns a scratch list of n zeros to fill in and give to
+// lists.add (see intLists), valid until the next intList.
+func (b *builder) intList(n int) []int64 {
+	t := &b.lists
+	t.tmp = slices.Grow(t.tmp[:0], n)[:n]
+	clear(t.tmp)
+	return t.tmp
 }
 
 // split checks an access's split clause against the open leaf's cores.
@@ -958,19 +946,19 @@ func (b *builder) split(s ints) (ir.IntsRef, bool) {
 			plural(len(s.ints), "entry", "entries"), plural(lf.ncores, "entry", "entries"))
 		return 0, false
 	}
-	span, split := b.span(len(s.ints))
+	split := b.intList(len(s.ints))
 	ok := true
 	for k := range s.ints {
 		var good bool
 		split[k], good = b.integer(&s.ints[k])
 		ok = ok && good
 	}
-	return span, ok
+	return b.lists.add(b.g, split), ok
 }
 
 // strides checks a step clause inside depth loops; ok is false when it
 // has an error.
-func (b *builder) strides(s ints, depth int) (span ir.IntsRef, ok bool) {
+func (b *builder) strides(s ints, depth int) (ir.IntsRef, bool) {
 	if depth == 0 {
 		b.errorf(s.pos, "step outside any loop")
 		return 0, false
@@ -979,18 +967,18 @@ func (b *builder) strides(s ints, depth int) (span ir.IntsRef, ok bool) {
 		b.errorf(s.pos, "step list has %s but the op is inside %s", plural(len(s.ints), "entry", "entries"), plural(depth, "loop", "loops"))
 		return 0, false
 	}
-	span, strides := b.span(depth)
+	strides := b.intList(depth)
+	ok := true
 	if !s.list {
 		strides[depth-1], ok = b.integer(&s.ints[0])
-		return span, ok
+	} else {
+		for k := range s.ints {
+			var good bool
+			strides[k], good = b.integer(&s.ints[k])
+			ok = ok && good
+		}
 	}
-	ok = true
-	for k := range s.ints {
-		var good bool
-		strides[k], good = b.integer(&s.ints[k])
-		ok = ok && good
-	}
-	return span, ok
+	return b.lists.add(b.g, strides), ok
 }
 
 // measure calls the memory hook, when set (pipeConfig.memHook: by this
@@ -1007,6 +995,7 @@ func (b *builder) measure() {
 // or every diagnostic sorted when there is any.
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
+	b.lists = intLists{}
 	b.measure()
 	// The node names' duplicates are found on a goroutine of their own,
 	// beside the steps below, when the graph is small (a large one's
@@ -1129,8 +1118,15 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	if len(g.LoopLists) == 0 {
 		g.LoopLists = nil
 	}
+	// An array left with more than an eighth of spare capacity is
+	// copied to its length: the graph is kept to the end of the run,
+	// and Ints, which doubles (see appendInts), may have up to half
+	// its array spare.
 	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
 		g.Accesses = slices.Clip(slices.Clone(g.Accesses))
+	}
+	if cap(g.Ints)-len(g.Ints) > len(g.Ints)/8 {
+		g.Ints = slices.Clip(slices.Clone(g.Ints))
 	}
 	if g.Bundles == nil {
 		g.Bundles = []ir.Bundle{}

@@ -96,7 +96,9 @@ type Graph struct {
 	Claims []Claim
 	// Ints holds the step and split lists of every access and the cores
 	// lists of the ops, each after its length, located by Access.Strides,
-	// Access.Split and Op.Cores (see IntsRef).
+	// Access.Split and Op.Cores (see IntsRef). Lists are read-only, so
+	// equal ones may be one: the frontend stores each distinct list once
+	// and every reference to an equal list locates that one.
 	Ints []int64
 	// Kinds holds the distinct `kind` names of the ops (v3), located by
 	// Op.Kind. Kinds[0] is "" (no kind) whenever any op has a kind; a

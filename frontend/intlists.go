@@ -1,0 +1,99 @@
+package frontend
+
+import (
+	"slices"
+
+	"github.com/sdscgen/sdscgen/ir"
+)
+
+// intLists stores each distinct int list of the graph (the `cores` of
+// the ops, the `step` and `split` of the accesses) once in Graph.Ints:
+// a list equal to one already stored gets that one's IntsRef. The lists
+// are read-only once built, so nothing can tell a shared list from a
+// copy. Graphs repeat a few lists over and over (the same split on every
+// access of an op on four cores, the same strides in every loop): the
+// synthetic families' 1M-op graphs have 1.1 to 4.5 million lists but
+// only 31,000 to 118,000 distinct ones, and their Ints shrink from 21-88
+// MB to 0.6-2.4 MB. A graph without repeats pays a slot (4 bytes, half
+// the slots empty) per list, while the graph is built.
+//
+// The table is an open-addressing hash set of IntsRefs with linear
+// probing, kept at most half full; a list's hash covers its length and
+// values. Which list a repeat shares is the first one stored, whatever
+// the hash, so the graph does not depend on it.
+type intLists struct {
+	slots []ir.IntsRef // 0: empty
+	n     int          // lists stored
+	// tmp is the scratch list a caller fills before add (see
+	// builder.list).
+	tmp []int64
+}
+
+// minIntSlots is the table's first size: a small graph has few distinct
+// lists.
+const minIntSlots = 256
+
+// add returns the reference of a list equal to v in g.Ints, appending v
+// (after its length) when there is none. v need not outlive the call.
+func (t *intLists) add(g *ir.Graph, v []int64) ir.IntsRef {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow(g)
+	}
+	mask := len(t.slots) - 1
+	for i := int(hashInts(v)) & mask; ; i = (i + 1) & mask {
+		r := t.slots[i]
+		if r == 0 {
+			r = appendInts(g, v)
+			t.slots[i] = r
+			t.n++
+			return r
+		}
+		if slices.Equal(g.IntList(r), v) {
+			return r
+		}
+	}
+}
+
+// grow doubles the slots (or makes the first ones), placing every list
+// again.
+func (t *intLists) grow(g *ir.Graph) {
+	old := t.slots
+	t.slots = make([]ir.IntsRef, max(2*len(old), minIntSlots))
+	mask := len(t.slots) - 1
+	for _, r := range old {
+		if r == 0 {
+			continue
+		}
+		i := int(hashInts(g.IntList(r))) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = r
+	}
+}
+
+// appendInts appends v after its length to g.Ints and returns its
+// reference. Past its capacity Ints doubles: a copy of at most its final
+// size in all, where append's quarter steps for a large slice copied
+// about four times that.
+func appendInts(g *ir.Graph, v []int64) ir.IntsRef {
+	if need := len(g.Ints) + len(v) + 1; need > cap(g.Ints) {
+		g.Ints = slices.Grow(g.Ints, max(len(v)+1, cap(g.Ints), 64))
+	}
+	g.Ints = append(g.Ints, int64(len(v)))
+	off := len(g.Ints)
+	g.Ints = append(g.Ints, v...)
+	return ir.IntsRef(off)
+}
+
+// hashInts hashes a list's length and values (splitmix64's mixing).
+func hashInts(v []int64) uint64 {
+	h := uint64(len(v)) * 0x9e3779b97f4a7c15
+	for _, x := range v {
+		h ^= uint64(x)
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	h *= 0x94d049bb133111eb
+	return h ^ h>>29
+}

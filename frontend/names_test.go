@@ -54,3 +54,35 @@ func TestNameTable(t *testing.T) {
 		t.Errorf("looking names up again made ids: %d, want %d", tab.n, len(want))
 	}
 }
+
+// TestNameTableSlots checks the slots' invariant through the table's
+// growth: every id is in exactly one slot, with the low 32 bits of its
+// name's hash, which a probe compares before it loads the id's record.
+func TestNameTableSlots(t *testing.T) {
+	tab := newNameTable(0)
+	for i := range 100_000 {
+		tab.intern("n" + strconv.Itoa(i))
+	}
+	seen := make([]bool, tab.n)
+	for _, v := range tab.slots {
+		if v == 0 {
+			continue
+		}
+		id := int32(uint32(v)) - 1
+		if id < 0 || int(id) >= tab.n || seen[id] {
+			t.Fatalf("slot %#x: id %d outside the %d ids or in two slots", v, id, tab.n)
+		}
+		seen[id] = true
+		if h := uint32(v >> 32); h != tab.entry(id).hash {
+			t.Fatalf("slot of id %d (%s) keeps hash %#x, its record %#x", id, tab.name(id), h, tab.entry(id).hash)
+		}
+	}
+	for id, ok := range seen {
+		if !ok {
+			t.Fatalf("id %d is in no slot", id)
+		}
+	}
+	if 4*tab.n >= 3*len(tab.slots) {
+		t.Errorf("%d ids in %d slots: past the 3/4 limit", tab.n, len(tab.slots))
+	}
+}

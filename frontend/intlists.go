@@ -14,8 +14,9 @@ import (
 // access of an op on four cores, the same strides in every loop): the
 // synthetic families' 1M-op graphs have 1.1 to 4.5 million lists but
 // only 31,000 to 118,000 distinct ones, and their Ints shrink from 21-88
-// MB to 0.6-2.4 MB. A graph without repeats pays a slot (4 bytes, half
-// the slots empty) per list, while the graph is built.
+// MB to 0.6-2.4 MB. A graph without repeats pays two to four slots (4
+// bytes each; the table is at most half full) per list while the graph
+// is built.
 //
 // The table is an open-addressing hash set of IntsRefs with linear
 // probing, kept at most half full; a list's hash covers its length and

@@ -189,6 +189,7 @@ func newBuilder(file string, size int) *builder {
 		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
+	b.lists.seed = b.names.seed64
 	return b
 }
 

@@ -20,11 +20,14 @@ import (
 //
 // The table is an open-addressing hash set of IntsRefs with linear
 // probing, kept at most half full; a list's hash covers its length and
-// values. Which list a repeat shares is the first one stored, whatever
-// the hash, so the graph does not depend on it.
+// values, from a random seed (the name table's), so that an input cannot
+// be written to make its lists collide. Which list a repeat shares is
+// the first one stored, whatever the hash, so the graph does not depend
+// on it.
 type intLists struct {
 	slots []ir.IntsRef // 0: empty
 	n     int          // lists stored
+	seed  uint64
 	// tmp is the scratch list a caller fills before add (see
 	// builder.list).
 	tmp []int64
@@ -41,7 +44,7 @@ func (t *intLists) add(g *ir.Graph, v []int64) ir.IntsRef {
 		t.grow(g)
 	}
 	mask := len(t.slots) - 1
-	for i := int(hashInts(v)) & mask; ; i = (i + 1) & mask {
+	for i := int(hashInts(t.seed, v)) & mask; ; i = (i + 1) & mask {
 		r := t.slots[i]
 		if r == 0 {
 			r = appendInts(g, v)
@@ -65,7 +68,7 @@ func (t *intLists) grow(g *ir.Graph) {
 		if r == 0 {
 			continue
 		}
-		i := int(hashInts(g.IntList(r))) & mask
+		i := int(hashInts(t.seed, g.IntList(r))) & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -87,9 +90,10 @@ func appendInts(g *ir.Graph, v []int64) ir.IntsRef {
 	return ir.IntsRef(off)
 }
 
-// hashInts hashes a list's length and values (splitmix64's mixing).
-func hashInts(v []int64) uint64 {
-	h := uint64(len(v)) * 0x9e3779b97f4a7c15
+// hashInts hashes a list's length and values from seed (splitmix64's
+// mixing).
+func hashInts(seed uint64, v []int64) uint64 {
+	h := seed ^ uint64(len(v))*0x9e3779b97f4a7c15
 	for _, x := range v {
 		h ^= uint64(x)
 		h *= 0xbf58476d1ce4e5b9

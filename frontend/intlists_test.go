@@ -87,3 +87,20 @@ func TestIntListsAdd(t *testing.T) {
 		t.Errorf("%d lists in %d slots: more than half full", lists.n, len(lists.slots))
 	}
 }
+
+// TestIntListsSeeded: the builder's list table hashes from the name
+// table's random seed, so that two builders place the same lists
+// differently and an input cannot be written to make its lists collide.
+func TestIntListsSeeded(t *testing.T) {
+	a, b := newBuilder("a.bir", 0), newBuilder("b.bir", 0)
+	if a.lists.seed != a.names.seed64 || b.lists.seed != b.names.seed64 {
+		t.Fatalf("list seeds %#x, %#x; name seeds %#x, %#x", a.lists.seed, b.lists.seed, a.names.seed64, b.names.seed64)
+	}
+	if a.lists.seed == b.lists.seed {
+		t.Errorf("two builders share the list seed %#x", a.lists.seed)
+	}
+	v := []int64{128, 256}
+	if hashInts(a.lists.seed, v) == hashInts(b.lists.seed, v) {
+		t.Errorf("the list %v hashes alike under two seeds", v)
+	}
+}

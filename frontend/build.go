@@ -1121,7 +1121,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	// An array left with more than an eighth of spare capacity is
 	// copied to its length: the graph is kept to the end of the run,
-	// and Ints, which doubles (see appendInts), may have up to half
+	// and Ints, which doubles (see ir.Graph.AddInts), may have up to half
 	// its array spare.
 	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
 		g.Accesses = slices.Clip(slices.Clone(g.Accesses))

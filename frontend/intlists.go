@@ -38,8 +38,12 @@ type intLists struct {
 const minIntSlots = 256
 
 // add returns the reference of a list equal to v in g.Ints, appending v
-// (after its length) when there is none. v need not outlive the call.
+// (Graph.AddInts) when there is none; nil is the empty list, which is
+// present too. v need not outlive the call.
 func (t *intLists) add(g *ir.Graph, v []int64) ir.IntsRef {
+	if v == nil {
+		v = []int64{}
+	}
 	if 2*(t.n+1) > len(t.slots) {
 		t.grow(g)
 	}
@@ -47,7 +51,7 @@ func (t *intLists) add(g *ir.Graph, v []int64) ir.IntsRef {
 	for i := int(hashInts(t.seed, v)) & mask; ; i = (i + 1) & mask {
 		r := t.slots[i]
 		if r == 0 {
-			r = appendInts(g, v)
+			r = g.AddInts(v)
 			t.slots[i] = r
 			t.n++
 			return r
@@ -74,20 +78,6 @@ func (t *intLists) grow(g *ir.Graph) {
 		}
 		t.slots[i] = r
 	}
-}
-
-// appendInts appends v after its length to g.Ints and returns its
-// reference. Past its capacity Ints doubles: a copy of at most its final
-// size in all, where append's quarter steps for a large slice copied
-// about four times that.
-func appendInts(g *ir.Graph, v []int64) ir.IntsRef {
-	if need := len(g.Ints) + len(v) + 1; need > cap(g.Ints) {
-		g.Ints = slices.Grow(g.Ints, max(len(v)+1, cap(g.Ints), 64))
-	}
-	g.Ints = append(g.Ints, int64(len(v)))
-	off := len(g.Ints)
-	g.Ints = append(g.Ints, v...)
-	return ir.IntsRef(off)
 }
 
 // hashInts hashes a list's length and values from seed (splitmix64's

@@ -22,7 +22,10 @@
 // pointer at all, an Op, a CPUNode and a Loop only their name.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Pos is a compact source position in the graph's file: 1-based line and
 // byte column. It is the one position type of the pipeline: the
@@ -524,10 +527,15 @@ func (r IntsRef) Present() bool { return r > 0 }
 // reference: 0 (absent) when v is nil, a present one otherwise, also when
 // v is empty. The caller bounds the total length (the frontend rejects
 // inputs of 2 GiB or more, and every list takes at least four bytes of
-// text, every value two).
+// text, every value two). Past its capacity Ints doubles: a copy of at
+// most its final size in all, where append's quarter steps for a large
+// slice copied about four times that.
 func (g *Graph) AddInts(v []int64) IntsRef {
 	if v == nil {
 		return 0
+	}
+	if len(g.Ints)+len(v)+1 > cap(g.Ints) {
+		g.Ints = slices.Grow(g.Ints, max(len(v)+1, cap(g.Ints), 64))
 	}
 	g.Ints = append(g.Ints, int64(len(v)))
 	off := len(g.Ints)

@@ -57,14 +57,15 @@ func sameAsReference(t *testing.T, name string, src []byte) bool {
 		}
 	}
 	// ParseCheckReader must return the same through a window of any
-	// size, from a reader that gives any number of bytes at a time: a
+	// size, from a reader that gives any number of bytes at a time, with
+	// a window the parser has released overwritten at once: a
 	// window of 4 moves on inside almost every token (and grows for the
 	// longer ones); the default one holds small inputs whole, with or
 	// without the size known, and copes with a size said too small.
 	for i, c := range []struct{ size, win, chunk int }{{0, 4, 1}, {0, 5, 7}, {len(src), 4, 3}, {0, 16, 0}, {0, windowSize, 0}, {len(src), windowSize, 5}, {1, windowSize, 0}} {
 		// Where the window holds the input whole, the scanner runs
 		// ahead, in batches of 1 to 7 tokens.
-		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource}, pipeConfig{0, 1 + i, 2, i % 3, i % 2, nil})
+		sg, serrs, err := parseCheckReader(name, &chunkReader{src: src, max: c.chunk, seed: i}, c.size, window{size: c.win, limit: maxSource, poison: true}, pipeConfig{0, 1 + i, 2, i % 3, i % 2, nil})
 		if err != nil {
 			t.Fatalf("%s: ParseCheckReader %+v: read error %v", name, c, err)
 		}

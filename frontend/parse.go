@@ -419,6 +419,11 @@ func (p *parser) body(g *Graph) []Node {
 	base := len(p.nodeStack)
 	p.after = afterNothing
 	for p.tok.kind == tokKeyword {
+		if p.b != nil {
+			// The builder has copied what it keeps of the statements
+			// before: the windows they came from may be written again.
+			p.release()
+		}
 		var n Node
 		switch p.tok.kw {
 		case kwOp, kwCPU:

@@ -108,6 +108,7 @@ type builder struct {
 	// current body (0: none). It is replaced, never modified, so the ops
 	// of one loop body share it as their Op.Loops.
 	loopStack int32
+	loopList  []int32     // scratch: a new loop's loopStack
 	open      []openBlock // the open fused and loop blocks, innermost last
 	itemStack []ir.Item   // the items of the open bodies
 }
@@ -191,6 +192,17 @@ func newBuilder(file string, size int) *builder {
 	}
 	b.lists.seed = b.names.seed64
 	return b
+}
+
+// trimmed returns s, copied to its length if more than an eighth of its
+// array is spare: the graph is kept to the end of the run, and the
+// arrays that double (Ints, Items and LoopLists, see ir.Graph.AddInts)
+// may have up to half theirs spare.
+func trimmed[T any](s []T) []T {
+	if cap(s)-len(s) > len(s)/8 {
+		return slices.Clip(slices.Clone(s))
+	}
+	return s
 }
 
 // accChunk is the largest length of the chunks of accesses after the
@@ -796,12 +808,8 @@ func (b *builder) openLoop(name, count Name) {
 	})
 	b.itemStack = append(b.itemStack, ir.Item{Op: -1, Loop: int32(k)})
 	b.open = append(b.open, openBlock{loop: k, items: len(b.itemStack), outer: b.loopStack})
-	g := b.g
-	g.LoopLists = append(g.LoopLists, int32(len(stack)+1))
-	off := len(g.LoopLists)
-	g.LoopLists = append(g.LoopLists, stack...)
-	g.LoopLists = append(g.LoopLists, int32(k))
-	b.loopStack = int32(off)
+	b.loopList = append(append(b.loopList[:0], stack...), int32(k))
+	b.loopStack = b.g.AddLoopList(b.loopList)
 }
 
 // close ends the innermost open fused or loop block.
@@ -1119,22 +1127,11 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	if len(g.LoopLists) == 0 {
 		g.LoopLists = nil
 	}
-	// An array left with more than an eighth of spare capacity is
-	// copied to its length: the graph is kept to the end of the run,
-	// and Ints, which doubles (see ir.Graph.AddInts), may have up to half
-	// its array spare.
-	if cap(g.Accesses)-len(g.Accesses) > len(g.Accesses)/8 {
-		g.Accesses = slices.Clip(slices.Clone(g.Accesses))
-	}
-	if cap(g.Ints)-len(g.Ints) > len(g.Ints)/8 {
-		g.Ints = slices.Clip(slices.Clone(g.Ints))
-	}
 	if g.Bundles == nil {
 		g.Bundles = []ir.Bundle{}
 	}
-	if cap(g.Bundles)-len(g.Bundles) > len(g.Bundles)/8 {
-		g.Bundles = slices.Clip(slices.Clone(g.Bundles))
-	}
+	g.Accesses, g.Ints, g.Items = trimmed(g.Accesses), trimmed(g.Ints), trimmed(g.Items)
+	g.LoopLists, g.Bundles = trimmed(g.LoopLists), trimmed(g.Bundles)
 	b.buildGroups(claims)
 	b.measure()
 	if dupDone != nil {

@@ -50,13 +50,19 @@ func TestChunkCap(t *testing.T) {
 // Ints after a doubling was 78 MB. The source has an access per 10
 // bytes, beyond the access per 33-36 bytes Accesses is sized for, and a
 // list per access, each distinct (no two are shared, see intLists), so
-// that Ints grows by doubling.
+// that Ints grows by doubling; every other op is in a loop of its own,
+// whose body (Items) and enclosing loops (LoopLists) double too.
 func TestGraphArraysTrimmed(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("graph g {\n  buffer a : 1048576000\n  input a\n  buffer b : 1048576000\n  output b\n  fused f {\n")
 	for i := range 20000 {
 		v := 1000000 + 4*i
-		fmt.Fprintf(&sb, "    op o%d cores 4 reads a split %d, a split %d, a split %d writes b split %d\n", i, v, v+1, v+2, v+3)
+		op := fmt.Sprintf("op o%d cores 4 reads a split %d, a split %d, a split %d writes b split %d", i, v, v+1, v+2, v+3)
+		if i%2 == 0 {
+			fmt.Fprintf(&sb, "    loop l%d count 2 {\n      %s\n    }\n", i, op)
+		} else {
+			fmt.Fprintf(&sb, "    %s\n", op)
+		}
 	}
 	sb.WriteString("  }\n}\n")
 	src := sb.String()
@@ -79,6 +85,16 @@ func TestGraphArraysTrimmed(t *testing.T) {
 		}
 		if spare := cap(g.Accesses) - len(g.Accesses); spare > len(g.Accesses)/8 {
 			t.Errorf("size %d: Accesses has %d and %d spare, more than an eighth", size, len(g.Accesses), spare)
+		}
+		// A loop's body, its one op; its ops' loop list, the loop.
+		if len(g.Items) != 10000 || len(g.LoopLists) != 2*10000 {
+			t.Fatalf("size %d: %d items and %d loop-list words, want 10000 and 20000", size, len(g.Items), len(g.LoopLists))
+		}
+		if spare := cap(g.Items) - len(g.Items); spare > len(g.Items)/8 {
+			t.Errorf("size %d: Items has %d and %d spare, more than an eighth", size, len(g.Items), spare)
+		}
+		if spare := cap(g.LoopLists) - len(g.LoopLists); spare > len(g.LoopLists)/8 {
+			t.Errorf("size %d: LoopLists has %d and %d spare, more than an eighth", size, len(g.LoopLists), spare)
 		}
 	}
 }

@@ -317,13 +317,14 @@ func (g *Graph) LoopBody(l *Loop) []Item {
 }
 
 // AddItems appends v to g.Items and returns its span, as Loop.Body holds
-// it (the zero Span when v is empty).
+// it (the zero Span when v is empty). Items doubles past its capacity
+// (see reserve).
 func (g *Graph) AddItems(v []Item) Span {
 	if len(v) == 0 {
 		return Span{}
 	}
 	off := len(g.Items)
-	g.Items = append(g.Items, v...)
+	g.Items = append(reserve(g.Items, len(v)), v...)
 	return Span{Off: int32(off), Len: int32(len(v))}
 }
 
@@ -459,12 +460,13 @@ func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
 }
 
 // AddLoopList appends v, after its length, to g.LoopLists and returns
-// where it starts, as Op.Loops holds it (0 when v is empty).
+// where it starts, as Op.Loops holds it (0 when v is empty). LoopLists
+// doubles past its capacity (see reserve).
 func (g *Graph) AddLoopList(v []int32) int32 {
 	if len(v) == 0 {
 		return 0
 	}
-	g.LoopLists = append(g.LoopLists, int32(len(v)))
+	g.LoopLists = append(reserve(g.LoopLists, len(v)+1), int32(len(v)))
 	off := len(g.LoopLists)
 	g.LoopLists = append(g.LoopLists, v...)
 	return int32(off)
@@ -527,20 +529,28 @@ func (r IntsRef) Present() bool { return r > 0 }
 // reference: 0 (absent) when v is nil, a present one otherwise, also when
 // v is empty. The caller bounds the total length (the frontend rejects
 // inputs of 2 GiB or more, and every list takes at least four bytes of
-// text, every value two). Past its capacity Ints doubles: a copy of at
-// most its final size in all, where append's quarter steps for a large
-// slice copied about four times that.
+// text, every value two). Ints doubles past its capacity (see reserve).
 func (g *Graph) AddInts(v []int64) IntsRef {
 	if v == nil {
 		return 0
 	}
-	if len(g.Ints)+len(v)+1 > cap(g.Ints) {
-		g.Ints = slices.Grow(g.Ints, max(len(v)+1, cap(g.Ints), 64))
-	}
-	g.Ints = append(g.Ints, int64(len(v)))
+	g.Ints = append(reserve(g.Ints, len(v)+1), int64(len(v)))
 	off := len(g.Ints)
 	g.Ints = append(g.Ints, v...)
 	return IntsRef(off)
+}
+
+// reserve returns s with room for n more elements: past its capacity
+// the array doubles (from 64), a copy of at most its final size in all,
+// where append's quarter steps for a large slice copy it some 35 times
+// on the way to a million elements. The arrays the frontend appends to a
+// list at a time (Ints, Items, LoopLists) grow this way; the frontend
+// trims the spare of a built graph's arrays.
+func reserve[T any](s []T, n int) []T {
+	if len(s)+n > cap(s) {
+		s = slices.Grow(s, max(n, cap(s), 64))
+	}
+	return s
 }
 
 // IntList returns the list r locates, with its capacity capped so that

@@ -60,3 +60,32 @@ func TestCoreOffset(t *testing.T) {
 		t.Error("stride 8 not reported")
 	}
 }
+
+// TestGraphArraysDouble: the graph-wide arrays the frontend appends to
+// one list at a time (Ints, Items, LoopLists) double past their
+// capacity: a million elements moved to a new array 20 times from 64,
+// at most the final size copied in all, where append's quarter steps for
+// a large slice moved Items and LoopLists 35 to 37 times (this test,
+// before). Each array is appended to with lists of one or two elements
+// (after its length, for Ints and LoopLists) until it has room for a
+// million.
+func TestGraphArraysDouble(t *testing.T) {
+	const n = 1 << 20
+	moves := func(name string, add func(k int), capOf func() int) {
+		t.Helper()
+		last, count := -1, 0
+		for k := 0; capOf() < n; k++ {
+			add(k)
+			if c := capOf(); c != last {
+				last, count = c, count+1
+			}
+		}
+		if count > 22 {
+			t.Errorf("%s: %d arrays to grow to a million elements, want at most 22 (doubling from 64)", name, count)
+		}
+	}
+	var g Graph
+	moves("Ints", func(k int) { g.AddInts([]int64{int64(k)}) }, func() int { return cap(g.Ints) })
+	moves("Items", func(k int) { g.AddItems([]Item{{Op: int32(k)}, {Op: int32(k)}}) }, func() int { return cap(g.Items) })
+	moves("LoopLists", func(k int) { g.AddLoopList([]int32{1, int32(k)}) }, func() int { return cap(g.LoopLists) })
+}

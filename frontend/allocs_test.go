@@ -44,7 +44,7 @@ func TestParseCheckAllocsPerOp(t *testing.T) {
 // TestParseCheckReaderSmallUnknownSize: a small input of unknown size
 // (a pipe) allocates what the same input of known size does, besides its
 // first window (unknownFirst): its accesses' chunks start small
-// (minAccChunk). Before, the first access sealed an empty first chunk
+// (ir.Chunked's first is of 64). Before, the first access sealed an empty first chunk
 // and allocated (and cleared) a chunk of accChunk, 1.5 MiB, and the first
 // window was of full size, 1 MiB.
 func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
@@ -63,7 +63,7 @@ func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
 	}
 	known, unknown := bytesOf(len(src)), bytesOf(0)
 	// The first window of unknown size is unknownFirst; the rest may
-	// differ by small chunks, not by an accChunk of accesses.
+	// differ by small chunks, not by an ir.ChunkLen of accesses.
 	if extra := int64(unknown) - int64(known) - unknownFirst; extra > 64<<10 {
 		t.Errorf("ParseCheckReader of a %d-byte input: %d bytes allocated with its size known, %d unknown: %d more than the first window's %d", len(src), known, unknown, extra, unknownFirst)
 	}

@@ -53,9 +53,9 @@ type builder struct {
 	// nodeDecls holds every node name declaration in source order, in
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
-	refs      []ir.Access // operands of misplaced cpu nodes: resolved only to report errors
-	lf        leafState   // the leaf node being built
-	attrs     []attrValue // its attributes (see keywords), for leafEnd
+	refs      ir.Chunked[ir.Access] // operands of misplaced cpu nodes: resolved only to report errors
+	lf        leafState             // the leaf node being built
+	attrs     []attrValue           // its attributes (see keywords), for leafEnd
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
 	// dupAside is the fewest node names finish looks for duplicates
@@ -80,21 +80,6 @@ type builder struct {
 	ops   slab.Slab[ir.Op]
 	loops slab.Slab[ir.Loop]
 	items slab.Slab[ir.Item]
-
-	// While the graph is built, Graph.Accesses is the open chunk of the
-	// accesses of the ops and top-level cpu nodes: sized by newBuilder's estimate, it never grows. When
-	// it is full, the accesses before the open op's are sealed in
-	// accSealed (accBase of them in all) and the op's own move to a new
-	// chunk of accChunk; finish joins the chunks in one array of the
-	// exact length, the one copy left, made only when the estimate fell
-	// short. An op's Span.Off is accBase + its offset in the open chunk.
-	// (Appending to one array instead grew it by a quarter at a time,
-	// append's step for large slices, each step a copy of everything so
-	// far into fresh pages, and finish trimmed it by another copy when
-	// the last step overshot by an eighth: the wide and views families,
-	// with an access per 22-30 bytes, took one or two steps.)
-	accSealed [][]ir.Access
-	accBase   int
 
 	// fars holds, while the graph is built, the farthest start (see far)
 	// of each access with a step or a split where it is not 0; such an
@@ -170,7 +155,6 @@ func newBuilder(file string, size int) *builder {
 	}
 	if size > 0 && size < smallSource {
 		b.small = true
-		b.g.Accesses = make([]ir.Access, 0, size/33)
 		b.bufFirst = max(size/64, minBufFirst)
 		// A name per 80 bytes (at 10k ops) filled the table sized for
 		// one per 96 to near its 3/4 limit, where linear probing makes
@@ -187,7 +171,6 @@ func newBuilder(file string, size int) *builder {
 		b.g.Items = make([]ir.Item, 0, size/128)
 		b.g.LoopLists = make([]int32, 0, size/150)
 	} else {
-		b.g.Accesses = make([]ir.Access, 0, size/36)
 		b.names = newNameTable(size / 96)
 	}
 	b.lists.seed = b.names.seed64
@@ -204,16 +187,6 @@ func trimmed[T any](s []T) []T {
 	}
 	return s
 }
-
-// accChunk is the largest length of the chunks of accesses after the
-// first (see builder.accSealed): 1.5 MiB. They double from minAccChunk
-// up to it, so that a small input of unknown size (read from a pipe, its
-// first chunk empty) does not allocate and clear 1.5 MiB for a few
-// accesses.
-const (
-	accChunk    = 1 << 16
-	minAccChunk = 64
-)
 
 // smallSource is the size under which newBuilder sizes the graph's
 // arrays for the whole source at once (at most some 40k ops).
@@ -515,8 +488,8 @@ type leafState struct {
 	// dst is where its accesses go: Graph.Accesses for an op and a
 	// top-level cpu node, refs for a misplaced one; they start at
 	// off, its writes at off+nreads (nreads < 0 until writes).
-	dst    *[]ir.Access
-	off    int
+	dst    *ir.Chunked[ir.Access]
+	off    int32
 	nreads int
 	depth  int // enclosing counted loops
 	// hasCores is set when it has a cores clause of ncores entries;
@@ -552,7 +525,7 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 		lf.dst = &b.g.Accesses
 		lf.depth = len(b.stack())
 	}
-	lf.off = len(*lf.dst)
+	lf.off = int32(lf.dst.Len())
 }
 
 // leafKind records the open leaf's `kind` clause: the keyword at pos,
@@ -678,19 +651,14 @@ func (b *builder) leafCores(c ints) {
 
 // writes marks the end of the open leaf's reads.
 func (b *builder) writes() {
-	b.lf.nreads = len(*b.lf.dst) - b.lf.off
+	b.lf.nreads = b.lf.dst.Len() - int(b.lf.off)
 }
 
 // access adds an operand to the open leaf (see builder for what Buffer
 // and Group hold); pre is its name's token's (see internPre).
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
-	dst := lf.dst
-	if dst == &b.g.Accesses && len(*dst) == cap(*dst) {
-		b.sealAccesses()
-	}
-	*dst = append(*dst, ir.Access{})
-	acc := &(*dst)[len(*dst)-1]
+	acc := lf.dst.Push(lf.off)
 	acc.Pos = name.Pos
 	acc.Buffer = int32(b.ref(name.Value, pre))
 	ok := true
@@ -710,23 +678,10 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	}
 }
 
-// sealAccesses seals the full open chunk of accesses up to the open op's
-// first and opens a new one, the op's accesses so far moved to its start
-// (see builder.accSealed).
-func (b *builder) sealAccesses() {
-	lf := &b.lf
-	cur := b.g.Accesses
-	next := make([]ir.Access, 0, max(min(accChunk, 2*max(cap(cur), minAccChunk/2)), 2*(len(cur)-lf.off)))
-	b.g.Accesses = append(next, cur[lf.off:]...)
-	b.accSealed = append(b.accSealed, cur[:lf.off:lf.off])
-	b.accBase += lf.off
-	lf.off = 0
-}
-
 // leafEnd closes the open leaf.
 func (b *builder) leafEnd() {
 	lf := &b.lf
-	n := len(*lf.dst) - lf.off
+	n := lf.dst.Len() - int(lf.off)
 	if lf.nreads < 0 {
 		lf.nreads = n
 	}
@@ -736,7 +691,7 @@ func (b *builder) leafEnd() {
 			Name:     lf.node,
 			Pos:      lf.name.Pos,
 			NReads:   int32(lf.nreads),
-			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
+			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
 		})
 	case lf.cpu:
 	default:
@@ -749,7 +704,7 @@ func (b *builder) leafEnd() {
 			Pos:      lf.name.Pos,
 			Step:     int32(step),
 			NReads:   int32(lf.nreads),
-			Accesses: ir.Span{Off: int32(b.accBase + lf.off), Len: int32(n)},
+			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
 			Loops:    b.loopStack,
 			Cores:    lf.cores,
 			Kind:     lf.kind,
@@ -1027,16 +982,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			nodeDuplicates(b.file, decls, arena, &dupErrs, b.measure)
 		}()
 	}
-	if len(b.accSealed) > 0 {
-		all := make([]ir.Access, b.accBase+len(g.Accesses))
-		off := 0
-		for i, c := range b.accSealed {
-			off += copy(all[off:], c)
-			b.accSealed[i] = nil
-		}
-		copy(all[off:], g.Accesses)
-		g.Accesses, b.accSealed = all, nil
-	}
 	b.resolveRenames()
 	// Renames shadow buffers of their name: an operand that resolved on
 	// sight to such a buffer goes through the rename instead.
@@ -1078,13 +1023,13 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 				quoteText(written), far, quoteText(buf.Name), buf.Size)
 		}
 	}
-	for k := range g.Accesses {
-		resolve(&g.Accesses[k])
+	for _, acc := range g.Accesses.All() {
+		resolve(acc)
 	}
-	for k := range b.refs {
-		resolve(&b.refs[k])
+	for _, acc := range b.refs.All() {
+		resolve(acc)
 	}
-	b.refs = nil
+	b.refs = ir.Chunked[ir.Access]{}
 	b.fars = nil
 	for i := range b.aliases {
 		a := &b.aliases[i]
@@ -1130,7 +1075,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	if g.Bundles == nil {
 		g.Bundles = []ir.Bundle{}
 	}
-	g.Accesses, g.Ints, g.Items = trimmed(g.Accesses), trimmed(g.Ints), trimmed(g.Items)
+	g.Accesses.Trim()
+	g.Ints, g.Items = trimmed(g.Ints), trimmed(g.Items)
 	g.LoopLists, g.Bundles = trimmed(g.LoopLists), trimmed(g.Bundles)
 	b.buildGroups(claims)
 	b.measure()
@@ -1142,8 +1088,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		b.errs.Sort()
 		return nil, b.errs
 	}
-	for k := range g.Accesses {
-		a := &g.Accesses[k]
+	for _, a := range g.Accesses.All() {
 		a.Group = g.Buffers[a.Buffer].Group
 	}
 	return g, nil

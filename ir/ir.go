@@ -109,8 +109,9 @@ type Graph struct {
 	Kinds []string
 	// Accesses holds the operands of every op of every bundle and of
 	// every CPU node, each one's reads then writes (located by
-	// Op.Accesses and Op.NReads, CPUNode.Accesses and CPUNode.NReads).
-	Accesses []Access
+	// Op.Accesses and Op.NReads, CPUNode.Accesses and CPUNode.NReads),
+	// each op's and node's in one chunk (see Chunked).
+	Accesses Chunked[Access]
 	// LoopLists holds the enclosing-loop lists of the ops (located by
 	// Op.Loops), each after its length: indices into the op's
 	// Bundle.Loops.
@@ -400,27 +401,15 @@ func (g *Graph) OpAccesses(o *Op) []Access { return g.accesses(o.Accesses) }
 // reads, writes and accesses read the operands located by s, the first
 // nreads of them reads, as an Op and a CPUNode hold them.
 func (g *Graph) reads(s Span, nreads int32) []Access {
-	if nreads == 0 {
-		return nil
-	}
-	end := s.Off + nreads
-	return g.Accesses[s.Off:end:end]
+	return g.Accesses.Slice(s.Off, s.Off+nreads)
 }
 
 func (g *Graph) writes(s Span, nreads int32) []Access {
-	if s.Len == nreads {
-		return nil
-	}
-	end := s.Off + s.Len
-	return g.Accesses[s.Off+nreads : end : end]
+	return g.Accesses.Slice(s.Off+nreads, s.Off+s.Len)
 }
 
 func (g *Graph) accesses(s Span) []Access {
-	if s.Len == 0 {
-		return nil
-	}
-	end := s.Off + s.Len
-	return g.Accesses[s.Off:end:end]
+	return g.Accesses.Slice(s.Off, s.Off+s.Len)
 }
 
 // OpLoops returns the indices into its Bundle.Loops of the loops that
@@ -453,9 +442,10 @@ func (g *Graph) NumCores(o *Op) int {
 // The caller bounds the total length (the frontend rejects inputs of
 // 2 GiB or more, and every access takes at least two bytes of text).
 func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
-	off := len(g.Accesses)
-	g.Accesses = append(g.Accesses, reads...)
-	g.Accesses = append(g.Accesses, writes...)
+	off := g.Accesses.Append(reads...)
+	for _, a := range writes {
+		*g.Accesses.Push(off) = a
+	}
 	return Span{Off: int32(off), Len: int32(len(reads) + len(writes))}, int32(len(reads))
 }
 

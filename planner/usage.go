@@ -180,9 +180,8 @@ func forAccesses(g *ir.Graph, bundle func(gi int32, t Touch), cpu func(gi int32,
 	for bi := range g.Bundles {
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
-			for k := range op.Accesses.Len {
-				a := op.Accesses.Off + k
-				bundle(g.Accesses[a].Group, Touch{Bundle: int32(bi), Step: op.Step, Read: k < op.NReads, Access: a})
+			for k, a := range g.OpAccesses(op) {
+				bundle(a.Group, Touch{Bundle: int32(bi), Step: op.Step, Read: int32(k) < op.NReads, Access: op.Accesses.Off + int32(k)})
 			}
 		}
 	}

@@ -41,7 +41,7 @@ func TestIndexMatchesScan(t *testing.T) {
 					op := &g.Bundles[bi].Ops[oi]
 					for k := int32(0); k < op.Accesses.Len; k++ {
 						a := op.Accesses.Off + k
-						if int(g.Accesses[a].Group) != gi {
+						if int(g.Accesses.At(int(a)).Group) != gi {
 							continue
 						}
 						read := k < op.NReads
@@ -89,7 +89,7 @@ func TestIndexMatchesScan(t *testing.T) {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
 				for k := int32(0); k < op.Accesses.Len; k++ {
-					if gi := g.Accesses[op.Accesses.Off+k].Group; !slices.Contains(want, gi) {
+					if gi := g.Accesses.At(int(op.Accesses.Off + k)).Group; !slices.Contains(want, gi) {
 						want = append(want, gi)
 					}
 				}

@@ -173,7 +173,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 		var lines []string
 		for _, t := range ts {
 			if t.Read == read {
-				a := &g.Accesses[t.Access]
+				a := g.Accesses.At(int(t.Access))
 				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), g.Position(a.Pos))
 				if int(a.Buffer) != bufIdx {
 					l += ", as " + g.Buffers[a.Buffer].Name

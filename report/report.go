@@ -51,7 +51,9 @@ func reasonName(r planner.Reason) string {
 }
 
 // touchPos is the source position of bundle touch t.
-func touchPos(g *ir.Graph, t planner.Touch) ir.Position { return g.Position(g.Accesses[t.Access].Pos) }
+func touchPos(g *ir.Graph, t planner.Touch) ir.Position {
+	return g.Position(g.Accesses.At(int(t.Access)).Pos)
+}
 
 // cpuPos is the source position of CPU touch c.
 func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position { return g.Position(c.Access(g).Pos) }

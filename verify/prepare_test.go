@@ -170,17 +170,17 @@ var corruptions = []corruption{
 		return true
 	}},
 	{"access group", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		if len(g.Accesses) == 0 {
+		if g.Accesses.Len() == 0 {
 			return false
 		}
-		g.Accesses[r.Intn(len(g.Accesses))].Group = int32(r.Intn(len(g.Groups)))
+		g.Accesses.At(r.Intn(g.Accesses.Len())).Group = int32(r.Intn(len(g.Groups)))
 		return true
 	}},
 	{"access buffer", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		if len(g.Accesses) == 0 {
+		if g.Accesses.Len() == 0 {
 			return false
 		}
-		a := &g.Accesses[r.Intn(len(g.Accesses))]
+		a := g.Accesses.At(r.Intn(g.Accesses.Len()))
 		a.Buffer = int32(r.Intn(len(g.Buffers)))
 		if r.Intn(2) == 0 {
 			a.Group = g.Buffers[a.Buffer].Group // consistent, but elsewhere

@@ -417,6 +417,11 @@ func (c *checker) checkLists() bool {
 	g := c.g
 	ok := true
 	span := func(s ir.Span, n int) bool { return s.Off >= 0 && s.Len >= 0 && int64(s.Off)+int64(s.Len) <= int64(n) }
+	// An op's or cpu node's accesses are read as one slice: they must
+	// be in one chunk of Graph.Accesses (see ir.Chunked).
+	accSpan := func(s ir.Span) bool {
+		return span(s, g.Accesses.Len()) && (s.Len == 0 || g.Accesses.InOne(s.Off, s.Off+s.Len))
+	}
 	// counted: a list at r whose length is the word before it.
 	counted := func(r int64, n int, length func(i int64) int64) bool {
 		if r <= 0 {
@@ -480,8 +485,8 @@ func (c *checker) checkLists() bool {
 			if !counted(int64(op.Cores), len(g.Ints), intLen) {
 				intsBad(opName(b, op), "cores", op.Cores)
 			}
-			if s := op.Accesses; !span(s, len(g.Accesses)) {
-				c.fail("%s: accesses [%d, +%d) outside the graph's %d", opName(b, op), s.Off, s.Len, len(g.Accesses))
+			if s := op.Accesses; !accSpan(s) {
+				c.fail("%s: accesses [%d, +%d) outside the graph's %d or across two of its chunks", opName(b, op), s.Off, s.Len, g.Accesses.Len())
 				ok = false
 				continue
 			}
@@ -497,8 +502,8 @@ func (c *checker) checkLists() bool {
 	}
 	for ni := range g.CPU {
 		n := &g.CPU[ni]
-		if s := n.Accesses; !span(s, len(g.Accesses)) {
-			c.fail("%s: accesses [%d, +%d) outside the graph's %d", cpuName(n), s.Off, s.Len, len(g.Accesses))
+		if s := n.Accesses; !accSpan(s) {
+			c.fail("%s: accesses [%d, +%d) outside the graph's %d or across two of its chunks", cpuName(n), s.Off, s.Len, g.Accesses.Len())
 			ok = false
 			continue
 		}

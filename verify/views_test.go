@@ -229,8 +229,8 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	for i := range g.Buffers {
 		g.Buffers[i].Group = newOf[g.Buffers[i].Group]
 	}
-	for k := range g.Accesses {
-		g.Accesses[k].Group = newOf[g.Accesses[k].Group]
+	for _, a := range g.Accesses.All() {
+		a.Group = newOf[a.Group]
 	}
 	return g
 }
@@ -319,6 +319,12 @@ func TestCatchesListCorruptions(t *testing.T) {
 		// viewGraph's accesses: a 2 (0-1), b 2 (2-3), c 3 (4-6).
 		{"accesses past the array", func(g *ir.Graph) { g.Bundles[0].Ops[1].Accesses.Off = 6 },
 			`bundle "k": op "b": accesses [6, +2) outside the graph's 7`},
+		// Sixty more accesses do not fit in the first chunk (of 64):
+		// they start a second at 7; a span over 5-8 is in both.
+		{"accesses across two chunks", func(g *ir.Graph) {
+			g.AddAccesses(make([]ir.Access, 60), nil)
+			g.Bundles[0].Ops[0].Accesses = ir.Span{Off: 5, Len: 4}
+		}, `bundle "k": op "a": accesses [5, +4) outside the graph's 67 or across two of its chunks`},
 		{"more reads than accesses", func(g *ir.Graph) { g.Bundles[0].Ops[0].NReads = 9 }, `bundle "k": op "a": 9 reads among 2 accesses`},
 		{"negative access span", func(g *ir.Graph) { g.Bundles[0].Ops[0].Accesses.Len = -1 }, `bundle "k": op "a": accesses [0, +-1) outside the graph's 7`},
 		{"loop list past the array", func(g *ir.Graph) { g.Bundles[0].Ops[0].Loops = int32(len(g.LoopLists) + 5) },

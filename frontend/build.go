@@ -48,8 +48,8 @@ type builder struct {
 	// renameTo holds, per effective rename, the buffer its chain ends at,
 	// or -1 when the chain is broken (already reported).
 	renameTo []int
-	aliases  []aliasRec
-	claims   []claimRec
+	aliases  ir.Chunked[aliasRec]
+	claims   ir.Chunked[claimRec]
 	// nodeDecls holds every node name declaration in source order, in
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
@@ -332,7 +332,7 @@ func (b *builder) alias(a *AliasDecl) {
 		r.hasOffset, r.offPos = true, a.Offset.Pos
 		r.offset, _ = b.integerName(a.Offset)
 	}
-	b.aliases = append(b.aliases, r)
+	b.aliases.Append(r)
 }
 
 // list records an `input`, `output` or `lx` line (kind).
@@ -346,7 +346,7 @@ func (b *builder) list(kind string, names []Name) {
 	}
 	for _, t := range names {
 		b.keyword(t)
-		b.claims = append(b.claims, claimRec{kind: k, name: b.names.intern(t.Value), pos: t.Pos})
+		b.claims.Append(claimRec{kind: k, name: b.names.intern(t.Value), pos: t.Pos})
 	}
 }
 
@@ -1030,14 +1030,13 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	b.refs = ir.Chunked[ir.Access]{}
 	b.fars = ir.Chunked[int64]{}
-	for i := range b.aliases {
-		a := &b.aliases[i]
+	for _, a := range b.aliases.All() {
 		a.v = b.resolve(a.view, a.viewPos)
 		a.t = b.resolve(a.target, a.targetPos)
 		a.viewName = b.names.name(a.view)
 	}
-	claims := make([]int, len(b.claims))
-	for i, c := range b.claims {
+	claims := make([]int, b.claims.Len())
+	for i, c := range b.claims.All() {
 		claims[i] = b.resolve(c.name, c.pos)
 	}
 	// Every name is resolved: the table can go before the groups are

@@ -125,8 +125,7 @@ func (b *builder) buildGroups(claims []int) {
 	// lineOf[v] is the alias line whose left side is v; allocated with
 	// the first alias.
 	var lineOf []*aliasRec
-	for i := range b.aliases {
-		a := &b.aliases[i]
+	for _, a := range b.aliases.All() {
 		v, t := a.v, a.t
 		if v < 0 || t < 0 {
 			continue
@@ -144,7 +143,10 @@ func (b *builder) buildGroups(claims []int) {
 	}
 	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
 	flags := make([]uint8, n)
-	for i, c := range b.claims {
+	if b.claims.Len() > 0 {
+		g.Claims = make([]ir.Claim, 0, b.claims.Len())
+	}
+	for i, c := range b.claims.All() {
 		if bi := claims[i]; bi >= 0 {
 			flags[bi] |= 1 << c.kind
 			g.Claims = append(g.Claims, ir.Claim{Kind: c.kind, Buffer: bi, Pos: c.pos})

@@ -130,7 +130,7 @@ func (c *Chunked[T]) open(start int32) int {
 	c.starts = append(c.starts, start)
 	k++
 	// The slots of the run's indices now name its new chunk.
-	for i := int(start+ChunkLen-1) >> chunkShift; i < len(c.slots); i++ {
+	for i := (int(start) + ChunkLen - 1) >> chunkShift; i < len(c.slots); i++ {
 		c.slots[i] = int32(k)
 	}
 	return k

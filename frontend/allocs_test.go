@@ -15,19 +15,7 @@ import (
 // ir.Op built in a local and handed to a function value by address
 // escaped to the heap, one allocation per op.)
 func TestParseCheckAllocsPerOp(t *testing.T) {
-	src := func(ops int) []byte {
-		var b strings.Builder
-		b.WriteString("graph g {\n  buffer t0 : 128\n  input t0\n")
-		for i := 1; i <= ops; i++ {
-			fmt.Fprintf(&b, "  buffer t%d : 128\n", i)
-		}
-		fmt.Fprintf(&b, "  output t%d\n  fused f {\n", ops)
-		for i := 1; i <= ops; i++ {
-			fmt.Fprintf(&b, "    op o%d kind add cores 2 reads t%d writes t%d\n", i, i-1, i)
-		}
-		b.WriteString("  }\n}\n")
-		return []byte(b.String())
-	}
+	src := chainGraph
 	allocs := func(s []byte) float64 {
 		return testing.AllocsPerRun(3, func() {
 			if _, errs := ParseCheck("a.bir", s); errs != nil {
@@ -100,18 +88,7 @@ func TestParseCheckSmallAllocates(t *testing.T) {
 // the input's size again: before, 4 KiB windows over this 300 KB input
 // added some 300 KB.
 func TestParseCheckReaderReusesWindows(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("graph g {\n  buffer t0 : 128\n  input t0\n")
-	const ops = 4000
-	for i := 1; i <= ops; i++ {
-		fmt.Fprintf(&b, "  buffer t%d : 128\n", i)
-	}
-	fmt.Fprintf(&b, "  output t%d\n  fused f {\n", ops)
-	for i := 1; i <= ops; i++ {
-		fmt.Fprintf(&b, "    op o%d kind add cores 2 reads t%d writes t%d\n", i, i-1, i)
-	}
-	b.WriteString("  }\n}\n")
-	src := []byte(b.String())
+	src := chainGraph(4000)
 	inLine := pipeConfig{min: 1 << 30}
 	const win = 4 << 10
 	bytesOf := func(parse func()) int64 {
@@ -139,4 +116,21 @@ func TestParseCheckReaderReusesWindows(t *testing.T) {
 	if extra := read - whole; extra > 8*win {
 		t.Errorf("ParseCheckReader of a %d-byte input through %d-byte windows allocated %d bytes more than ParseCheck of it in line (%d), want at most %d", len(src), win, extra, whole, 8*win)
 	}
+}
+
+// chainGraph is a graph of ops ops in one bundle, each with a kind and
+// two cores, reading the buffer the op before wrote: a buffer line and
+// an op line per op.
+func chainGraph(ops int) []byte {
+	var b strings.Builder
+	b.WriteString("graph g {\n  buffer t0 : 128\n  input t0\n")
+	for i := 1; i <= ops; i++ {
+		fmt.Fprintf(&b, "  buffer t%d : 128\n", i)
+	}
+	fmt.Fprintf(&b, "  output t%d\n  fused f {\n", ops)
+	for i := 1; i <= ops; i++ {
+		fmt.Fprintf(&b, "    op o%d kind add cores 2 reads t%d writes t%d\n", i, i-1, i)
+	}
+	b.WriteString("  }\n}\n")
+	return []byte(b.String())
 }

@@ -57,8 +57,9 @@ const noPin = math.MaxInt
 // (retired) be written again, as the next window (spare). A run thus
 // reads its input through two windows, not one new window per megabyte
 // of it (the source's size in garbage, each page of it a fresh page for
-// the kernel to fault in): on the views family, 45,000 fewer page faults
-// and 0.77 x the command's CPU (BENCHMARKS.md). A statement longer than
+// the kernel to fault in): on the views family, some 45,000 fewer page
+// faults and 0.78 x the command's CPU (BENCHMARKS.md, "a fourth full
+// run"). A statement longer than
 // two windows retires more: all but the last are left to the garbage
 // collector, as each window was before. The differential test and the
 // fuzzer overwrite a window as soon as it is released (poison), so that

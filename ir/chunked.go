@@ -13,7 +13,8 @@ import "iter"
 // the whole, into as many fresh pages again, at the moment the heap
 // peaks. On the VM the benchmarks run on, a fresh page costs tens of
 // microseconds to fault in, and the join of the accesses took 0.62 s of
-// a 10.95 s run on the kargs family (BENCHMARKS.md).
+// a 10.95 s run on the kargs family (BENCHMARKS.md, "a fourth full
+// run").
 //
 // A run of elements appended together with Push from one start (an op's
 // accesses) is always in one chunk: Slice returns it without copying.

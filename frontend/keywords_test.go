@@ -204,3 +204,16 @@ func TestAttributeRows(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesNoBuffer: in the grammar, the name after `op`, `cpu`,
+// `fused` and `loop` declares a node, the name after `kind` is a kind;
+// every other keyword's name (a declaration's, a list's, an access's)
+// may be a buffer's. The scanning goroutine numbers only those.
+func TestNamesNoBuffer(t *testing.T) {
+	want := map[kw]bool{kwOp: true, kwCPU: true, kwFused: true, kwLoop: true, kwKind: true}
+	for k := kwGraph; k <= kwLast; k++ {
+		if got := namesNoBuffer(k); got != want[k] {
+			t.Errorf("namesNoBuffer(%q) = %v, want %v", keywords[k].text, got, want[k])
+		}
+	}
+}

@@ -85,14 +85,13 @@ func (p *parser) startPipe(cfg pipeConfig) {
 func (q *pipe) run(s *scanner, first int) {
 	defer close(q.ended)
 	q.pre = newPreTable(s.src)
-	// node is set after a keyword that declares a node: the name that
-	// follows is a node's, which the builder never looks up (see
-	// builder.node), so it is not numbered (its pre stays 0, which
-	// internPre would take as a name to intern by its text). That is
-	// half the distinct names of a generated graph. The same goes for
-	// the name after `kind`, which the builder interns on its own
-	// (builder.internKind).
-	node := false
+	// noBuffer is set after a keyword whose name names no buffer
+	// (namesNoBuffer): a node's, which the builder never looks up (see
+	// builder.node), or a kind, which it interns on its own
+	// (builder.internKind). That name is not numbered (its pre stays 0,
+	// which internPre would take as a name to intern by its text): half
+	// the distinct names of a generated graph.
+	noBuffer := false
 	for {
 		b, ok := q.batches.Get()
 		if !ok {
@@ -108,12 +107,12 @@ func (q *pipe) run(s *scanner, first int) {
 		for n < len(toks) {
 			t := &toks[n]
 			s.scan(t)
-			if t.kind == tokIdent && !node {
+			if t.kind == tokIdent && !noBuffer {
 				// Off the parser's path: the builder looks most
 				// names (buffers and operands) up by this number.
 				t.pre = q.pre.number(int(t.off), int(t.end))
 			}
-			node = t.kind == tokKeyword && (declaresNode(t.kw) || t.kw == kwKind)
+			noBuffer = t.kind == tokKeyword && namesNoBuffer(t.kw)
 			n++
 			if t.kind == tokEOF {
 				b.last, b.err = true, s.err
@@ -219,8 +218,9 @@ func (t *preTable) grow() {
 	}
 }
 
-// declaresNode reports whether k is followed by the name of a node it
-// declares.
-func declaresNode(k kw) bool {
-	return k == kwOp || k == kwCPU || k == kwFused || k == kwLoop
+// namesNoBuffer reports whether the name after keyword k names no
+// buffer, as the keywords table says: the node a node keyword declares,
+// or the name a clause takes (`kind K`).
+func namesNoBuffer(k kw) bool {
+	return keywords[k].role == roleNode || keywords[k].arg == argName
 }

@@ -50,20 +50,20 @@ const noPin = math.MaxInt
 // A window is not written to while the parser may still read a string
 // of it (the windows are unsafe.Strings of their buffers, which Go
 // allows to be written again only once no such string is read). The
-// names the parser takes from a window (substrings of it) are
-// read until the builder has copied them, which it has done by the end of
-// each declaration or node: the parser calls release at the start of each
-// (parser.body), and only then may a window the scanner has moved off
-// (retired) be written again, as the next window (spare). A run thus
-// reads its input through two windows, not one new window per megabyte
-// of it (the source's size in garbage, each page of it a fresh page for
-// the kernel to fault in): on the views family, some 45,000 fewer page
-// faults and 0.78 x the command's CPU (BENCHMARKS.md, "a fourth full
-// run"). A statement longer than
-// two windows retires more: all but the last are left to the garbage
-// collector, as each window was before. The differential test and the
-// fuzzer overwrite a window as soon as it is released (poison), so that
-// a string read after its release changes their result.
+// names the parser takes from a window (substrings of it) are read
+// until the builder has copied them, which it has done by the end of
+// each declaration or node: the parser calls release at the start of
+// each (parser.body), and only then may a window the scanner has moved
+// off (retired) be written again, as the next window (spare). A run
+// thus reads its input through two windows, not one new window per
+// megabyte of it (the source's size in garbage, each page of it a fresh
+// page for the kernel to fault in): on the views family, some 45,000
+// fewer page faults and 0.78 x the command's CPU (BENCHMARKS.md, "a
+// fourth full run"). A statement longer than two windows retires more:
+// all but the last are left to the garbage collector, as each window
+// was before. The differential test and the fuzzer overwrite a window
+// as soon as it is released (poison), so that a string read after its
+// release changes their result.
 type window struct {
 	r     io.Reader
 	size  int    // the capacity of a new window

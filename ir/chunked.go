@@ -5,7 +5,9 @@ import "iter"
 // Chunked is an array that is never copied whole as it grows: its
 // elements are kept in chunks, each allocated once, of 64 elements at
 // first, doubling up to 65,536 (ChunkLen), and located by dense indices
-// 0, 1, ..., Len()-1 as in one array. Graph.Accesses is one.
+// 0, 1, ..., Len()-1 as in one array. Graph.Accesses is one; the
+// frontend's builder keeps its other records appended one at a time
+// (far starts, aliases, claims) in them too.
 //
 // Why: a graph-wide array built one element at a time is either grown
 // by copies of itself (append's quarter steps, each into fresh pages) or

@@ -177,17 +177,6 @@ func newBuilder(file string, size int) *builder {
 	return b
 }
 
-// trimmed returns s, copied to its length if more than an eighth of its
-// array is spare: the graph is kept to the end of the run, and the
-// arrays that double (Ints, Items and LoopLists, see ir.Graph.AddInts)
-// may have up to half theirs spare.
-func trimmed[T any](s []T) []T {
-	if cap(s)-len(s) > len(s)/8 {
-		return slices.Clip(slices.Clone(s))
-	}
-	return s
-}
-
 // smallSource is the size under which newBuilder sizes the graph's
 // arrays for the whole source at once (at most some 40k ops).
 const smallSource = 4 << 20
@@ -1074,8 +1063,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		g.Bundles = []ir.Bundle{}
 	}
 	g.Accesses.Trim()
-	g.Ints, g.Items = trimmed(g.Ints), trimmed(g.Items)
-	g.LoopLists, g.Bundles = trimmed(g.LoopLists), trimmed(g.Bundles)
+	g.Ints, g.Items = ir.Trimmed(g.Ints), ir.Trimmed(g.Items)
+	g.LoopLists, g.Bundles = ir.Trimmed(g.LoopLists), ir.Trimmed(g.Bundles)
 	b.buildGroups(claims)
 	b.measure()
 	if dupDone != nil {

@@ -139,14 +139,11 @@ func (c *Chunked[T]) open(start int32) int {
 	return k
 }
 
-// Trim copies the last chunk to its length if more than an eighth of it
-// is spare (the array is complete: it is kept to the end of the run).
+// Trim trims the last chunk as Trimmed does an array (the array is
+// complete: it is kept to the end of the run).
 func (c *Chunked[T]) Trim() {
 	if k := len(c.chunks) - 1; k >= 0 {
-		last := c.chunks[k]
-		if cap(last)-len(last) > len(last)/8 {
-			c.chunks[k] = append(make([]T, 0, len(last)), last...)
-		}
+		c.chunks[k] = Trimmed(c.chunks[k])
 	}
 }
 

@@ -543,6 +543,17 @@ func reserve[T any](s []T, n int) []T {
 	return s
 }
 
+// Trimmed returns s, copied to its length if more than an eighth of its
+// array is spare: a complete graph is kept to the end of the run, and
+// the arrays that double (see reserve) may have up to half theirs spare.
+// Chunked.Trim applies it to its last chunk.
+func Trimmed[T any](s []T) []T {
+	if cap(s)-len(s) > len(s)/8 {
+		return slices.Clip(slices.Clone(s))
+	}
+	return s
+}
+
 // IntList returns the list r locates, with its capacity capped so that
 // appending to it cannot overwrite its neighbours; nil when r is absent.
 func (g *Graph) IntList(r IntsRef) []int64 {

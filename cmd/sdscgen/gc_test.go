@@ -2,12 +2,15 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
-// TestTuneGC: the command's collector settings apply, except where the
-// user's GOGC or GOMEMLIMIT is set (Go's own variables win).
+// TestTuneGC: gcTuner.input applies the command's collector settings,
+// except where the user's GOGC or GOMEMLIMIT is set (Go's own variables
+// win).
 func TestTuneGC(t *testing.T) {
 	percent := debug.SetGCPercent(100)
 	limit := debug.SetMemoryLimit(math.MaxInt64)
@@ -22,41 +25,54 @@ func TestTuneGC(t *testing.T) {
 	}
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
+	gc := newGCTuner(getenv)
+	defer gc.stop()
 
 	// 100 MiB of input, a large run: with fusion on GOGC 200 under a
 	// limit of 4.5 x 100 MiB; with it off Go's default GOGC under
-	// 12 x 100 MiB.
-	tuneGC(getenv, 100<<20, false)
+	// 12 x 100 MiB. (This test's live heap is a few megabytes, far
+	// under the limits' eighths: they are the rules' own.)
+	gc.input(100<<20, false)
 	if p, l := read(); p != 200 || l != 450<<20 {
 		t.Errorf("100 MiB input: GOGC %d, limit %d; want 200, 450 MiB", p, l)
 	}
-	tuneGC(getenv, 100<<20, true)
+	gc.input(100<<20, true)
 	if p, l := read(); p != 100 || l != 1200<<20 {
 		t.Errorf("100 MiB input, fusion off: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
 	}
+	// 4.5 x 120 MiB is 540 MiB: over the 480 MiB cap, which fusion off
+	// (12 x 120 MiB) does not have.
+	gc.input(120<<20, false)
+	if p, l := read(); p != 200 || l != 480<<20 {
+		t.Errorf("120 MiB input: GOGC %d, limit %d; want 200, 480 MiB (the cap)", p, l)
+	}
+	gc.input(120<<20, true)
+	if p, l := read(); p != 100 || l != 1440<<20 {
+		t.Errorf("120 MiB input, fusion off: GOGC %d, limit %d; want 100, 1440 MiB", p, l)
+	}
 	// A 1000-byte input: a tiny run (GOGC off), the 256 MiB floor.
-	tuneGC(getenv, 1000, false)
+	gc.input(1000, false)
 	if p, l := read(); p != -1 || l != 256<<20 {
 		t.Errorf("1000-byte input: GOGC %d, limit %d; want off (-1), 256 MiB", p, l)
 	}
 	// Just under and at 4 MiB: the tiny-run boundary (fusion off too).
-	tuneGC(getenv, 4<<20-1, true)
+	gc.input(4<<20-1, true)
 	if p, l := read(); p != -1 || l != 256<<20 {
 		t.Errorf("4 MiB - 1 byte, fusion off: GOGC %d, limit %d; want off (-1), 256 MiB", p, l)
 	}
-	tuneGC(getenv, 4<<20, false)
+	gc.input(4<<20, false)
 	if p, _ := read(); p != 300 {
 		t.Errorf("4 MiB: GOGC %d, want 300", p)
 	}
 	// Just under and at 16 MiB: the small-run boundary.
-	tuneGC(getenv, 16<<20-1, false)
+	gc.input(16<<20-1, false)
 	if p, _ := read(); p != 300 {
 		t.Errorf("16 MiB - 1 byte: GOGC %d, want 300", p)
 	}
 	// 4.5 x 16 MiB is 72 MiB and 12 x 16 MiB 192 MiB: both under the
 	// floor.
 	for unfused, percent := range map[bool]int{false: 200, true: 100} {
-		tuneGC(getenv, 16<<20, unfused)
+		gc.input(16<<20, unfused)
 		if p, l := read(); p != percent || l != 256<<20 {
 			t.Errorf("16 MiB, unfused %v: GOGC %d, limit %d; want %d, 256 MiB", unfused, p, l, percent)
 		}
@@ -64,46 +80,119 @@ func TestTuneGC(t *testing.T) {
 
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(math.MaxInt64)
+	// A run's environment does not change: the user's is a new run's,
+	// whose tuner never sets a limit (the one above would keep its own).
+	gc.stop()
 	env["GOGC"], env["GOMEMLIMIT"] = "50", "1GiB"
-	tuneGC(getenv, 100<<20, false)
+	user := newGCTuner(getenv)
+	defer user.stop()
+	user.input(100<<20, false)
 	if p, l := read(); p != 100 || l != math.MaxInt64 {
 		t.Errorf("user's GOGC and GOMEMLIMIT: the command changed them to %d, %d", p, l)
 	}
 }
 
-// TestTuneGraph: once the graph is checked, a fused run's limit grows by
-// perBundleLimit (440) bytes a bundle; fusion off (whose limit already
-// counts a bundle per op) and a user's GOMEMLIMIT are left alone.
+// TestTuneGraph: once the graph is checked, gcTuner.graph grows a fused
+// run's limit by perBundleLimit (440) bytes a bundle; fusion off (whose
+// limit already counts a bundle per op) and a user's GOMEMLIMIT are left
+// alone.
 func TestTuneGraph(t *testing.T) {
 	limit := debug.SetMemoryLimit(math.MaxInt64)
 	defer debug.SetMemoryLimit(limit)
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
+	gc := newGCTuner(getenv)
+	defer gc.stop()
 
 	// 100 MiB of input in 1M bundles: 450 MiB (4.5 x) + 440 MB.
-	tuneGraph(getenv, 100<<20, 1_000_000, false)
+	gc.graph(100<<20, 1_000_000, false)
 	if l := debug.SetMemoryLimit(-1); l != 450<<20+440_000_000 {
 		t.Errorf("1M bundles: limit %d, want %d", l, 450<<20+440_000_000)
 	}
 	// 1000 bundles: 440,000 bytes more than the source's limit.
-	tuneGraph(getenv, 100<<20, 1000, false)
+	gc.graph(100<<20, 1000, false)
 	if l := debug.SetMemoryLimit(-1); l != 450<<20+440_000 {
 		t.Errorf("1000 bundles: limit %d, want %d", l, 450<<20+440_000)
 	}
+	// 200 MiB in 1000 bundles: the cap bounds the source's share only.
+	gc.graph(200<<20, 1000, false)
+	if l := debug.SetMemoryLimit(-1); l != 480<<20+440_000 {
+		t.Errorf("200 MiB, 1000 bundles: limit %d, want %d", l, 480<<20+440_000)
+	}
 	// Fusion off: 12 x 100 MiB whatever the bundles.
-	tuneGraph(getenv, 100<<20, 1_000_000, true)
+	gc.graph(100<<20, 1_000_000, true)
 	if l := debug.SetMemoryLimit(-1); l != 1200<<20 {
 		t.Errorf("fusion off: limit %d, want 1200 MiB", l)
 	}
 	// A small input keeps the 256 MiB floor, plus its bundles.
-	tuneGraph(getenv, 1000, 10, false)
+	gc.graph(1000, 10, false)
 	if l := debug.SetMemoryLimit(-1); l != 256<<20+4400 {
 		t.Errorf("1000 bytes, 10 bundles: limit %d, want %d", l, 256<<20+4400)
 	}
+	gc.stop() // as in TestTuneGC: a user's GOMEMLIMIT is a new run's
 	env["GOMEMLIMIT"] = "1GiB"
+	user := newGCTuner(getenv)
+	defer user.stop()
 	debug.SetMemoryLimit(12345 << 20)
-	tuneGraph(getenv, 100<<20, 1_000_000, false)
+	user.input(100<<20, false)
+	user.graph(100<<20, 1_000_000, false)
 	if l := debug.SetMemoryLimit(-1); l != 12345<<20 {
 		t.Errorf("GOMEMLIMIT set: limit %d changed", l)
+	}
+}
+
+// TestLimitFor: the limit is the rules' base until the live heap needs
+// more, then an eighth over the live heap.
+func TestLimitFor(t *testing.T) {
+	for _, c := range []struct{ base, live, want int64 }{
+		{480 << 20, 0, 480 << 20},
+		{480 << 20, 400 << 20, 480 << 20},         // 450 MiB of room would do
+		{480 << 20, 480 << 20 * 8 / 9, 480 << 20}, // an eighth over: the base exactly
+		{480 << 20, 800 << 20, 900 << 20},         // a graph larger than the cap
+		{1200 << 20, 800 << 20, 1200 << 20},       // fusion off's factor leaves room
+	} {
+		if got := limitFor(c.base, c.live); got != c.want {
+			t.Errorf("limitFor(%d, %d) = %d, want %d", c.base, c.live, got, c.want)
+		}
+	}
+}
+
+// TestGCTunerFollowsLiveHeap: after a collection the tuner raises the
+// limit to an eighth over the live heap when its base is less, and lowers
+// it back to the base when the live data is gone. The waits are for the
+// finalizer goroutine, which runs after the collection; the deadline is
+// a guard only.
+func TestGCTunerFollowsLiveHeap(t *testing.T) {
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(limit)
+	gc := newGCTuner(func(string) string { return "" })
+	defer gc.stop()
+	const base, held = 16 << 20, 64 << 20
+	runtime.GC()
+	gc.setBase(base)
+	wait := func(what string, ok func(int64) bool) {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			runtime.GC()
+			l := debug.SetMemoryLimit(-1)
+			if ok(l) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the limit is still %d", what, l)
+			}
+			runtime.Gosched()
+		}
+	}
+	data := make([]byte, held)
+	for i := range data {
+		data[i] = byte(i) // the pages are the live heap's whatever the allocator
+	}
+	wait("64 MiB live", func(l int64) bool { return l >= held*9/8 })
+	runtime.KeepAlive(data)
+	data = nil
+	wait("64 MiB dropped", func(l int64) bool { return l < held })
+	if l := debug.SetMemoryLimit(-1); l < base {
+		t.Errorf("limit %d under the base %d", l, base)
 	}
 }

@@ -77,7 +77,7 @@ func (e inputError) Unwrap() error { return e.err }
 // tells the compiler the size of a regular file. On a stream, grew (when
 // set) is told how many bytes have been read each time that count
 // doubles from tinyInput, and at the end: the collector's settings
-// follow the input's size (tuneGC), which a stream only tells as it
+// follow the input's size (gcTuner.input), which a stream only tells as it
 // goes.
 type fileInput struct {
 	r     io.Reader

@@ -65,7 +65,7 @@ func TestStdinNotHeldWhole(t *testing.T) {
 }
 
 // TestStreamGrew: a stream tells how much it has given at 4 MiB, at
-// each doubling from there, and at its end (tuneGC follows it): 20 MiB
+// each doubling from there, and at its end (gcTuner.input follows it): 20 MiB
 // read in 1 MiB reads calls at 4, 8 and 16 MiB, then at 20 MiB.
 func TestStreamGrew(t *testing.T) {
 	const mib = 1 << 20

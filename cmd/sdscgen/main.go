@@ -32,10 +32,8 @@ func main() { mainProcess().main() }
 
 // mainProcess is the command's own process: it tunes the collector.
 func mainProcess() *process {
-	return &process{
-		setGC:      func(n int, unfused bool) { tuneGC(os.Getenv, n, unfused) },
-		setGCGraph: func(n, bundles int, unfused bool) { tuneGraph(os.Getenv, n, bundles, unfused) },
-	}
+	gc := newGCTuner(os.Getenv)
+	return &process{setGC: gc.input, setGCGraph: gc.graph}
 }
 
 // process is what a run needs of its process beyond its arguments and
@@ -45,8 +43,8 @@ func mainProcess() *process {
 // to show, and its zero value is the real thing.
 type process struct {
 	// setGC, when set, tunes the garbage collector for an input of the
-	// given size (tuneGC); setGCGraph, when set, sizes the collector's
-	// memory limit once the graph is checked (tuneGraph).
+	// given size (gcTuner.input); setGCGraph, when set, sizes the
+	// collector's memory limit once the graph is checked (gcTuner.graph).
 	setGC      func(inputBytes int, unfused bool)
 	setGCGraph func(inputBytes, bundles int, unfused bool)
 	// compile, when set, replaces sdscgen.CompileReader (a test sees how

@@ -60,7 +60,11 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		first = false
 		b = appendString(b, g.Bundles[bi].Name)
 		b = append(b, ": "...)
-		b = strconv.AppendInt(b, pb.PoolSize, 10)
+		jw.b = strconv.AppendInt(b, pb.PoolSize, 10)
+		if jw.flush() {
+			return jw.err
+		}
+		b = jw.b
 	}
 	jw.b = append(b, "},\n  \"bundles\": ["...)
 	for bi := range p.Bundles {
@@ -103,7 +107,9 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		jw.b = append(jw.b, "\n  "...)
 	}
 	jw.b = append(jw.b, "],\n"...)
-	jw.b = appendFootprint(jw.b, p, p.Footprint())
+	if jw.footprint(p, p.Footprint()) {
+		return jw.err
+	}
 	jw.b = append(jw.b, "}\n"...)
 	_, err := w.Write(jw.b)
 	return err
@@ -264,11 +270,12 @@ func (jw *jsonWriter) buffer(p *Result, i int, bundle []byte) bool {
 	return jw.flush()
 }
 
-// appendFootprint appends the "footprint" member, its closing line
-// included.
-func appendFootprint(b []byte, p *Result, f *Footprint) []byte {
+// footprint appends the "footprint" member, its closing line included,
+// handing its timeline (a node per bundle and cpu node) to w as it goes;
+// it reports whether w has failed (see flush).
+func (jw *jsonWriter) footprint(p *Result, f *Footprint) bool {
 	g := p.Graph
-	b = append(b, "  \"footprint\": {\n    \"peak_bytes\": "...)
+	b := append(jw.b, "  \"footprint\": {\n    \"peak_bytes\": "...)
 	b = strconv.AppendInt(b, f.Peak, 10)
 	b = append(b, ", \"peak_node\": "...)
 	if f.PeakPosition >= 0 {
@@ -310,12 +317,17 @@ func appendFootprint(b []byte, p *Result, f *Footprint) []byte {
 		b = strconv.AppendInt(b, f.Standalone[t], 10)
 		b = append(b, ", \"pool_bytes\": "...)
 		b = strconv.AppendInt(b, f.Pool[t], 10)
-		b = append(b, '}')
+		jw.b = append(b, '}')
+		if jw.flush() {
+			return true
+		}
+		b = jw.b
 	}
 	if len(f.Nodes) > 0 {
 		b = append(b, "\n    "...)
 	}
-	return append(b, "]\n  }\n"...)
+	jw.b = append(b, "]\n  }\n"...)
+	return false
 }
 
 // appendPos appends position pos as the JSON string "FILE:LINE:COL";

@@ -257,3 +257,79 @@ func TestWriteJSONStopsAtWriteError(t *testing.T) {
 		}
 	}
 }
+
+// piecesWriter records the length of the largest write.
+type piecesWriter struct{ writes, largest int }
+
+func (w *piecesWriter) Write(p []byte) (int, error) {
+	w.writes++
+	w.largest = max(w.largest, len(p))
+	return len(p), nil
+}
+
+// TestWriteJSONInPieces: every part of the plan JSON, the footprint's
+// timeline included, is handed to the writer in pieces of about 64 KiB
+// (a piece ends after the element that took it past 64 KiB), never held
+// whole: with fusion off, the 20,000 ops of TestWriteJSONStopsAtWriteError
+// are 20,000 bundles, whose timeline alone is some 1.8 MB (about 90
+// bytes a node); 10,000 bundles with a pool each have a "pool_sizes" of
+// some 200 KB.
+func TestWriteJSONInPieces(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph big {\n")
+	const n = 20000
+	for i := range n {
+		fmt.Fprintf(&b, "  buffer t%d : 256\n", i)
+	}
+	b.WriteString("  input t0\n  fused k {\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "    op o%d reads t%d writes t%d\n", i, i-1, i)
+	}
+	b.WriteString("  }\n  output t19999\n}\n")
+	g, errs := frontend.ParseCheck("big.bir", []byte(b.String()))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	p := planner.Plan(g.Unfused(), planner.Options{Budget: planner.DefaultBudget})
+	if len(p.Bundles) != n-1 {
+		t.Fatalf("%d bundles, want %d", len(p.Bundles), n-1)
+	}
+	w := &piecesWriter{}
+	if err := planner.WriteJSON(w, p); err != nil {
+		t.Fatal(err)
+	}
+	// 64 KiB, and the element that passed it: a few hundred bytes here.
+	if w.largest > 64<<10+4<<10 {
+		t.Errorf("fusion off: a write of %d bytes (%d writes): a part of the document was built whole", w.largest, w.writes)
+	}
+
+	// 10,000 bundles of two ops, each with a pool for the buffer its
+	// first op writes and its second reads: "pool_sizes" has 10,000
+	// entries, some 200 KB.
+	b.Reset()
+	b.WriteString("graph pools {\n  buffer x : 256\n")
+	const m = 10000
+	for i := range m {
+		fmt.Fprintf(&b, "  buffer t%d : 256\n  buffer y%d : 256\n", i, i)
+	}
+	b.WriteString("  input x\n")
+	for i := range m {
+		fmt.Fprintf(&b, "  fused k%d {\n    op a%d reads x writes t%d\n    op b%d reads t%d writes y%d\n  }\n  output y%d\n", i, i, i, i, i, i, i)
+	}
+	b.WriteString("}\n")
+	g, errs = frontend.ParseCheck("pools.bir", []byte(b.String()))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	p = planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
+	if !p.Bundles[m-1].HasPool() {
+		t.Fatal("the last bundle has no pool")
+	}
+	w = &piecesWriter{}
+	if err := planner.WriteJSON(w, p); err != nil {
+		t.Fatal(err)
+	}
+	if w.largest > 64<<10+4<<10 {
+		t.Errorf("pools: a write of %d bytes (%d writes): a part of the document was built whole", w.largest, w.writes)
+	}
+}

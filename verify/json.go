@@ -30,8 +30,18 @@ type footprintJSON struct {
 	// ByAllocator is peak_bytes_by_allocator in document order, nil
 	// when absent.
 	ByAllocator []namedInt
-	Timeline    []timelineJSON
+	// TimelineLen counts the timeline's elements; Bad holds those that
+	// are not the derived ones (v2Hooks.node).
+	TimelineLen int
+	Bad         []badNode
 	TimelineOK  bool
+}
+
+// badNode is element t of the footprint's timeline, which is not the
+// derived one.
+type badNode struct {
+	t int
+	e timelineJSON
 }
 
 type namedInt struct {
@@ -106,7 +116,7 @@ func decodePlan(r *reader, allocator string, ps *poolSizes, bundle func(i int, b
 		case "format_version":
 			doc.Version = r.optInt()
 		case "footprint":
-			doc.Footprint = decodeFootprint(r)
+			doc.Footprint = decodeFootprint(r, hooks.node)
 		case "graph":
 			doc.Graph = r.optStr()
 			doc.Graph.b = bytes.Clone(doc.Graph.b)
@@ -438,7 +448,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo, slow 
 		if doc.Footprint == nil {
 			c.fail("plan JSON: format_version 2 without a footprint")
 		} else {
-			c.checkFootprint(doc.Footprint)
+			c.checkFootprint(doc.Footprint, v2.footprint())
 		}
 	default:
 		c.fail("plan JSON: format_version %s, want 2 (or none, version 1)", doc.Version)

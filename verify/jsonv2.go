@@ -23,10 +23,16 @@ type v2Hooks struct {
 	// paths of kernel_args and ops elements (reader.expected).
 	argMin, opMin     func(bi, k int) int
 	matchArg, matchOp func(bi, k int, data []byte) int
+	// node reports whether element t of the footprint's timeline is
+	// the derived one: the timeline is checked as it is read (a node
+	// per bundle: a million with fusion off), and only the elements
+	// that differ are kept, for checkFootprint's messages.
+	node func(t int, e *timelineJSON) bool
 }
 
-// decodeFootprint reads the footprint object (nil for null).
-func decodeFootprint(r *reader) *footprintJSON {
+// decodeFootprint reads the footprint object (nil for null), its
+// timeline's elements through node (see v2Hooks).
+func decodeFootprint(r *reader, node func(t int, e *timelineJSON) bool) *footprintJSON {
 	f := &footprintJSON{}
 	ok := r.object(func(key []byte) {
 		switch string(key) {
@@ -49,8 +55,8 @@ func decodeFootprint(r *reader) *footprintJSON {
 				f.ByAllocator = append(f.ByAllocator, namedInt{n, r.optInt()})
 			})
 		case "timeline":
-			f.Timeline = f.Timeline[:0]
-			f.TimelineOK = r.array(func(int) {
+			f.TimelineLen, f.Bad = 0, f.Bad[:0]
+			f.TimelineOK = r.array(func(t int) {
 				var e timelineJSON
 				r.object(func(key []byte) {
 					switch string(key) {
@@ -68,7 +74,10 @@ func decodeFootprint(r *reader) *footprintJSON {
 						r.unknown(key)
 					}
 				})
-				f.Timeline = append(f.Timeline, e)
+				f.TimelineLen++
+				if !node(t, &e) {
+					f.Bad = append(f.Bad, badNode{t, e})
+				}
 			})
 		default:
 			r.unknown(key)
@@ -111,6 +120,16 @@ type v2State struct {
 	// with and without count the bundles that have all of pos,
 	// kernel_args and ops, and those that have none of them.
 	with, without int
+	fp            *footprint // derived at its first use
+}
+
+// footprint returns the footprint the verifier derives (the plan
+// matches the graph: len(c.p.Groups), len(c.p.Bundles) are the graph's).
+func (s *v2State) footprint() *footprint {
+	if s.fp == nil {
+		s.fp = deriveFootprint(s.c.g, s.c.p)
+	}
+	return s.fp
 }
 
 func (s *v2State) argsOf(bi int) []kernelArg {
@@ -172,6 +191,12 @@ func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 	if fast {
 		h.argMin, h.matchArg = s.argMin, s.matchArg
 		h.opMin, h.matchOp = s.opMin, s.matchOp
+	}
+	h.node = func(t int, e *timelineJSON) bool {
+		if len(c.p.Bundles) != len(c.g.Bundles) || len(c.p.Groups) != len(c.g.Groups) {
+			return true // the plan does not match the graph: checkJSON says so
+		}
+		return s.footprint().nodeIs(t, e)
 	}
 	return h
 }
@@ -309,9 +334,8 @@ func (c *checker) checkBufferV2(i int, jb *bufferJSON) bool {
 
 // checkFootprint checks the document's footprint against the footprint
 // the verifier derives.
-func (c *checker) checkFootprint(f *footprintJSON) {
-	g, p := c.g, c.p
-	w := deriveFootprint(g, p)
+func (c *checker) checkFootprint(f *footprintJSON, w *footprint) {
+	p := c.p
 	if !f.Peak.is(w.peak) || !f.NoPooling.is(w.noPool) || !f.Resident.is(w.resident) {
 		c.fail("plan JSON: footprint: peak %s, no pooling %s, resident pools %s; want %d, %d, %d", f.Peak, f.NoPooling, f.Resident, w.peak, w.noPool, w.resident)
 	}
@@ -336,17 +360,25 @@ func (c *checker) checkFootprint(f *footprintJSON) {
 	} else if f.ByAllocator != nil {
 		c.fail("plan JSON: footprint: peak_bytes_by_allocator without --compare")
 	}
-	if !f.TimelineOK || len(f.Timeline) != len(w.names) {
-		c.fail("plan JSON: footprint: timeline of %d positions, want %d", len(f.Timeline), len(w.names))
+	if !f.TimelineOK || f.TimelineLen != len(w.names) {
+		c.fail("plan JSON: footprint: timeline of %d positions, want %d", f.TimelineLen, len(w.names))
 		return
 	}
-	for t, e := range f.Timeline {
-		kind := "bundle"
-		if w.cpu[t] {
-			kind = "cpu"
-		}
-		if !e.NodeOK || e.Node != w.names[t] || !e.KindOK || e.Kind != kind || !e.Standalone.is(w.standalone[t]) || !e.PoolBytes.is(w.pool[t]) {
-			c.fail("plan JSON: footprint: timeline[%d] is %q (%s) %s + %s, want %q (%s) %d + %d", t, e.Node, e.Kind, e.Standalone, e.PoolBytes, w.names[t], kind, w.standalone[t], w.pool[t])
-		}
+	for _, b := range f.Bad {
+		t, e := b.t, &b.e
+		c.fail("plan JSON: footprint: timeline[%d] is %q (%s) %s + %s, want %q (%s) %d + %d", t, e.Node, e.Kind, e.Standalone, e.PoolBytes, w.names[t], w.kind(t), w.standalone[t], w.pool[t])
 	}
+}
+
+// nodeIs reports whether e is element t of the footprint's timeline.
+func (w *footprint) nodeIs(t int, e *timelineJSON) bool {
+	return t < len(w.names) && e.NodeOK && e.Node == w.names[t] && e.KindOK && e.Kind == w.kind(t) && e.Standalone.is(w.standalone[t]) && e.PoolBytes.is(w.pool[t])
+}
+
+// kind is the "kind" of timeline position t.
+func (w *footprint) kind(t int) string {
+	if w.cpu[t] {
+		return "cpu"
+	}
+	return "bundle"
 }

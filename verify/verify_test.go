@@ -497,6 +497,9 @@ func TestJSONCatchesEdits(t *testing.T) {
 		{`"resident_pools_peak_bytes": 17152`, `"resident_pools_peak_bytes": 16896`},
 		{`"standalone_bytes": 16896, "pool_bytes": 256`, `"standalone_bytes": 16896, "pool_bytes": 0`},
 		{`{"node": "sin4", "kind": "cpu"`, `{"node": "sin4", "kind": "bundle"`},
+		{`{"node": "k_loop", "kind": "bundle"`, `{"node": "relu3", "kind": "bundle"`},
+		{",\n      {\"node\": \"sin4\", \"kind\": \"cpu\", \"standalone_bytes\": 16896, \"pool_bytes\": 0}", ""},
+		{"\"pool_bytes\": 0}\n    ]", "\"pool_bytes\": 0},\n      {\"node\": \"x\", \"kind\": \"cpu\", \"standalone_bytes\": 0, \"pool_bytes\": 0}\n    ]"},
 		{`{"arg": 0, "group": "x"`, `{"arg": 0, "group": "w"`},
 		{`"names": ["v", "t0"]`, `"names": ["t0", "v"]`},
 		{`"reason": "cpu-read", "group": "t0", "pos": "spec.bir:16:10"`, `"reason": "cpu-read", "group": "v", "pos": "spec.bir:16:10"`},
@@ -513,6 +516,18 @@ func TestJSONCatchesEdits(t *testing.T) {
 		if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil {
 			t.Errorf("edit %q -> %q not detected", e[0], e[1])
 		}
+	}
+	// The timeline is checked as it is read; what differs is reported
+	// at its position, and a timeline of another length as that alone.
+	bad := strings.Replace(good, `{"node": "k_loop", "kind": "bundle", "standalone_bytes": 16896`, `{"node": "k_loop", "kind": "bundle", "standalone_bytes": 1`, 1)
+	want := `plan JSON: footprint: timeline[1] is "k_loop" (bundle) 1 + 0, want "k_loop" (bundle) 16896 + 0`
+	if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("timeline[1] edited: %v; want %q", err, want)
+	}
+	bad = strings.Replace(bad, ",\n      {\"node\": \"sin4\"", ",\n      {\"node\": \"sin4\"}, {\"node\": \"sin4\"", 1)
+	want = "plan JSON: footprint: timeline of 5 positions, want 4"
+	if err := verify.JSON(p.Graph, p, []byte(bad)); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "timeline[") {
+		t.Errorf("timeline of 5: %v; want %q alone", err, want)
 	}
 }
 

@@ -30,25 +30,26 @@ func TestTuneGC(t *testing.T) {
 
 	// 100 MiB of input, a large run: with fusion on GOGC 200 under a
 	// limit of 4.5 x 100 MiB; with it off Go's default GOGC under
-	// 12 x 100 MiB. (This test's live heap is a few megabytes, far
-	// under the limits' eighths: they are the rules' own.)
+	// 12 x 100 MiB, capped at 480 MiB. (This test's live heap is a few
+	// megabytes, far under the limits' eighths: they are the rules'
+	// own.)
 	gc.input(100<<20, false)
 	if p, l := read(); p != 200 || l != 450<<20 {
 		t.Errorf("100 MiB input: GOGC %d, limit %d; want 200, 450 MiB", p, l)
 	}
 	gc.input(100<<20, true)
-	if p, l := read(); p != 100 || l != 1200<<20 {
-		t.Errorf("100 MiB input, fusion off: GOGC %d, limit %d; want 100, 1200 MiB", p, l)
+	if p, l := read(); p != 100 || l != 480<<20 {
+		t.Errorf("100 MiB input, fusion off: GOGC %d, limit %d; want 100, 480 MiB (the cap)", p, l)
 	}
-	// 4.5 x 120 MiB is 540 MiB: over the 480 MiB cap, which fusion off
-	// (12 x 120 MiB) does not have.
+	// 4.5 x 120 MiB is 540 MiB: over the cap.
 	gc.input(120<<20, false)
 	if p, l := read(); p != 200 || l != 480<<20 {
 		t.Errorf("120 MiB input: GOGC %d, limit %d; want 200, 480 MiB (the cap)", p, l)
 	}
-	gc.input(120<<20, true)
-	if p, l := read(); p != 100 || l != 1440<<20 {
-		t.Errorf("120 MiB input, fusion off: GOGC %d, limit %d; want 100, 1440 MiB", p, l)
+	// 12 x 30 MiB is 360 MiB, under it.
+	gc.input(30<<20, true)
+	if p, l := read(); p != 100 || l != 360<<20 {
+		t.Errorf("30 MiB input, fusion off: GOGC %d, limit %d; want 100, 360 MiB", p, l)
 	}
 	// A 1000-byte input: a tiny run (GOGC off), the 256 MiB floor.
 	gc.input(1000, false)
@@ -119,10 +120,10 @@ func TestTuneGraph(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != 480<<20+440_000 {
 		t.Errorf("200 MiB, 1000 bundles: limit %d, want %d", l, 480<<20+440_000)
 	}
-	// Fusion off: 12 x 100 MiB whatever the bundles.
-	gc.graph(100<<20, 1_000_000, true)
-	if l := debug.SetMemoryLimit(-1); l != 1200<<20 {
-		t.Errorf("fusion off: limit %d, want 1200 MiB", l)
+	// Fusion off: 12 x 30 MiB whatever the bundles.
+	gc.graph(30<<20, 1_000_000, true)
+	if l := debug.SetMemoryLimit(-1); l != 360<<20 {
+		t.Errorf("fusion off: limit %d, want 360 MiB", l)
 	}
 	// A small input keeps the 256 MiB floor, plus its bundles.
 	gc.graph(1000, 10, false)
@@ -149,7 +150,7 @@ func TestLimitFor(t *testing.T) {
 		{480 << 20, 400 << 20, 480 << 20},         // 450 MiB of room would do
 		{480 << 20, 480 << 20 * 8 / 9, 480 << 20}, // an eighth over: the base exactly
 		{480 << 20, 800 << 20, 900 << 20},         // a graph larger than the cap
-		{1200 << 20, 800 << 20, 1200 << 20},       // fusion off's factor leaves room
+		{1200 << 20, 800 << 20, 1200 << 20},       // the bundles' share leaves room
 	} {
 		if got := limitFor(c.base, c.live); got != c.want {
 			t.Errorf("limitFor(%d, %d) = %d, want %d", c.base, c.live, got, c.want)

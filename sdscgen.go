@@ -339,7 +339,7 @@ func inputSize(r io.Reader) int {
 // a fixed order (plan, then writing, then JSON) whatever finishes first.
 func verifyPlan(pre *verify.Prepared, plan *planner.Result) error {
 	// About 150 bytes per buffer, 100 per bundle.
-	pipe := newChunkPipe(150*len(plan.Graph.Buffers) + 100*len(plan.Graph.Bundles))
+	pipe := newChunkPipe(150*plan.Graph.Buffers.Len() + 100*len(plan.Graph.Bundles))
 	wrote := make(chan error, 1)
 	go func() {
 		err := planner.WriteJSON(pipe, plan)

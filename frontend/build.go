@@ -38,13 +38,7 @@ type builder struct {
 	errs  ErrorList
 	names *nameTable
 
-	// bufs holds the buffers in declaration order, in chunks that never
-	// move: bufFirst of them in the first, bufChunk in every other;
-	// finish copies them to Graph.Buffers, unless they fit in the first.
-	bufs     [][]ir.Buffer
-	bufFirst int
-	nbufs    int
-	renames  []renameRec // the effective renames, in source order
+	renames []renameRec // the effective renames, in source order
 	// renameTo holds, per effective rename, the buffer its chain ends at,
 	// or -1 when the chain is broken (already reported).
 	renameTo []int
@@ -133,31 +127,26 @@ type openBlock struct {
 // source it will see (0: unknown), which sizes its first arrays. A
 // generated graph's source has a name per 40-50 bytes, an op per 100 and
 // a loop per 500: the first arrays are sized so that the bundle under
-// construction rarely has to move. Graph.Accesses, one array for the
-// whole graph, is sized for an access per 36 bytes (generated graphs
-// have one per 34-38), so that it rarely grows; finish trims it when
-// that was too generous.
+// construction rarely has to move. Graph.Buffers and Graph.Accesses
+// are not sized: they grow in chunks that are never copied (see
+// ir.Chunked), and finish trims their last chunks.
 //
-// A small source (under smallSource bytes) has shorter names, so more
-// accesses per byte (one per 34 bytes at 10k ops): its Graph.Accesses is
-// sized for one per 33 bytes and its first buffer chunk for a buffer
-// per 64 bytes (one per 80), so that neither grows or is copied at
-// finish, and its name table for a name per 40 bytes (see below). A
-// large source keeps the sizes above, which bound its memory.
+// A small source (under smallSource bytes) has shorter names: its name
+// table is sized for a name per 40 bytes (see below), and its graph's
+// items and loop lists for the whole source. A large source keeps the
+// sizes above, which bound its memory.
 // Graph.Ints starts empty whatever the size: it holds each distinct list
 // once (see intLists), a few thousand words even at a million ops.
 func newBuilder(file string, size int) *builder {
 	b := &builder{
-		file:     file,
-		g:        &ir.Graph{File: file},
-		ops:      slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
-		loops:    slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
-		items:    slab.Slab[ir.Item]{Max: 1 << 16},
-		bufFirst: minBufFirst,
+		file:  file,
+		g:     &ir.Graph{File: file},
+		ops:   slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
+		loops: slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
+		items: slab.Slab[ir.Item]{Max: 1 << 16},
 	}
 	if size > 0 && size < smallSource {
 		b.small = true
-		b.bufFirst = max(size/64, minBufFirst)
 		// A name per 80 bytes (at 10k ops) filled the table sized for
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
@@ -215,39 +204,16 @@ func (b *builder) buffer(d *BufferDecl, pre int32) {
 	id := b.internPre(d.Name.Value, pre)
 	e := b.names.entry(id)
 	if e.buf >= 0 {
-		first := b.buf(int(e.buf)).Pos
+		first := b.g.Buffers.At(int(e.buf)).Pos
 		b.errorf(d.Name.Pos, "duplicate buffer %s (first declared at %d:%d)", quoteText(d.Name.Value), first.Line, first.Col)
 		return
 	}
-	e.buf = int32(b.nbufs)
-	if len(b.bufs) == 0 {
-		b.bufs = append(b.bufs, make([]ir.Buffer, b.bufFirst))
-	} else if i := b.nbufs - b.bufFirst; i >= 0 && i&(bufChunk-1) == 0 {
-		b.bufs = append(b.bufs, make([]ir.Buffer, bufChunk))
-	}
-	// Field by field: the chunk is zeroed, and a composite literal
-	// would be built aside and copied.
-	nb := b.buf(b.nbufs)
+	n := b.g.Buffers.Len()
+	e.buf = int32(n)
+	// Field by field: Push returns a zero element in place, and a
+	// composite literal would be built aside and copied.
+	nb := b.g.Buffers.Push(int32(n))
 	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), d.Name.Pos, size, -1
-	b.nbufs++
-}
-
-// The buffers after the first chunk's come in chunks of bufChunk; a
-// small source's first chunk is sized for it, at least minBufFirst (a
-// few buffers do not need 4,096 records, 229 KB, cleared).
-const (
-	bufShift    = 12
-	bufChunk    = 1 << bufShift
-	minBufFirst = 64
-)
-
-// buf returns buffer i while the graph is being built.
-func (b *builder) buf(i int) *ir.Buffer {
-	if i < b.bufFirst {
-		return &b.bufs[0][i]
-	}
-	i -= b.bufFirst
-	return &b.bufs[1+i>>bufShift][i&(bufChunk-1)]
 }
 
 // size computes a buffer's byte size rounded up to whole sticks; it
@@ -977,7 +943,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	for i, r := range b.renames {
 		if e := b.names.entry(r.from); e.buf >= 0 {
 			if shadow == nil {
-				shadow = make([]int32, b.nbufs)
+				shadow = make([]int32, g.Buffers.Len())
 			}
 			shadow[e.buf] = int32(i) + 1
 		}
@@ -985,7 +951,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	resolve := func(acc *ir.Access) {
 		written := ""
 		if enc := acc.Buffer; enc >= 0 {
-			written = b.buf(int(enc)).Name
+			written = g.Buffers.At(int(enc)).Name
 			if shadow != nil && shadow[enc] != 0 {
 				acc.Buffer = int32(b.renameTo[shadow[enc]-1])
 			}
@@ -1002,7 +968,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			return
 		}
 		far := *b.fars.At(int(farAt - 1))
-		buf := b.buf(int(acc.Buffer))
+		buf := g.Buffers.At(int(acc.Buffer))
 		switch {
 		case far < 0:
 			b.errs.add(acc.Pos.In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
@@ -1038,17 +1004,6 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		b.nodeDecls = nil
 	}
 	b.names = nil
-	if len(b.bufs) == 1 {
-		g.Buffers = b.bufs[0][:b.nbufs:b.nbufs]
-	} else {
-		g.Buffers = make([]ir.Buffer, b.nbufs)
-		off := 0
-		for _, c := range b.bufs {
-			off += copy(g.Buffers[off:], c)
-		}
-	}
-	b.measure()
-	b.bufs = nil
 	// As without the sizing of a small source:
 	if len(g.Ints) == 0 {
 		g.Ints = nil
@@ -1063,6 +1018,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		g.Bundles = []ir.Bundle{}
 	}
 	g.Accesses.Trim()
+	g.Buffers.Trim()
 	g.Ints, g.Items = ir.Trimmed(g.Ints), ir.Trimmed(g.Items)
 	g.LoopLists, g.Bundles = ir.Trimmed(g.LoopLists), ir.Trimmed(g.Bundles)
 	b.buildGroups(claims)
@@ -1076,7 +1032,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		return nil, b.errs
 	}
 	for _, a := range g.Accesses.All() {
-		a.Group = g.Buffers[a.Buffer].Group
+		a.Group = g.Buffers.At(int(a.Buffer)).Group
 	}
 	return g, nil
 }

@@ -32,19 +32,19 @@ func mustCheck(t *testing.T, src string) *ir.Graph {
 func dump(g *ir.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
-	for _, x := range g.Buffers {
+	for _, x := range g.Buffers.All() {
 		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupKey(&g.Groups[x.Group]))
 		if x.Alias >= 0 {
-			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers[x.Alias].Name, x.AliasOffset, x.ViewOffset)
+			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers.At(int(x.Alias)).Name, x.AliasOffset, x.ViewOffset)
 		}
 		b.WriteString("\n")
 	}
 	for _, x := range g.Groups {
 		var m []string
 		for _, i := range g.Members(&x) {
-			m = append(m, g.Buffers[i].Name)
+			m = append(m, g.Buffers.At(int(i)).Name)
 		}
-		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Buffers[x.Root].Name, strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Buffers.At(int(x.Root)).Name, strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -58,8 +58,9 @@ func dump(g *ir.Graph) string {
 	acc := func(as []ir.Access) string {
 		var s []string
 		for _, a := range as {
-			x := g.Buffers[a.Buffer].Name
-			if a.Group != g.Buffers[a.Buffer].Group {
+			buf := g.Buffers.At(int(a.Buffer))
+			x := buf.Name
+			if a.Group != buf.Group {
 				x += "!badgroup"
 			}
 			if st := g.Strides(&a); st != nil {
@@ -167,7 +168,7 @@ cpu sin4 reads=[t0] writes=[v]
 	}
 	got := map[string]ir.Position{
 		"graph":  g.Position(g.Pos),
-		"x":      g.Position(g.Buffers[0].Pos),
+		"x":      g.Position(g.Buffers.At(0).Pos),
 		"bundle": g.Position(g.Bundles[0].Pos),
 		"loop":   g.Position(g.Bundles[0].Loops[0].Pos),
 		"op":     g.Position(g.Bundles[0].Ops[1].Pos),
@@ -223,10 +224,10 @@ func TestSizes(t *testing.T) {
 		"i": 128, "j": 256, "k": 128, "l": 512, "m": 0, "n": 768, "o": 0, "p": 128,
 		"q": 9223372036854775680,
 	}
-	if len(g.Buffers) != len(want) {
-		t.Fatalf("got %d buffers", len(g.Buffers))
+	if g.Buffers.Len() != len(want) {
+		t.Fatalf("got %d buffers", g.Buffers.Len())
 	}
-	for _, b := range g.Buffers {
+	for _, b := range g.Buffers.All() {
 		if b.Size != want[b.Name] {
 			t.Errorf("size of %s = %d, want %d", b.Name, b.Size, want[b.Name])
 		}
@@ -372,7 +373,7 @@ bundle u8 op body=[op0]
 	if p := g.Pos; p.Line != 2 || p.Col != 7 {
 		t.Errorf("graph name at %v, want 2:7", p)
 	}
-	if p := g.Buffers[2].Pos; p.Line != 3 || p.Col != 9 {
+	if p := g.Buffers.At(2).Pos; p.Line != 3 || p.Col != 9 {
 		t.Errorf("i64 at %v, want 3:9", p)
 	}
 	bom := mustCheck(t, "\xef\xbb\xbfgraph g { }")
@@ -383,7 +384,7 @@ bundle u8 op body=[op0]
 
 func TestEmptyGraph(t *testing.T) {
 	g := checkDump(t, "graph g {}", "graph g\n")
-	if len(g.Buffers)+len(g.Groups)+len(g.Bundles)+len(g.CPU) != 0 {
+	if g.Buffers.Len()+len(g.Groups)+len(g.Bundles)+len(g.CPU) != 0 {
 		t.Errorf("empty graph is not empty: %+v", g)
 	}
 }
@@ -456,14 +457,14 @@ func TestViews(t *testing.T) {
 		"late":  {"hi", 0, 4096},
 		"solo":  {"", 0, 0},
 	}
-	if len(g.Buffers) != len(want) {
-		t.Fatalf("%d buffers", len(g.Buffers))
+	if g.Buffers.Len() != len(want) {
+		t.Fatalf("%d buffers", g.Buffers.Len())
 	}
-	for _, b := range g.Buffers {
+	for _, b := range g.Buffers.All() {
 		w := want[b.Name]
 		alias := ""
 		if b.Alias >= 0 {
-			alias = g.Buffers[b.Alias].Name
+			alias = g.Buffers.At(int(b.Alias)).Name
 		}
 		if alias != w.alias || b.AliasOffset != w.off || b.ViewOffset != w.vof {
 			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", b.Name, alias, b.AliasOffset, b.ViewOffset, w.alias, w.off, w.vof)
@@ -478,8 +479,8 @@ func TestViews(t *testing.T) {
 		members    int
 	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
 		gr := &g.Groups[i]
-		if g.GroupKey(gr) != w.name || g.Buffers[gr.Root].Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
-			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Buffers[gr.Root].Name, gr.Size, len(g.Members(gr)), w)
+		if g.GroupKey(gr) != w.name || g.Buffers.At(int(gr.Root)).Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Buffers.At(int(gr.Root)).Name, gr.Size, len(g.Members(gr)), w)
 		}
 	}
 }

@@ -120,8 +120,8 @@ func cycleText(n int, name func(k int) string) string {
 // (claims holds each claim's resolved buffer, or -1).
 func (b *builder) buildGroups(claims []int) {
 	g := b.g
-	bufs := g.Buffers
-	n := len(bufs)
+	bufs := &g.Buffers
+	n := bufs.Len()
 	// lineOf[v] is the alias line whose left side is v; allocated with
 	// the first alias.
 	var lineOf []*aliasRec
@@ -135,11 +135,12 @@ func (b *builder) buildGroups(claims []int) {
 		}
 		if first := lineOf[v]; first != nil {
 			b.errorf(a.viewPos, "%s is already a view of %s (alias at %s)",
-				quoteText(a.viewName), quoteText(bufs[bufs[v].Alias].Name), at(first.viewPos))
+				quoteText(a.viewName), quoteText(bufs.At(int(bufs.At(v).Alias)).Name), at(first.viewPos))
 			continue
 		}
 		lineOf[v] = a
-		bufs[v].Alias, bufs[v].AliasOffset = int32(t), a.offset
+		bv := bufs.At(v)
+		bv.Alias, bv.AliasOffset = int32(t), a.offset
 	}
 	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
 	flags := make([]uint8, n)
@@ -168,7 +169,7 @@ func (b *builder) buildGroups(claims []int) {
 		}
 	}
 	nameOf, count := make([]int32, 0, ngroups), make([]int32, 0, ngroups)
-	for i := range bufs {
+	for i, bf := range bufs.All() {
 		r := rootOf[i]
 		k := groupOf[r] - 1
 		if k < 0 {
@@ -178,7 +179,7 @@ func (b *builder) buildGroups(claims []int) {
 			groupOf[r] = k + 1
 		}
 		count[k]++
-		if bufs[i].Name < bufs[nameOf[k]].Name {
+		if bf.Name < bufs.At(int(nameOf[k])).Name {
 			nameOf[k] = int32(i)
 		}
 	}
@@ -195,8 +196,7 @@ func (b *builder) buildGroups(claims []int) {
 	}
 	count = nil
 	b.measure()
-	for i := range bufs {
-		bf := &bufs[i]
+	for i, bf := range bufs.All() {
 		k := rank[groupOf[rootOf[i]]-1]
 		gr := &g.Groups[k]
 		g.MemberLists[gr.Members.Off+gr.Members.Len] = int32(i)
@@ -218,13 +218,13 @@ func (b *builder) buildGroups(claims []int) {
 
 // groupOrder returns the rank of every group when the groups are sorted
 // by name, nameOf[k] being the buffer that names group k.
-func groupOrder(bufs []ir.Buffer, nameOf []int32) []int32 {
+func groupOrder(bufs *ir.Chunked[ir.Buffer], nameOf []int32) []int32 {
 	keys := make([]prefixKey, len(nameOf))
 	for k, i := range nameOf {
-		keys[k] = prefixKey{prefix8(bufs[i].Name), int32(k)}
+		keys[k] = prefixKey{prefix8(bufs.At(int(i)).Name), int32(k)}
 	}
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
-		return strings.Compare(bufs[nameOf[a.k]].Name, bufs[nameOf[b.k]].Name)
+		return strings.Compare(bufs.At(int(nameOf[a.k])).Name, bufs.At(int(nameOf[b.k])).Name)
 	})
 	rank := make([]int32, len(keys))
 	for r := range keys {
@@ -299,8 +299,9 @@ func prefix8(s string) uint64 {
 // whose offset cannot be computed keeps ViewOffset 0 (there is no graph
 // then anyway).
 func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
-	bufs := b.g.Buffers
-	rootOf := make([]int32, len(bufs))
+	bufs := &b.g.Buffers
+	n := bufs.Len()
+	rootOf := make([]int32, n)
 	if lineOf == nil {
 		for i := range rootOf {
 			rootOf[i] = int32(i)
@@ -312,10 +313,10 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		onPath
 		done
 	)
-	state := make([]int8, len(bufs))
-	broken := make([]bool, len(bufs)) // no offset: in or behind a cycle or overflow
+	state := make([]int8, n)
+	broken := make([]bool, n) // no offset: in or behind a cycle or overflow
 	var path []int
-	for i := range bufs {
+	for i := range n {
 		if state[i] != unvisited {
 			continue
 		}
@@ -324,7 +325,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		for j >= 0 && state[j] == unvisited {
 			state[j] = onPath
 			path = append(path, j)
-			j = int(bufs[j].Alias)
+			j = int(bufs.At(j).Alias)
 		}
 		// The chain ended at a root (j < 0: the last of path), at a name
 		// already done, or closed a cycle at j.
@@ -336,7 +337,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		case j < 0:
 			root = path[end-1]
 		case state[j] == done:
-			root, base, ok = int(rootOf[j]), bufs[j].ViewOffset, !broken[j]
+			root, base, ok = int(rootOf[j]), bufs.At(j).ViewOffset, !broken[j]
 		default:
 			k := slices.Index(path, j)
 			b.aliasCycle(path[k:], lineOf)
@@ -348,10 +349,11 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		for k := end - 1; k >= 0; k-- {
 			m := path[k]
 			state[m], rootOf[m] = done, int32(root)
+			bm := bufs.At(m)
 			switch {
 			case !ok:
 				broken[m] = true
-			case bufs[m].Alias < 0:
+			case bm.Alias < 0:
 				base = 0
 			default:
 				a := lineOf[m]
@@ -359,18 +361,18 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 				if a.hasOffset {
 					pos = a.offPos
 				}
-				name := quoteText(bufs[m].Name)
-				sum, fits := add(base, bufs[m].AliasOffset)
+				name := quoteText(bm.Name)
+				sum, fits := add(base, bm.AliasOffset)
 				if !fits {
-					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, bufs[m].AliasOffset)
-				} else if _, fits = add(sum, bufs[m].Size); !fits {
-					b.errorf(pos, "end of view %s overflows int64 (view offset %d + size %d)", name, sum, bufs[m].Size)
+					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, bm.AliasOffset)
+				} else if _, fits = add(sum, bm.Size); !fits {
+					b.errorf(pos, "end of view %s overflows int64 (view offset %d + size %d)", name, sum, bm.Size)
 				}
 				if !fits {
 					broken[m], ok = true, false
 					continue
 				}
-				bufs[m].ViewOffset, base = sum, sum
+				bm.ViewOffset, base = sum, sum
 			}
 		}
 	}
@@ -388,6 +390,6 @@ func (b *builder) aliasCycle(loop []int, lineOf []*aliasRec) {
 			first = k
 		}
 	}
-	name := func(k int) string { return b.g.Buffers[loop[(first+k)%len(loop)]].Name }
+	name := func(k int) string { return b.g.Buffers.At(loop[(first+k)%len(loop)]).Name }
 	b.errorf(lineOf[loop[first]].viewPos, "alias cycle: %s", cycleText(len(loop), name))
 }

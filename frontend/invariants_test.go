@@ -11,7 +11,7 @@ import (
 // checkInvariants verifies what package ir promises about a checked graph.
 func checkInvariants(t *testing.T, g *ir.Graph) {
 	t.Helper()
-	inGroup := make([]int, len(g.Buffers))
+	inGroup := make([]int, g.Buffers.Len())
 	for gi, gr := range g.Groups {
 		if gi > 0 && g.GroupKey(&g.Groups[gi-1]) >= g.GroupKey(&gr) {
 			t.Errorf("groups not sorted: %q before %q", g.GroupKey(&g.Groups[gi-1]), g.GroupKey(&gr))
@@ -23,7 +23,8 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		name := ""
 		roots := 0
 		for k, m := range g.Members(&gr) {
-			if g.Buffers[m].Alias < 0 {
+			b := g.Buffers.At(int(m))
+			if b.Alias < 0 {
 				roots++
 				if gr.Root != m {
 					t.Errorf("group %q: root %d, but %d is no alias's left side", g.GroupKey(&gr), gr.Root, m)
@@ -33,12 +34,12 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("group %q members out of order", g.GroupKey(&gr))
 			}
 			inGroup[m]++
-			if int(g.Buffers[m].Group) != gi {
-				t.Errorf("buffer %q in group %q says group %d", g.Buffers[m].Name, g.GroupKey(&gr), g.Buffers[m].Group)
+			if int(b.Group) != gi {
+				t.Errorf("buffer %q in group %q says group %d", b.Name, g.GroupKey(&gr), b.Group)
 			}
-			size = max(size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
-			if name == "" || g.Buffers[m].Name < name {
-				name = g.Buffers[m].Name
+			size = max(size, b.ViewOffset+b.Size)
+			if name == "" || b.Name < name {
+				name = b.Name
 			}
 		}
 		if roots != 1 {
@@ -48,7 +49,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("group %q: size %d name %q, want %d %q", g.GroupKey(&gr), gr.Size, g.GroupKey(&gr), size, name)
 		}
 	}
-	for i, b := range g.Buffers {
+	for i, b := range g.Buffers.All() {
 		if inGroup[i] != 1 || b.Size < 0 || b.Size%ir.StickBytes != 0 {
 			t.Errorf("buffer %q: in %d groups, size %d", b.Name, inGroup[i], b.Size)
 		}
@@ -60,8 +61,8 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if b.ViewOffset != 0 || b.AliasOffset != 0 {
 				t.Errorf("root %q: view offset %d, alias offset %d", b.Name, b.ViewOffset, b.AliasOffset)
 			}
-		case int(b.Alias) >= len(g.Buffers) || g.Buffers[b.Alias].Group != b.Group || b.AliasOffset < 0 ||
-			b.ViewOffset != g.Buffers[b.Alias].ViewOffset+b.AliasOffset:
+		case int(b.Alias) >= g.Buffers.Len() || g.Buffers.At(int(b.Alias)).Group != b.Group || b.AliasOffset < 0 ||
+			b.ViewOffset != g.Buffers.At(int(b.Alias)).ViewOffset+b.AliasOffset:
 			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
 		}
 	}
@@ -69,14 +70,14 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	// group flags are exactly the claims, which are in source order.
 	from := map[string]bool{}
 	for _, r := range g.Renames {
-		if r.To < 0 || r.To >= len(g.Buffers) || from[r.From] || r.Pos.Line < 1 || r.Pos.Col < 1 {
+		if r.To < 0 || r.To >= g.Buffers.Len() || from[r.From] || r.Pos.Line < 1 || r.Pos.Col < 1 {
 			t.Errorf("bad rename %+v", r)
 		}
 		from[r.From] = true
 	}
 	flags := make([][3]bool, len(g.Groups))
 	for k, c := range g.Claims {
-		if c.Buffer < 0 || c.Buffer >= len(g.Buffers) || c.Kind > ir.ClaimLX || c.Pos.Line < 1 || c.Pos.Col < 1 {
+		if c.Buffer < 0 || c.Buffer >= g.Buffers.Len() || c.Kind > ir.ClaimLX || c.Pos.Line < 1 || c.Pos.Col < 1 {
 			t.Errorf("bad claim %+v", c)
 			continue
 		}
@@ -85,7 +86,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("claims out of order: %+v after %+v", c, g.Claims[k-1])
 			}
 		}
-		flags[g.Buffers[c.Buffer].Group][c.Kind] = true
+		flags[g.Buffers.At(c.Buffer).Group][c.Kind] = true
 	}
 	for gi, gr := range g.Groups {
 		if f := flags[gi]; f != [3]bool{gr.Input, gr.Output, gr.LX} {
@@ -95,7 +96,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	// access checks an operand; loops are the counts of its enclosing
 	// loops, cores the op's cores list.
 	access := func(a ir.Access, loops []int64, cores []int64) {
-		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) || a.Group != g.Buffers[a.Buffer].Group {
+		if a.Buffer < 0 || int(a.Buffer) >= g.Buffers.Len() || a.Group != g.Buffers.At(int(a.Buffer)).Group {
 			t.Errorf("bad access %+v", a)
 			return
 		}
@@ -125,8 +126,8 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		for k, s := range strides {
 			far += float64(s) * float64(loops[k]-1)
 		}
-		if size := float64(g.Buffers[a.Buffer].Size); far != 0 && far >= size && far < 1<<53 {
-			t.Errorf("access to %q reaches %v of %v bytes", g.Buffers[a.Buffer].Name, far, size)
+		if b := g.Buffers.At(int(a.Buffer)); far != 0 && far >= float64(b.Size) && far < 1<<53 {
+			t.Errorf("access to %q reaches %v of %v bytes", b.Name, far, float64(b.Size))
 		}
 	}
 	// Kinds: "" first, then distinct non-empty names, each on some op;

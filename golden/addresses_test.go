@@ -113,7 +113,7 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 			if g.Groups[a.Group].LX {
 				continue
 			}
-			v := g.Buffers[a.Buffer].ViewOffset
+			v := g.Buffers.At(int(a.Buffer)).ViewOffset
 			var tile int64
 			tiled := false
 			for k, s := range g.Strides(&a) {
@@ -318,15 +318,16 @@ type v2Edit struct {
 
 func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	t.Helper()
-	for k := range g.Buffers {
-		if off, ok := e.views[g.Buffers[k].Name]; ok {
-			g.Buffers[k].ViewOffset = off
+	for _, b := range g.Buffers.All() {
+		if off, ok := e.views[b.Name]; ok {
+			b.ViewOffset = off
 		}
 	}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		for _, m := range g.Members(gr) {
-			gr.Size = max(gr.Size, g.Buffers[m].ViewOffset+g.Buffers[m].Size)
+			b := g.Buffers.At(int(m))
+			gr.Size = max(gr.Size, b.ViewOffset+b.Size)
 		}
 	}
 	for bi := range g.Bundles {
@@ -460,7 +461,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 				views := map[string]int64{}
 				for _, gr := range g.Groups {
 					for k, m := range g.Members(&gr)[1:] {
-						views[g.Buffers[m].Name] = 128 * int64(k+1)
+						views[g.Buffers.At(int(m)).Name] = 128 * int64(k+1)
 					}
 				}
 				e := v2Edit{views: views, cores: map[string][]int64{}, splits: map[string][][]int64{}}

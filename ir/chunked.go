@@ -5,9 +5,9 @@ import "iter"
 // Chunked is an array that is never copied whole as it grows: its
 // elements are kept in chunks, each allocated once, of 64 elements at
 // first, doubling up to 65,536 (ChunkLen), and located by dense indices
-// 0, 1, ..., Len()-1 as in one array. Graph.Accesses is one; the
-// frontend's builder keeps its other records appended one at a time
-// (far starts, aliases, claims) in them too.
+// 0, 1, ..., Len()-1 as in one array. Graph.Accesses and Graph.Buffers
+// are two; the frontend's builder keeps its other records appended one
+// at a time (far starts, aliases, claims) in them too.
 //
 // Why: a graph-wide array built one element at a time is either grown
 // by copies of itself (append's quarter steps, each into fresh pages) or
@@ -39,6 +39,14 @@ const (
 	chunkShift = 16
 	firstChunk = 64
 )
+
+// ChunkedOf returns a Chunked of the elements v, in one chunk: for a
+// graph that a test or a tool builds by hand.
+func ChunkedOf[T any](v ...T) Chunked[T] {
+	var c Chunked[T]
+	c.Append(v...)
+	return c
+}
 
 // Len is the number of elements.
 func (c *Chunked[T]) Len() int { return int(c.n) }

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -9,7 +10,8 @@ import (
 // random lengths pushed one element at a time (most short, some longer
 // than a chunk, so that runs move to a chunk of their own and a chunk
 // grows in place), appended runs, then every element read back by index,
-// every run as one slice (in one chunk), and the whole array in order.
+// every run as one slice (in one chunk), and the whole array in order;
+// and ChunkedOf's arrays, of a few elements and of none.
 func TestChunked(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	var c Chunked[int32]
@@ -95,6 +97,13 @@ func TestChunked(t *testing.T) {
 		if got := *c.At(i); got != want {
 			t.Fatalf("after Trim, At(%d) = %d, want %d", i, got, want)
 		}
+	}
+	of := ChunkedOf[int32](4, 5, 6)
+	if s := of.Slice(0, 3); of.Len() != 3 || len(of.Chunks()) != 1 || *of.At(1) != 5 || !slices.Equal(s, []int32{4, 5, 6}) {
+		t.Errorf("ChunkedOf(4, 5, 6): Len %d, %d chunks, Slice(0, 3) %v", of.Len(), len(of.Chunks()), s)
+	}
+	if none := ChunkedOf[int32](); none.Len() != 0 || none.Chunks() != nil {
+		t.Errorf("ChunkedOf(): Len %d, %d chunks", none.Len(), len(none.Chunks()))
 	}
 }
 

@@ -78,7 +78,7 @@ func TestOpLists(t *testing.T) {
 // TestGroupMembers: a group's members come from Graph.MemberLists and its
 // name is its smallest member name, whatever the declaration order.
 func TestGroupMembers(t *testing.T) {
-	g := &ir.Graph{Buffers: []ir.Buffer{{Name: "t"}, {Name: "hi"}, {Name: "b"}, {Name: "a"}}}
+	g := &ir.Graph{Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "t"}, {Name: "hi"}, {Name: "b"}, {Name: "a"}}...)}
 	g1 := ir.Group{Members: g.AddMembers([]int32{0, 1, 2}), Root: 0}
 	g2 := ir.Group{Members: g.AddMembers([]int32{3}), Root: 3}
 	if got := fmt.Sprint(g.Members(&g1)); got != "[0 1 2]" || cap(g.Members(&g1)) != 3 {
@@ -153,7 +153,7 @@ func TestCPUNodeLists(t *testing.T) {
 	names := func(as []ir.Access) string {
 		s := []string{}
 		for _, x := range as {
-			s = append(s, g.Buffers[x.Buffer].Name)
+			s = append(s, g.Buffers.At(int(x.Buffer)).Name)
 		}
 		return fmt.Sprint(s)
 	}

@@ -80,8 +80,9 @@ type Graph struct {
 	// File is the source file name every Pos of the graph refers to.
 	File string
 	Pos  Pos
-	// Buffers holds every declared buffer in declaration order.
-	Buffers []Buffer
+	// Buffers holds every declared buffer in declaration order, in
+	// chunks (see Chunked).
+	Buffers Chunked[Buffer]
 	// Groups holds the storage (alias) groups, ordered by their sort key
 	// (Graph.GroupKey: the smallest member name, byte order).
 	Groups []Group
@@ -229,7 +230,7 @@ func (g *Graph) Members(gr *Group) []int32 {
 func (g *Graph) GroupKey(gr *Group) string {
 	name := ""
 	for k, m := range g.Members(gr) {
-		if n := g.Buffers[m].Name; k == 0 || n < name {
+		if n := g.Buffers.At(int(m)).Name; k == 0 || n < name {
 			name = n
 		}
 	}
@@ -485,7 +486,7 @@ type Access struct {
 	Pos Pos
 	// Buffer indexes Graph.Buffers, after renames are resolved.
 	Buffer int32
-	// Group is Graph.Buffers[Buffer].Group, kept for convenience.
+	// Group is Graph.Buffers.At(Buffer).Group, kept for convenience.
 	Group int32
 	// Strides locates the bytes the address advances per iteration of
 	// each enclosing loop, outermost first (len(Graph.OpLoops) entries);

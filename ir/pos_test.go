@@ -22,7 +22,7 @@ func TestPosition(t *testing.T) {
 	if got := u.Position(u.Bundles[0].Pos).String(); got != "dir/x.bir:5:8" {
 		t.Errorf("unfused bundle at %s, want dir/x.bir:5:8", got)
 	}
-	if got := g.Position(g.Buffers[1].Pos).String(); got != "dir/x.bir:7:10" {
+	if got := g.Position(g.Buffers.At(1).Pos).String(); got != "dir/x.bir:7:10" {
 		t.Errorf("buffer b at %s, want dir/x.bir:7:10", got)
 	}
 }

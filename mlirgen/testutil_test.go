@@ -18,8 +18,8 @@ type editor struct {
 }
 
 func (e *editor) buffer(name string) int {
-	for k := range e.g.Buffers {
-		if e.g.Buffers[k].Name == name {
+	for k, b := range e.g.Buffers.All() {
+		if b.Name == name {
 			return k
 		}
 	}
@@ -30,12 +30,13 @@ func (e *editor) buffer(name string) int {
 // view puts name at byte off of its group's storage and regrows the
 // group's size (largest view offset + size over its members).
 func (e *editor) view(name string, off int64) {
-	bi := e.buffer(name)
-	e.g.Buffers[bi].ViewOffset = off
-	gr := &e.g.Groups[e.g.Buffers[bi].Group]
+	b := e.g.Buffers.At(e.buffer(name))
+	b.ViewOffset = off
+	gr := &e.g.Groups[b.Group]
 	gr.Size = 0
 	for _, m := range e.g.Members(gr) {
-		gr.Size = max(gr.Size, e.g.Buffers[m].ViewOffset+e.g.Buffers[m].Size)
+		mb := e.g.Buffers.At(int(m))
+		gr.Size = max(gr.Size, mb.ViewOffset+mb.Size)
 	}
 }
 

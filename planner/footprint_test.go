@@ -268,9 +268,9 @@ func TestFootprintByReasonModels(t *testing.T) {
 }
 
 func groupOf(g *ir.Graph, name string) int {
-	for i := range g.Buffers {
-		if g.Buffers[i].Name == name {
-			return int(g.Buffers[i].Group)
+	for _, b := range g.Buffers.All() {
+		if b.Name == name {
+			return int(b.Group)
 		}
 	}
 	return -1

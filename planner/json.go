@@ -91,19 +91,19 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		quoted = appendString(quoted, g.Bundles[bi].Name)
 		bundleAt[bi+1] = len(quoted)
 	}
-	for i := range g.Buffers {
+	for i, buf := range g.Buffers.All() {
 		if i > 0 {
 			jw.b = append(jw.b, ',')
 		}
 		bn := []byte("null")
-		if pg := &p.Groups[g.Buffers[i].Group]; pg.Bundle >= 0 {
+		if pg := &p.Groups[buf.Group]; pg.Bundle >= 0 {
 			bn = quoted[bundleAt[pg.Bundle]:bundleAt[pg.Bundle+1]]
 		}
-		if jw.buffer(p, i, bn) {
+		if jw.buffer(p, buf, bn) {
 			return jw.err
 		}
 	}
-	if len(g.Buffers) > 0 {
+	if g.Buffers.Len() > 0 {
 		jw.b = append(jw.b, "\n  "...)
 	}
 	jw.b = append(jw.b, "],\n"...)
@@ -183,13 +183,13 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 		b = append(b, "\n        {\"arg\": "...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ", \"group\": "...)
-		b = appendString(b, g.Buffers[g.Groups[ka.Group].Root].Name)
+		b = appendString(b, g.Buffers.At(int(g.Groups[ka.Group].Root)).Name)
 		b = append(b, ", \"names\": ["...)
 		for j, n := range ka.Names {
 			if j > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendString(b, g.Buffers[n].Name)
+			b = appendString(b, g.Buffers.At(int(n)).Name)
 		}
 		jw.b = append(b, "]}"...)
 		if jw.flush() {
@@ -228,11 +228,11 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 	jw.b = append(jw.b, "]}"...)
 }
 
-// buffer appends element i of the buffers array; bundle is its group's
-// bundle name as a JSON string, or null. It reports whether w has failed.
-func (jw *jsonWriter) buffer(p *Result, i int, bundle []byte) bool {
+// buffer appends buf's element of the buffers array; bundle is its
+// group's bundle name as a JSON string, or null. It reports whether w
+// has failed.
+func (jw *jsonWriter) buffer(p *Result, buf *ir.Buffer, bundle []byte) bool {
 	g := p.Graph
-	buf := &g.Buffers[i]
 	pg := &p.Groups[buf.Group]
 	b := append(jw.b, "\n    {\"name\": "...)
 	b = appendString(b, buf.Name)
@@ -263,7 +263,7 @@ func (jw *jsonWriter) buffer(p *Result, i int, bundle []byte) bool {
 		b = appendString(b, pg.Reason.String())
 	}
 	b = append(b, ", \"group\": "...)
-	b = appendString(b, g.Buffers[g.Groups[buf.Group].Root].Name)
+	b = appendString(b, g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
 	b = append(b, ", \"pos\": "...)
 	b = appendPos(b, jw.file, buf.Pos)
 	jw.b = append(b, '}')

@@ -43,8 +43,8 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 			for n, a := range args {
 				num[a.Group] = n
 				for _, b := range a.Names {
-					if g.Buffers[b].Group != a.Group {
-						t.Fatalf("seed %d: %%arg_%d: name %s is not of its group", seed, n, g.Buffers[b].Name)
+					if buf := g.Buffers.At(int(b)); buf.Group != a.Group {
+						t.Fatalf("seed %d: %%arg_%d: name %s is not of its group", seed, n, buf.Name)
 					}
 				}
 			}
@@ -83,7 +83,7 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 					if n, ok := num[a.Group]; ok {
 						want = appendNew(want, n)
 					} else if !g.Groups[a.Group].LX && !p.Pooled(int(a.Group), bi) {
-						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Buffers[a.Buffer].Name)
+						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Buffers.At(int(a.Buffer)).Name)
 					}
 				}
 				if !eq(got, want) {

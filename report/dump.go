@@ -33,10 +33,10 @@ import (
 func DumpCheck(w io.Writer, g *ir.Graph) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Position(g.Pos))
-	for _, b := range g.Buffers {
+	for _, b := range g.Buffers.All() {
 		view := ""
 		if b.Alias >= 0 {
-			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers[b.Alias].Name, b.AliasOffset, b.ViewOffset)
+			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers.At(int(b.Alias)).Name, b.AliasOffset, b.ViewOffset)
 		}
 		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}
@@ -144,7 +144,7 @@ func ints(a []int32) string {
 func accesses(g *ir.Graph, as []ir.Access) string {
 	s := make([]string, len(as))
 	for i, a := range as {
-		s[i] = g.Buffers[a.Buffer].Name
+		s[i] = g.Buffers.At(int(a.Buffer)).Name
 		if strides := g.Strides(&a); strides != nil {
 			st := make([]string, len(strides))
 			for k, x := range strides {

@@ -67,8 +67,8 @@ func (e *UnknownNameError) Error() string {
 func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error {
 	g := p.Graph
 	bufIdx := -1
-	for i := range g.Buffers {
-		if g.Buffers[i].Name == name {
+	for i, b := range g.Buffers.All() {
+		if b.Name == name {
 			bufIdx = i
 			break
 		}
@@ -114,7 +114,7 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 // it, the decision, its live range and its placement.
 func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int, via *ir.Rename) {
 	g := p.Graph
-	buf := &g.Buffers[bufIdx]
+	buf := g.Buffers.At(bufIdx)
 	gi := int(buf.Group)
 	gr := &g.Groups[gi]
 	pg := &p.Groups[gi]
@@ -143,8 +143,8 @@ func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int,
 	}
 	bw.WriteString("\n")
 	for _, c := range g.Claims {
-		if int(g.Buffers[c.Buffer].Group) == gi {
-			fmt.Fprintf(bw, "  %s %s at %s\n", g.Buffers[c.Buffer].Name, claimPhrase[c.Kind], g.Position(c.Pos))
+		if b := g.Buffers.At(c.Buffer); int(b.Group) == gi {
+			fmt.Fprintf(bw, "  %s %s at %s\n", b.Name, claimPhrase[c.Kind], g.Position(c.Pos))
 		}
 	}
 
@@ -176,7 +176,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 				a := g.Accesses.At(int(t.Access))
 				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), g.Position(a.Pos))
 				if int(a.Buffer) != bufIdx {
-					l += ", as " + g.Buffers[a.Buffer].Name
+					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
 				}
 				if c := coresPhrase(g, &g.Bundles[t.Bundle].Ops[t.Step], g.Split(a)); c != "" {
 					l += ", " + c
@@ -189,7 +189,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 				a := c.Access(g)
 				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.Node].Name, g.Position(a.Pos))
 				if int(a.Buffer) != bufIdx {
-					l += ", as " + g.Buffers[a.Buffer].Name
+					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
 				}
 				lines = append(lines, l)
 			}
@@ -233,7 +233,7 @@ func writeDecision(bw *bufio.Writer, p *planner.Result, ix *planner.Index, gi in
 // was live.
 func writePlacement(bw *bufio.Writer, p *planner.Result, bufIdx int) {
 	g := p.Graph
-	buf := &g.Buffers[bufIdx]
+	buf := g.Buffers.At(bufIdx)
 	gi := int(buf.Group)
 	gr, pg := &g.Groups[gi], &p.Groups[gi]
 	switch {
@@ -395,8 +395,8 @@ func unknown(g *ir.Graph, name string) error {
 			e.Node = "a CPU node"
 		}
 	}
-	names := make([]string, 0, len(g.Buffers)+len(g.Renames))
-	for _, b := range g.Buffers {
+	names := make([]string, 0, g.Buffers.Len()+len(g.Renames))
+	for _, b := range g.Buffers.All() {
 		names = append(names, b.Name)
 	}
 	for _, r := range g.Renames {

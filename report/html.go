@@ -152,11 +152,11 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 	for _, r := range planner.Reasons() {
 		d.Reasons = append(d.Reasons, r.String())
 	}
-	d.Names = make([]string, len(g.Buffers))
-	d.BufGroup = make([]int32, len(g.Buffers))
-	for i := range g.Buffers {
-		d.Names[i] = g.Buffers[i].Name
-		d.BufGroup[i] = g.Buffers[i].Group
+	d.Names = make([]string, g.Buffers.Len())
+	d.BufGroup = make([]int32, g.Buffers.Len())
+	for i, b := range g.Buffers.All() {
+		d.Names[i] = b.Name
+		d.BufGroup[i] = b.Group
 	}
 	n := len(g.Groups)
 	d.GRoot, d.GSize, d.GReason, d.GBundle, d.GViews = make([]int32, n), make([]int64, n), make([]int, n), make([]int32, n), make([][]int64, n)
@@ -166,7 +166,8 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		if gr.Members.Len > 1 {
 			for _, m := range g.Members(gr) {
 				if m != gr.Root {
-					d.GViews[gi] = append(d.GViews[gi], int64(m), g.Buffers[m].ViewOffset, g.Buffers[m].Size)
+					b := g.Buffers.At(int(m))
+					d.GViews[gi] = append(d.GViews[gi], int64(m), b.ViewOffset, b.Size)
 				}
 			}
 		}

@@ -91,7 +91,7 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 	if d.Graph != g.Name || d.Budget != p.Budget || len(d.Allocators) != len(plans) || len(d.Bundles) != len(g.Bundles) {
 		t.Fatalf("header %q %d %v, %d bundles", d.Graph, d.Budget, d.Allocators, len(d.Bundles))
 	}
-	for i, b := range g.Buffers {
+	for i, b := range g.Buffers.All() {
 		if d.Names[i] != b.Name || d.BufGroup[i] != int(b.Group) {
 			t.Errorf("buffer %d: %q in %d", i, d.Names[i], d.BufGroup[i])
 		}
@@ -104,7 +104,8 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 		var views []int64
 		for _, m := range g.Members(&gr) {
 			if m != gr.Root {
-				views = append(views, int64(m), g.Buffers[m].ViewOffset, g.Buffers[m].Size)
+				b := g.Buffers.At(int(m))
+				views = append(views, int64(m), b.ViewOffset, b.Size)
 			}
 		}
 		if jsonOf(views) != jsonOf(d.GViews[gi]) {
@@ -304,7 +305,7 @@ func TestHTMLGoldenInputs(t *testing.T) {
 		}
 		for gi := range p.Graph.Groups {
 			var b bytes.Buffer
-			report.Explain(&b, p, p.Graph.Buffers[p.Graph.Groups[gi].Root].Name, false)
+			report.Explain(&b, p, p.Graph.Buffers.At(int(p.Graph.Groups[gi].Root)).Name, false)
 			if texts[gi] != b.String() {
 				t.Errorf("%s: explanation of group %d differs", c.name, gi)
 			}
@@ -349,9 +350,9 @@ func TestHTMLBig(t *testing.T) {
 			t.Errorf("group %d: evidence %q", gi, d.Evidence[gi])
 		}
 	}
-	t.Logf("%d bytes, %.1f per buffer", len(page), float64(len(page))/float64(len(g.Buffers)))
-	if len(page) > 110*len(g.Buffers) {
-		t.Errorf("%d bytes for %d buffers", len(page), len(g.Buffers))
+	t.Logf("%d bytes, %.1f per buffer", len(page), float64(len(page))/float64(g.Buffers.Len()))
+	if len(page) > 110*g.Buffers.Len() {
+		t.Errorf("%d bytes for %d buffers", len(page), g.Buffers.Len())
 	}
 }
 
@@ -362,7 +363,7 @@ func TestHTMLEscapes(t *testing.T) {
 	h := &ir.Graph{}
 	names := []string{`a&b</script><script>alert(1)</script>`, `c<d>"'`}
 	g := &ir.Graph{Name: `g</title><b>`,
-		Buffers: []ir.Buffer{{Name: names[0], Size: 256, Group: 0, Alias: -1}, {Name: names[1], Size: 128, Group: 1, Alias: -1}},
+		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: names[0], Size: 256, Group: 0, Alias: -1}, {Name: names[1], Size: 128, Group: 1, Alias: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", 0, nil, nil, []ir.Access{{Buffer: 1, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),

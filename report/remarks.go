@@ -46,8 +46,7 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 	g := p.Graph
 	ix := p.Index()
 	bw := bufio.NewWriter(w)
-	for bi := range g.Buffers {
-		b := &g.Buffers[bi]
+	for bi, b := range g.Buffers.All() {
 		gi := int(b.Group)
 		pooled := p.Groups[gi].Reason == planner.Pooled
 		if pooled && mode == RemarksMissed || !pooled && mode == RemarksPassed {

@@ -61,17 +61,17 @@ func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position { return g.Position(c.A
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
 // ir.Graph.GroupKey, the smallest member name, as planning does.
-func groupName(g *ir.Graph, gi int) string { return g.Buffers[g.Groups[gi].Root].Name }
+func groupName(g *ir.Graph, gi int) string { return g.Buffers.At(int(g.Groups[gi].Root)).Name }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
 // else "a view of t0's storage" or "a view 2048 bytes into t0's storage".
 func viewPhrase(g *ir.Graph, bi int) string {
-	b := &g.Buffers[bi]
+	b := g.Buffers.At(bi)
 	gr := &g.Groups[b.Group]
 	if int(gr.Root) == bi {
 		return ""
 	}
-	root := g.Buffers[gr.Root].Name
+	root := g.Buffers.At(int(gr.Root)).Name
 	if b.ViewOffset == 0 {
 		return fmt.Sprintf("a view of %s's storage", root)
 	}
@@ -196,10 +196,11 @@ func evidence(p *planner.Result, ix *planner.Index, gi int) string {
 // (joined by sep).
 func memberList(g *ir.Graph, gi int, sep string) string {
 	gr := &g.Groups[gi]
-	parts := []string{g.Buffers[gr.Root].Name}
+	parts := []string{g.Buffers.At(int(gr.Root)).Name}
 	for _, m := range g.Members(gr) {
 		if m != gr.Root {
-			parts = append(parts, fmt.Sprintf("%s@%d", g.Buffers[m].Name, g.Buffers[m].ViewOffset))
+			b := g.Buffers.At(int(m))
+			parts = append(parts, fmt.Sprintf("%s@%d", b.Name, b.ViewOffset))
 		}
 	}
 	return strings.Join(parts, sep)

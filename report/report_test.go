@@ -466,10 +466,10 @@ func TestRemarks(t *testing.T) {
 		report.Remarks(&b, p, m)
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		var want []ir.Buffer
-		for _, buf := range g.Buffers {
+		for _, buf := range g.Buffers.All() {
 			pooled := p.Groups[buf.Group].Reason == planner.Pooled
 			if mode == "all" || pooled == (mode == "passed") {
-				want = append(want, buf)
+				want = append(want, *buf)
 			}
 		}
 		if len(lines) != len(want) {

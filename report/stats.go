@@ -61,7 +61,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 		state = "pool planning off"
 	}
 	fmt.Fprintf(bw, "graph %s: %s in %s, %s; %s, budget %s (%d bytes) per bundle\n",
-		g.Name, count(len(g.Buffers), "buffer"), count(len(g.Groups), "storage group"), count(len(g.Bundles), "bundle"),
+		g.Name, count(g.Buffers.Len(), "buffer"), count(len(g.Groups), "storage group"), count(len(g.Bundles), "bundle"),
 		state, HumanSize(p.Budget), p.Budget)
 	bw.WriteString(footprintLine(p, p.Footprint()))
 

@@ -86,13 +86,13 @@ func TestValid(t *testing.T) {
 			}
 		}
 		views, offset, chained := 0, 0, 0
-		for _, b := range g.Buffers {
+		for _, b := range g.Buffers.All() {
 			if b.Alias >= 0 {
 				views++
 				if b.AliasOffset > 0 {
 					offset++
 				}
-				if g.Buffers[b.Alias].Alias >= 0 {
+				if g.Buffers.At(int(b.Alias)).Alias >= 0 {
 					chained++
 				}
 			}
@@ -267,7 +267,7 @@ func measure(t *testing.T, cfg Config) familyStats {
 			}
 		}
 	}
-	for _, b := range g.Buffers {
+	for _, b := range g.Buffers.All() {
 		if b.Alias >= 0 {
 			st.views++
 			if b.AliasOffset > 0 {

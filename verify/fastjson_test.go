@@ -41,7 +41,7 @@ func TestBufferFastPath(t *testing.T) {
 			}
 			lines := strings.Split(after, "\n")
 			c := &checker{g: g, p: p, views: deriveViews(g)}
-			for i := range g.Buffers {
+			for i := range g.Buffers.Len() {
 				line := strings.TrimSpace(lines[i])
 				line = strings.TrimSuffix(line, ",")
 				want := c.appendBuffer(nil, i)
@@ -93,7 +93,7 @@ func TestBufferFastPathEscapes(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	g.Buffers[0].Name = "a\"\\é"
+	g.Buffers.At(0).Name = "a\"\\é"
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	c := &checker{g: g, p: p, views: deriveViews(g)}
 	if got := c.appendBuffer(nil, 0); got != nil {
@@ -125,7 +125,7 @@ func TestBufferFastPathEscapes(t *testing.T) {
 // returns nil when a string in it would need an escape.
 func (c *checker) appendBuffer(dst []byte, i int) []byte {
 	g, p := c.g, c.p
-	buf := &g.Buffers[i]
+	buf := g.Buffers.At(i)
 	pg := &p.Groups[buf.Group]
 	str := func(s string) bool {
 		for k := 0; k < len(s); k++ {
@@ -177,7 +177,7 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		return nil
 	}
 	dst = append(dst, `, "group": `...)
-	if !str(g.Buffers[g.Groups[buf.Group].Root].Name) {
+	if !str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name) {
 		return nil
 	}
 	dst = append(dst, `, "pos": `...)

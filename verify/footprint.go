@@ -200,7 +200,7 @@ func deriveKernelArgs(g *ir.Graph, p *planner.Result, bi int) []kernelArg {
 					index[a.Group] = k
 					out = append(out, kernelArg{group: a.Group})
 				}
-				if name := g.Buffers[a.Buffer].Name; !seen[name] {
+				if name := g.Buffers.At(int(a.Buffer)).Name; !seen[name] {
 					seen[name] = true
 					out[k].names = append(out[k].names, name)
 				}

@@ -398,7 +398,7 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo, slow 
 		switch {
 		case jb == nil:
 			withV2++ // the fast path's text has the version 2 keys
-		case matches && i < len(g.Buffers):
+		case matches && i < g.Buffers.Len():
 			bc.checkBuffer(i, jb)
 			if bc.checkBufferV2(i, jb) {
 				withV2++
@@ -459,8 +459,8 @@ func checkJSON(g *ir.Graph, p *planner.Result, r *reader, views *viewInfo, slow 
 	} else {
 		c.merge(kc)
 	}
-	if nBuffers != len(g.Buffers) {
-		c.fail("plan JSON: %d buffers, the graph declares %d", nBuffers, len(g.Buffers))
+	if nBuffers != g.Buffers.Len() {
+		c.fail("plan JSON: %d buffers, the graph declares %d", nBuffers, g.Buffers.Len())
 		return c.result()
 	}
 	c.merge(bc)
@@ -548,12 +548,13 @@ func (c *checker) checkBundleJSON(bi int, jb *bundleJSON) {
 
 // bufferMin bounds the length of appendBuffer's text for element i.
 func (c *checker) bufferMin(i int) int {
-	if i >= len(c.g.Buffers) {
+	if i >= c.g.Buffers.Len() {
 		return 0
 	}
-	n := 300 + 7*20 + len(c.g.Buffers[i].Name) + len(c.g.File) // the keys and reason, the integers, the file
-	n += len(c.g.Buffers[c.g.Groups[c.g.Buffers[i].Group].Root].Name)
-	if pg := &c.p.Groups[c.g.Buffers[i].Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
+	buf := c.g.Buffers.At(i)
+	n := 300 + 7*20 + len(buf.Name) + len(c.g.File) // the keys and reason, the integers, the file
+	n += len(c.g.Buffers.At(int(c.g.Groups[buf.Group].Root)).Name)
+	if pg := &c.p.Groups[buf.Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
 		n += len(c.g.Bundles[pg.Bundle].Name)
 	}
 	return n
@@ -563,11 +564,11 @@ func (c *checker) bufferMin(i int) int {
 // appendBuffer(nil, i) renders (not nil), else 0. It compares as it goes,
 // without rendering t.
 func (c *checker) matchBuffer(i int, data []byte) int {
-	if i >= len(c.g.Buffers) {
+	if i >= c.g.Buffers.Len() {
 		return 0
 	}
 	g, p := c.g, c.p
-	buf := &g.Buffers[i]
+	buf := g.Buffers.At(i)
 	pg := &p.Groups[buf.Group]
 	m := matcher{data: data, ok: true}
 	m.lit(`{"name": `)
@@ -605,7 +606,7 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 		m.str(pg.Reason.String())
 	}
 	m.lit(`, "group": `)
-	m.str(g.Buffers[g.Groups[buf.Group].Root].Name)
+	m.str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
 	m.lit(`, "pos": "`)
 	m.lit(c.plainFile())
 	m.lit(`:`)
@@ -700,7 +701,7 @@ func (m *matcher) int(v int64) {
 // group's decision.
 func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 	g, p := c.g, c.p
-	buf := g.Buffers[i]
+	buf := g.Buffers.At(i)
 	pg := p.Groups[buf.Group]
 	if !jb.Name.is(buf.Name) {
 		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, jb.Name, buf.Name)

@@ -159,7 +159,7 @@ func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 				return
 			}
 			want := args[k]
-			root := c.g.Buffers[c.g.Groups[want.group].Root].Name
+			root := c.g.Buffers.At(int(c.g.Groups[want.group].Root)).Name
 			if !a.Arg.is(int64(k)) || !a.Group.is(root) {
 				c.fail("plan JSON: bundle %q: kernel argument %d is %s (group %s), want %d (group %q)", name, k, a.Arg, a.Group, k, root)
 			}
@@ -216,7 +216,7 @@ func (s *v2State) argMin(bi, k int) int {
 	if k >= len(args) {
 		return 0
 	}
-	n := 40 + 20 + len(s.c.g.Buffers[s.c.g.Groups[args[k].group].Root].Name)
+	n := 40 + 20 + len(s.c.g.Buffers.At(int(s.c.g.Groups[args[k].group].Root)).Name)
 	for _, name := range args[k].names {
 		n += len(name) + 4
 	}
@@ -238,7 +238,7 @@ func (s *v2State) matchArg(bi, k int, data []byte) int {
 	m.lit(`{"arg": `)
 	m.int(int64(k))
 	m.lit(`, "group": `)
-	m.str(g.Buffers[g.Groups[args[k].group].Root].Name)
+	m.str(g.Buffers.At(int(g.Groups[args[k].group].Root)).Name)
 	m.lit(`, "names": [`)
 	for j, name := range args[k].names {
 		if j > 0 {
@@ -318,11 +318,11 @@ func (s *v2State) bundle(bi int, jb *bundleJSON) {
 // has them (both: true, neither: false; one of them is a violation).
 func (c *checker) checkBufferV2(i int, jb *bufferJSON) bool {
 	g := c.g
-	buf := &g.Buffers[i]
+	buf := g.Buffers.At(int(i))
 	if !jb.Group.ok && !jb.Pos.ok {
 		return false
 	}
-	root := g.Buffers[g.Groups[buf.Group].Root].Name
+	root := g.Buffers.At(int(g.Groups[buf.Group].Root)).Name
 	if !jb.Group.is(root) {
 		c.fail("plan JSON: buffer %q: group %s, its storage's root is %q", buf.Name, jb.Group, root)
 	}

@@ -146,15 +146,15 @@ var corruptions = []corruption{
 		return true
 	}},
 	{"buffer size off the stick", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		g.Buffers[r.Intn(len(g.Buffers))].Size += 64
+		g.Buffers.At(r.Intn(g.Buffers.Len())).Size += 64
 		return true
 	}},
 	{"view offset", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		bi := pick(len(g.Buffers), r, func(i int) bool { return g.Buffers[i].Alias >= 0 })
+		bi := pick(g.Buffers.Len(), r, func(i int) bool { return g.Buffers.At(i).Alias >= 0 })
 		if bi < 0 {
 			return false
 		}
-		g.Buffers[bi].ViewOffset += 128
+		g.Buffers.At(bi).ViewOffset += 128
 		return true
 	}},
 	{"group size", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
@@ -181,14 +181,14 @@ var corruptions = []corruption{
 			return false
 		}
 		a := g.Accesses.At(r.Intn(g.Accesses.Len()))
-		a.Buffer = int32(r.Intn(len(g.Buffers)))
+		a.Buffer = int32(r.Intn(g.Buffers.Len()))
 		if r.Intn(2) == 0 {
-			a.Group = g.Buffers[a.Buffer].Group // consistent, but elsewhere
+			a.Group = g.Buffers.At(int(a.Buffer)).Group // consistent, but elsewhere
 		}
 		return true
 	}},
 	{"buffer group", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		g.Buffers[r.Intn(len(g.Buffers))].Group = int32(r.Intn(len(g.Groups) + 1))
+		g.Buffers.At(r.Intn(g.Buffers.Len())).Group = int32(r.Intn(len(g.Groups) + 1))
 		return true
 	}},
 	{"cores", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {

@@ -399,8 +399,11 @@ func (c *checker) groupName(gi int) string {
 	name := ""
 	seen := false
 	for _, m := range g.Members(&g.Groups[gi]) {
-		if m >= 0 && int(m) < len(g.Buffers) && (!seen || g.Buffers[m].Name < name) {
-			name, seen = g.Buffers[m].Name, true
+		if m < 0 || int(m) >= g.Buffers.Len() {
+			continue
+		}
+		if n := g.Buffers.At(int(m)).Name; !seen || n < name {
+			name, seen = n, true
 		}
 	}
 	return name
@@ -530,7 +533,7 @@ func (c *checker) checkGraph() bool {
 	// The groups first, each member looked up once, into gc (their
 	// violations come after the buffers'): listed[bi] is whether buffer
 	// bi appears among the members of its own group.
-	listed := make([]bool, len(g.Buffers))
+	listed := make([]bool, g.Buffers.Len())
 	gc := &checker{g: g, p: c.p, opt: c.opt}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
@@ -539,25 +542,24 @@ func (c *checker) checkGraph() bool {
 			continue
 		}
 		for _, m := range g.Members(gr) {
-			if m < 0 || int(m) >= len(g.Buffers) {
+			if m < 0 || int(m) >= g.Buffers.Len() {
 				gc.fail("group %q: member index %d out of range", c.groupName(gi), m)
 				ok = false
 				continue
 			}
-			b := &g.Buffers[m]
+			b := g.Buffers.At(int(m))
 			if int(b.Group) != gi {
 				gc.fail("group %q: member %q belongs to group %d", c.groupName(gi), b.Name, b.Group)
 			} else {
 				listed[m] = true
 			}
 		}
-		if gr.Root < 0 || int(gr.Root) >= len(g.Buffers) || int(g.Buffers[gr.Root].Group) != gi {
+		if gr.Root < 0 || int(gr.Root) >= g.Buffers.Len() || int(g.Buffers.At(int(gr.Root)).Group) != gi {
 			gc.fail("group %q: root index %d is not one of its members", c.groupName(gi), gr.Root)
 			ok = false
 		}
 	}
-	for bi := range g.Buffers {
-		b := &g.Buffers[bi]
+	for bi, b := range g.Buffers.All() {
 		if b.Group < 0 || int(b.Group) >= len(g.Groups) {
 			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
 			ok = false
@@ -654,14 +656,14 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 	ok := true
 	for ai := range accs {
 		a := &accs[ai]
-		if a.Buffer < 0 || int(a.Buffer) >= len(g.Buffers) {
+		if a.Buffer < 0 || int(a.Buffer) >= g.Buffers.Len() {
 			c.fail("%s %s: buffer index %d out of range", kind, name, a.Buffer)
 			ok = false
 			continue
 		}
-		if a.Group != g.Buffers[a.Buffer].Group {
+		if b := g.Buffers.At(int(a.Buffer)); a.Group != b.Group {
 			c.fail("%s %s: access of %q records group %d, the buffer's is %d",
-				kind, name, g.Buffers[a.Buffer].Name, a.Group, g.Buffers[a.Buffer].Group)
+				kind, name, b.Name, a.Group, b.Group)
 			ok = false
 		}
 	}

@@ -408,8 +408,8 @@ func TestCatchesMutations(t *testing.T) {
 			return false
 		}},
 		{"view offset shifted", func(p *planner.Result, r *rand.Rand) bool {
-			for bi := range p.Graph.Buffers {
-				if b := &p.Graph.Buffers[bi]; b.Alias >= 0 {
+			for _, b := range p.Graph.Buffers.All() {
+				if b.Alias >= 0 {
 					b.ViewOffset += 128
 					return true
 				}

@@ -53,10 +53,10 @@ const (
 // linear in the number of buffers, times log of the aliases, however
 // long the chains are).
 func deriveViews(g *ir.Graph) *viewInfo {
-	n := len(g.Buffers)
+	n := g.Buffers.Len()
 	v := &viewInfo{plain: make([]uint64, (n+63)/64)}
-	for i := range g.Buffers {
-		if b := &g.Buffers[i]; b.Alias == -1 && b.AliasOffset == 0 {
+	for i, b := range g.Buffers.All() {
+		if b.Alias == -1 && b.AliasOffset == 0 {
 			v.plain[i>>6] |= 1 << (i & 63)
 		} else {
 			v.aliased = append(v.aliased, int32(i))
@@ -83,22 +83,23 @@ func deriveViews(g *ir.Graph) *viewInfo {
 				root, base = r, v.aview[k]
 				break
 			}
+			bj := g.Buffers.At(int(j))
 			if v.aroot[k] == rootOnPath {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", g.Buffers[j].Name))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", bj.Name))
 				break
 			}
 			v.aroot[k] = rootOnPath
 			path = append(path, int32(k))
-			a := int(g.Buffers[j].Alias)
+			a := int(bj.Alias)
 			if a == -1 {
-				if g.Buffers[j].AliasOffset != 0 {
-					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", g.Buffers[j].Name, g.Buffers[j].AliasOffset))
+				if bj.AliasOffset != 0 {
+					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", bj.Name, bj.AliasOffset))
 				}
 				root = j
 				break
 			}
 			if a < 0 || a >= n {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", g.Buffers[j].Name, a))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", bj.Name, a))
 				break
 			}
 			if v.isPlain(a) {
@@ -119,9 +120,10 @@ func deriveViews(g *ir.Graph) *viewInfo {
 				v.aview[pk], base = 0, 0
 				continue
 			}
-			off := g.Buffers[b].AliasOffset
+			bb := g.Buffers.At(int(b))
+			off := bb.AliasOffset
 			if off < 0 || off > math.MaxInt64-base {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", g.Buffers[b].Name, off, base))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", bb.Name, off, base))
 				v.aroot[pk], root = -1, -1
 				continue
 			}
@@ -140,19 +142,19 @@ func (c *checker) checkViews(v *viewInfo) {
 	for _, s := range v.problems {
 		c.fail("%s", s)
 	}
-	for i := range g.Buffers {
-		b := &g.Buffers[i]
+	for i, b := range g.Buffers.All() {
 		if r, view := v.of(int32(i)); r >= 0 {
+			root := g.Buffers.At(int(r))
 			if b.ViewOffset != view {
-				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, g.Buffers[r].Name, view)
+				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, root.Name, view)
 			}
-			if g.Buffers[r].Group != b.Group {
+			if root.Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
-					b.Name, c.groupName(int(b.Group)), g.Buffers[r].Name, c.groupName(int(g.Buffers[r].Group)))
+					b.Name, c.groupName(int(b.Group)), root.Name, c.groupName(int(root.Group)))
 			}
 		}
-		if a := b.Alias; a >= 0 && int(a) < len(g.Buffers) && g.Buffers[a].Group != b.Group {
-			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers[a].Name)
+		if a := b.Alias; a >= 0 && int(a) < g.Buffers.Len() && g.Buffers.At(int(a)).Group != b.Group {
+			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers.At(int(a)).Name)
 		}
 	}
 	for gi := range g.Groups {
@@ -161,7 +163,7 @@ func (c *checker) checkViews(v *viewInfo) {
 		var size int64
 		sized := true
 		for _, m := range g.Members(gr) {
-			b := &g.Buffers[m]
+			b := g.Buffers.At(int(m))
 			if b.Alias == -1 {
 				roots++
 				if gr.Root != m {
@@ -261,7 +263,7 @@ func (c *checker) checkOpCores(op *ir.Op) {
 			a := &accs[ai]
 			split := c.g.Split(a)
 			if split != nil && len(split) != len(c.g.Cores(op)) {
-				c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers[a.Buffer].Name, c.g.Cores(op))
+				c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers.At(int(a.Buffer)).Name, c.g.Cores(op))
 			}
 			for _, s := range split {
 				if s < 0 {
@@ -312,7 +314,7 @@ func (c *checker) checkOpBounds(bi int, b *ir.Bundle, op *ir.Op) {
 	for _, accs := range [2][]ir.Access{g.Reads(op), g.Writes(op)} {
 		for ai := range accs {
 			a := &accs[ai]
-			buf := &g.Buffers[a.Buffer]
+			buf := g.Buffers.At(int(a.Buffer))
 			far, ok := extent(g, b, op, a)
 			if !ok {
 				c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)

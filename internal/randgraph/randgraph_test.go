@@ -35,7 +35,7 @@ func TestV2Coverage(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("seed %d: %v\n%s", seed, errs, src)
 		}
-		for _, b := range g.Buffers {
+		for _, b := range g.Buffers.All() {
 			if b.Alias < 0 {
 				continue
 			}
@@ -48,7 +48,7 @@ func TestV2Coverage(t *testing.T) {
 			default:
 				unaligned++
 			}
-			if g.Buffers[b.Alias].Alias >= 0 {
+			if g.Buffers.At(int(b.Alias)).Alias >= 0 {
 				chains++
 			}
 		}

@@ -218,12 +218,10 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestWriteJSONStopsAtWriteError: the plan JSON is handed to the writer
-// in 64 KiB pieces; once one fails, WriteJSON returns that error at once
-// (the verifier stops reading a document it has rejected, and the writer
-// must not build the rest: a plan of 20,000 buffers and ops is well over
-// ten pieces, so any write after the failing one is a defect).
-func TestWriteJSONStopsAtWriteError(t *testing.T) {
+// bigChain is a graph of 20,000 buffers t0..t19999 and one bundle of
+// 19,999 ops, op i reading t(i-1) and writing ti.
+func bigChain(t *testing.T) *ir.Graph {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("graph big {\n")
 	const n = 20000
@@ -239,6 +237,16 @@ func TestWriteJSONStopsAtWriteError(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
+	return g
+}
+
+// TestWriteJSONStopsAtWriteError: the plan JSON is handed to the writer
+// in 64 KiB pieces; once one fails, WriteJSON returns that error at once
+// (the verifier stops reading a document it has rejected, and the writer
+// must not build the rest: a plan of 20,000 buffers and ops is well over
+// ten pieces, so any write after the failing one is a defect).
+func TestWriteJSONStopsAtWriteError(t *testing.T) {
+	g := bigChain(t)
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var whole bytes.Buffer
 	if err := planner.WriteJSON(&whole, p); err != nil {
@@ -275,21 +283,8 @@ func (w *piecesWriter) Write(p []byte) (int, error) {
 // bytes a node); 10,000 bundles with a pool each have a "pool_sizes" of
 // some 200 KB.
 func TestWriteJSONInPieces(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("graph big {\n")
 	const n = 20000
-	for i := range n {
-		fmt.Fprintf(&b, "  buffer t%d : 256\n", i)
-	}
-	b.WriteString("  input t0\n  fused k {\n")
-	for i := 1; i < n; i++ {
-		fmt.Fprintf(&b, "    op o%d reads t%d writes t%d\n", i, i-1, i)
-	}
-	b.WriteString("  }\n  output t19999\n}\n")
-	g, errs := frontend.ParseCheck("big.bir", []byte(b.String()))
-	if errs != nil {
-		t.Fatal(errs)
-	}
+	g := bigChain(t)
 	p := planner.Plan(g.Unfused(), planner.Options{Budget: planner.DefaultBudget})
 	if len(p.Bundles) != n-1 {
 		t.Fatalf("%d bundles, want %d", len(p.Bundles), n-1)
@@ -306,7 +301,7 @@ func TestWriteJSONInPieces(t *testing.T) {
 	// 10,000 bundles of two ops, each with a pool for the buffer its
 	// first op writes and its second reads: "pool_sizes" has 10,000
 	// entries, some 200 KB.
-	b.Reset()
+	var b strings.Builder
 	b.WriteString("graph pools {\n  buffer x : 256\n")
 	const m = 10000
 	for i := range m {
@@ -317,7 +312,7 @@ func TestWriteJSONInPieces(t *testing.T) {
 		fmt.Fprintf(&b, "  fused k%d {\n    op a%d reads x writes t%d\n    op b%d reads t%d writes y%d\n  }\n  output y%d\n", i, i, i, i, i, i, i)
 	}
 	b.WriteString("}\n")
-	g, errs = frontend.ParseCheck("pools.bir", []byte(b.String()))
+	g, errs := frontend.ParseCheck("pools.bir", []byte(b.String()))
 	if errs != nil {
 		t.Fatal(errs)
 	}

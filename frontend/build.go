@@ -128,13 +128,14 @@ type openBlock struct {
 // generated graph's source has a name per 40-50 bytes, an op per 100 and
 // a loop per 500: the first arrays are sized so that the bundle under
 // construction rarely has to move. Graph.Buffers and Graph.Accesses
-// are not sized: they grow in chunks that are never copied (see
-// ir.Chunked), and finish trims their last chunks.
+// grow in chunks that are never copied (see ir.Chunked), and finish
+// trims their last chunks.
 //
 // A small source (under smallSource bytes) has shorter names: its name
-// table is sized for a name per 40 bytes (see below), and its graph's
-// items and loop lists for the whole source. A large source keeps the
-// sizes above, which bound its memory.
+// table is sized for a name per 40 bytes (see below), its graph's items
+// and loop lists for the whole source, and the first chunks of its
+// buffers and accesses too. A large source keeps the sizes above, which
+// bound its memory.
 // Graph.Ints starts empty whatever the size: it holds each distinct list
 // once (see intLists), a few thousand words even at a million ops.
 func newBuilder(file string, size int) *builder {
@@ -159,6 +160,10 @@ func newBuilder(file string, size int) *builder {
 		b.itemStack = make([]ir.Item, 0, size/128)
 		b.g.Items = make([]ir.Item, 0, size/128)
 		b.g.LoopLists = make([]int32, 0, size/150)
+		// A buffer per 80 bytes and an access per 34 at 10k ops: one
+		// chunk each, whose elements are found without a search.
+		b.g.Buffers.SizeFirst(size / 64)
+		b.g.Accesses.SizeFirst(size / 33)
 	} else {
 		b.names = newNameTable(size / 96)
 	}

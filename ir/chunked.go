@@ -4,10 +4,11 @@ import "iter"
 
 // Chunked is an array that is never copied whole as it grows: its
 // elements are kept in chunks, each allocated once, of 64 elements at
-// first, doubling up to 65,536 (ChunkLen), and located by dense indices
-// 0, 1, ..., Len()-1 as in one array. Graph.Accesses and Graph.Buffers
-// are two; the frontend's builder keeps its other records appended one
-// at a time (far starts, aliases, claims) in them too.
+// first (or as SizeFirst says), doubling up to 65,536 (ChunkLen), and
+// located by dense indices 0, 1, ..., Len()-1 as in one array.
+// Graph.Accesses and Graph.Buffers are two; the frontend's builder keeps
+// its other records appended one at a time (far starts, aliases, claims)
+// in them too.
 //
 // Why: a graph-wide array built one element at a time is either grown
 // by copies of itself (append's quarter steps, each into fresh pages) or
@@ -21,23 +22,33 @@ import "iter"
 // A run of elements appended together with Push from one start (an op's
 // accesses) is always in one chunk: Slice returns it without copying.
 // Finding an element's chunk costs a load from a table of one entry per
-// ChunkLen elements and a comparison or two (see chunk).
+// 64 elements and a comparison or two (see chunk).
 type Chunked[T any] struct {
 	chunks [][]T
 	starts []int32 // the index of each chunk's first element
-	// slots[i] is the chunk that holds index i*ChunkLen, the first of
+	// slots[i] is the chunk that holds index i*slotLen, the first of
 	// the chunks that may hold an index from there to the next slot's.
 	slots []int32
 	n     int32
+	first int32 // the first chunk's capacity, if not firstChunk (SizeFirst)
 }
 
 // ChunkLen is the largest length of a Chunked's chunks, but for a chunk
 // of a single run longer than it: 65,536 (1.5 MiB of accesses).
 const ChunkLen = 1 << chunkShift
 
+// A chunk is at least firstChunk long (but for one that a run which did
+// not fit ended early), and a slot locates the chunk of every slotLen-th
+// index: its following indices are then in that chunk or the next
+// (rarely one more). A slot per ChunkLen indices left chunk's search to
+// walk the short first chunks, up to ten of them for an index under
+// 65,536: 4 % of a 10k-op parse, where the builder looks every access's
+// buffer up. The table costs 4 bytes per 64 elements.
 const (
 	chunkShift = 16
-	firstChunk = 64
+	firstChunk = 1 << slotShift
+	slotShift  = 6
+	slotLen    = 1 << slotShift
 )
 
 // ChunkedOf returns a Chunked of the elements v, in one chunk: for a
@@ -48,16 +59,23 @@ func ChunkedOf[T any](v ...T) Chunked[T] {
 	return c
 }
 
+// SizeFirst makes the first chunk hold n elements (at most ChunkLen),
+// where the caller expects about n: an array of a small graph is then
+// one chunk, made once, whose elements chunk finds at once. It has no
+// effect once an element is pushed.
+func (c *Chunked[T]) SizeFirst(n int) {
+	c.first = int32(min(max(n, firstChunk), ChunkLen))
+}
+
 // Len is the number of elements.
 func (c *Chunked[T]) Len() int { return int(c.n) }
 
 // chunk returns the chunk that holds index i (0 <= i < Len()): the slot
-// of i's ChunkLen-aligned run names the chunk holding its first index;
+// of i's slotLen-aligned run names the chunk holding its first index;
 // the chunks after it that start at or before i are skipped (at most
-// one or two, chunks being ChunkLen long but for the short first ones and
-// those a run that did not fit ended early).
+// one or two: see slotShift).
 func (c *Chunked[T]) chunk(i int32) int {
-	k := int(c.slots[i>>chunkShift])
+	k := int(c.slots[i>>slotShift])
 	for k+1 < len(c.starts) && c.starts[k+1] <= i {
 		k++
 	}
@@ -100,7 +118,7 @@ func (c *Chunked[T]) Push(start int32) *T {
 	if k < 0 || len(c.chunks[k]) == cap(c.chunks[k]) {
 		k = c.open(start)
 	}
-	if c.n&(ChunkLen-1) == 0 {
+	if c.n&(slotLen-1) == 0 {
 		c.slots = append(c.slots, int32(k))
 	}
 	c.n++
@@ -126,6 +144,9 @@ func (c *Chunked[T]) open(start int32) int {
 	k := len(c.chunks) - 1
 	var run []T
 	size := firstChunk
+	if c.first > 0 {
+		size = int(c.first)
+	}
 	if k >= 0 {
 		last := c.chunks[k]
 		run = last[start-c.starts[k]:]
@@ -141,7 +162,7 @@ func (c *Chunked[T]) open(start int32) int {
 	c.starts = append(c.starts, start)
 	k++
 	// The slots of the run's indices now name its new chunk.
-	for i := (int(start) + ChunkLen - 1) >> chunkShift; i < len(c.slots); i++ {
+	for i := (int(start) + slotLen - 1) >> slotShift; i < len(c.slots); i++ {
 		c.slots[i] = int32(k)
 	}
 	return k

@@ -127,3 +127,52 @@ func TestChunkedNeverCopiesWhole(t *testing.T) {
 		t.Error("an empty run is not nil")
 	}
 }
+
+// TestChunkSearchShort: chunk finds an index's chunk at most two chunks
+// after the one its slot names, in the short first chunks too (a slot
+// per ChunkLen indices walked up to ten of them there: 4 % of a 10k-op
+// parse). The elements are pushed as the builder pushes buffers (one a
+// run) and accesses (short runs, some that do not fit their chunk).
+func TestChunkSearchShort(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, maxRun := range []int{1, 9, 300} {
+		var c Chunked[int64]
+		for c.Len() < 3*ChunkLen {
+			start := int32(c.Len())
+			for range 1 + r.Intn(maxRun) {
+				c.Push(start)
+			}
+		}
+		for i := range c.Len() {
+			if skipped := c.chunk(int32(i)) - int(c.slots[i>>slotShift]); skipped > 2 {
+				t.Fatalf("runs up to %d: index %d is %d chunks after its slot's", maxRun, i, skipped)
+			}
+		}
+	}
+}
+
+// TestChunkedSizeFirst: a first chunk sized for 1,000 elements holds
+// them all; the next one starts a second chunk of twice that; a size
+// over ChunkLen is ChunkLen, and under firstChunk is firstChunk.
+func TestChunkedSizeFirst(t *testing.T) {
+	var c Chunked[int64]
+	c.SizeFirst(1000)
+	for i := range 1000 {
+		*c.Push(int32(i)) = int64(i)
+	}
+	if ch := c.Chunks(); len(ch) != 1 || cap(ch[0]) != 1000 {
+		t.Fatalf("1000 elements: %d chunks, the first of capacity %d; want 1 of 1000", len(ch), cap(c.Chunks()[0]))
+	}
+	*c.Push(1000) = 1000
+	if ch := c.Chunks(); len(ch) != 2 || cap(ch[1]) != 2000 || *c.At(1000) != 1000 || *c.At(999) != 999 {
+		t.Fatalf("1001 elements: %d chunks, the second of capacity %d", len(ch), cap(ch[len(ch)-1]))
+	}
+	for _, n := range []int{1, 1 << 20} {
+		var d Chunked[int64]
+		d.SizeFirst(n)
+		d.Push(0)
+		if got, want := cap(d.Chunks()[0]), min(max(n, firstChunk), ChunkLen); got != want {
+			t.Errorf("SizeFirst(%d): capacity %d, want %d", n, got, want)
+		}
+	}
+}

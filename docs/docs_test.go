@@ -175,6 +175,19 @@ func TestDocs(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building sdscgen: %v\n%s", err, out)
 	}
+	// testscript gives a script HOME=/no-home, and with it a Go module
+	// cache and build cache of its own, empty on a fresh machine: a
+	// script that builds (scripts/poolsave.sh) would print "go:
+	// downloading" lines that the page does not show. It gets the
+	// caches of the go command that runs this test instead.
+	goEnv, err := exec.Command("go", "env", "GOPATH", "GOMODCACHE", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	goVars := strings.Split(strings.TrimSuffix(string(goEnv), "\n"), "\n")
+	if len(goVars) != 3 {
+		t.Fatalf("go env printed %q, want 3 lines", goEnv)
+	}
 	files := []string{filepath.Join(root, "README.md")}
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	files = append(files, pages...)
@@ -201,6 +214,9 @@ func TestDocs(t *testing.T) {
 			// them.
 			path := []string{bin, filepath.Join(root, "dialect", "build", "bin"), "/usr/lib/llvm-16/bin", os.Getenv("PATH")}
 			env.Setenv("PATH", strings.Join(path, string(os.PathListSeparator)))
+			for i, k := range []string{"GOPATH", "GOMODCACHE", "GOCACHE"} {
+				env.Setenv(k, goVars[i])
+			}
 			// The scratch folder sees every top-level entry of the
 			// repository through a symlink (so scripts that build
 			// ./cmd/sdscgen work), and commands write their own files

@@ -76,6 +76,27 @@ const (
 // graph of few bundles (a real model; a million ops in 1 or 1000
 // bundles) gains under half a megabyte: its peak is unchanged.
 
+// A large run maps its heap ahead with transparent huge pages
+// (mapHeap). A fresh 4 KiB page costs a page fault at its first write,
+// 25-40 us on the virtual machines measured in BENCHMARKS.md, and a run
+// over a million ops writes some 150,000 of them (a third of its system
+// time); a 2 MiB page costs one fault and the clearing of its bytes.
+// The kernel gives huge pages only to memory marked for them unless it
+// is set to give them everywhere ("always"), and the Go runtime does
+// not mark its heap. The block is hugeHeapFactor times the run's memory
+// limit: the live data of a graph that outgrows the cap reached 1.6
+// times it (wide-1M), and a heap that grew past a block of the limit's
+// size, huge pages below and small ones above, cost that graph more in
+// collection than the faults saved. The block is address space only:
+// the pages a run never writes are never backed. Under hugeHeapInput
+// bytes of input a run maps a few tens of megabytes, and the
+// collection that releases the block costs more than the faults it
+// saves.
+const (
+	hugeHeapInput  = smallInput
+	hugeHeapFactor = 2
+)
+
 // gcPercent is GOGC for an input of n bytes, planned with fusion off
 // when unfused.
 func gcPercent(n int, unfused bool) int {
@@ -137,14 +158,24 @@ type gcTuner struct {
 	sample []metrics.Sample
 	armed  bool
 	done   bool
+	// mapHeap maps heap with huge pages (mapHeap; tests see the
+	// size); mapped says it has been called.
+	mapHeap func(n int)
+	mapped  bool
 }
 
 func newGCTuner(getenv func(string) string) *gcTuner {
-	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, mapHeap: mapHeap}
 }
 
-// input applies gcPercent and memLimit for an input of inputBytes.
+// input applies gcPercent and memLimit for an input of inputBytes; the
+// first time it is told of hugeHeapInput bytes or more, it maps
+// hugeHeapFactor times that limit of heap with huge pages.
 func (t *gcTuner) input(inputBytes int, unfused bool) {
+	if !t.mapped && inputBytes >= hugeHeapInput {
+		t.mapped = true
+		t.mapHeap(hugeHeapFactor * int(memLimit(inputBytes, unfused)))
+	}
 	if t.getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent(inputBytes, unfused))
 	}

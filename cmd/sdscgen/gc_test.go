@@ -26,6 +26,7 @@ func TestTuneGC(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
 	gc := newGCTuner(getenv)
+	gc.mapHeap = func(int) {} // TestMapHeapOnce's
 	defer gc.stop()
 
 	// 100 MiB of input, a large run: with fusion on GOGC 200 under a
@@ -103,6 +104,7 @@ func TestTuneGraph(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
 	gc := newGCTuner(getenv)
+	gc.mapHeap = func(int) {} // TestMapHeapOnce's
 	defer gc.stop()
 
 	// 100 MiB of input in 1M bundles: 450 MiB (4.5 x) + 440 MB.

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestMapHeapOnce: the tuner maps the heap once, at the first input of
+// hugeHeapInput (16 MiB) bytes or more, twice that input's memory
+// limit: 16 MiB of input has the 256 MiB floor as its limit, so 512 MiB.
+func TestMapHeapOnce(t *testing.T) {
+	var sizes []int
+	gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
+	gc.mapHeap = func(n int) { sizes = append(sizes, n) }
+	for _, n := range []int{4 << 20, 16<<20 - 1, 16 << 20, 100 << 20} {
+		gc.input(n, false)
+	}
+	if len(sizes) != 1 || sizes[0] != 512<<20 {
+		t.Errorf("mapped %v, want once 512 MiB", sizes)
+	}
+}
+
+// TestMapHeapHugePages runs mapHeap in a child process (a fresh heap, as
+// the command's), then allocates 64 MiB and writes every page of it:
+// that slice must lie in a mapping marked for huge pages (VmFlags hg in
+// /proc/self/smaps), and, unless the kernel is set never to give them,
+// be backed by some (AnonHugePages).
+func TestMapHeapHugePages(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil {
+		t.Skipf("this kernel has no transparent huge pages (%v): mapHeap's advice is refused, and ignored", err)
+	}
+	hg, anonHuge, out := mapHeapChild(t, "1")
+	if !hg {
+		t.Errorf("the slice allocated after mapHeap is not in a mapping marked for huge pages\n%s", out)
+	}
+	if strings.Contains(string(mode), "[never]") {
+		t.Logf("transparent huge pages are off here (%s): not checking that they back the slice", strings.TrimSpace(string(mode)))
+	} else if anonHuge == 0 {
+		t.Errorf("no huge page backs the 64 MiB slice (AnonHugePages 0 kB; mode %s)\n%s", strings.TrimSpace(string(mode)), out)
+	}
+}
+
+// TestMapHeapUnderLimit: under a limit on the address space (here 1
+// TiB, far more than the run needs) mapHeap maps nothing, so the slice
+// allocated after it is in no mapping marked for huge pages.
+func TestMapHeapUnderLimit(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+		t.Skipf("this kernel has no transparent huge pages (%v): nothing is ever marked", err)
+	}
+	if hg, _, out := mapHeapChild(t, "limited"); hg {
+		t.Errorf("under RLIMIT_AS the slice is in a mapping marked for huge pages\n%s", out)
+	}
+}
+
+// mapHeapChild runs TestMapHeapChild in mode ("1", or "limited": under
+// an address-space limit) and returns what it found.
+func mapHeapChild(t *testing.T, mode string) (hg bool, anonHugeKB int, out []byte) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMapHeapChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAPHEAP="+mode)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, err := fmt.Sscanf(line, "mapped hg=%t anonhuge=%d", &hg, &anonHugeKB); err == nil {
+			return hg, anonHugeKB, out
+		}
+	}
+	t.Fatalf("child printed no result:\n%s", out)
+	return false, 0, nil
+}
+
+// TestMapHeapChild is the child of the tests above: mapHeap on a fresh
+// heap, as the command's, then a 64 MiB slice written page by page.
+func TestMapHeapChild(t *testing.T) {
+	mode := os.Getenv("SDSCGEN_TEST_MAPHEAP")
+	if mode == "" {
+		t.Skip("the child of TestMapHeapHugePages and TestMapHeapUnderLimit")
+	}
+	if mode == "limited" {
+		l := unix.Rlimit{Cur: 1 << 40, Max: 1 << 40}
+		if err := unix.Setrlimit(unix.RLIMIT_AS, &l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mapHeap(256 << 20)
+	s := make([]byte, 64<<20)
+	for i := 0; i < len(s); i += 4096 {
+		s[i] = 1
+	}
+	// An address in the middle of the slice, on a huge page of it.
+	mid := uint64(uintptr(unsafe.Pointer(&s[len(s)/2])))
+	hg, anonHuge, err := smapsAt(mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("mapped hg=%t anonhuge=%d\n", hg, anonHuge)
+}
+
+// smapsAt reads /proc/self/smaps for the mapping that holds addr: whether
+// it is marked for huge pages, and how many kB of huge pages back it.
+func smapsAt(addr uint64) (hg bool, anonHugeKB int, err error) {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return false, 0, err
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		if lo, hi, ok := strings.Cut(fields[0], "-"); ok && !strings.HasSuffix(fields[0], ":") {
+			l, err1 := strconv.ParseUint(lo, 16, 64)
+			h, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 == nil && err2 == nil {
+				if in {
+					break // the mapping after addr's
+				}
+				in = l <= addr && addr < h
+				continue
+			}
+		}
+		if !in {
+			continue
+		}
+		switch fields[0] {
+		case "AnonHugePages:":
+			anonHugeKB, _ = strconv.Atoi(fields[1])
+		case "VmFlags:":
+			for _, fl := range fields[1:] {
+				hg = hg || fl == "hg"
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return false, 0, err
+	}
+	return hg, anonHugeKB, nil
+}

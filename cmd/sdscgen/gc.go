@@ -76,24 +76,25 @@ const (
 // graph of few bundles (a real model; a million ops in 1 or 1000
 // bundles) gains under half a megabyte: its peak is unchanged.
 
-// A large run maps its heap ahead with transparent huge pages
-// (mapHeap). A fresh 4 KiB page costs a page fault at its first write,
-// 25-40 us on the virtual machines measured in BENCHMARKS.md, and a run
-// over a million ops writes some 150,000 of them (a third of its system
-// time); a 2 MiB page costs one fault and the clearing of its bytes.
-// The kernel gives huge pages only to memory marked for them unless it
-// is set to give them everywhere ("always"), and the Go runtime does
-// not mark its heap. The block is hugeHeapFactor times the run's memory
-// limit: the live data of a graph that outgrows the cap reached 1.6
-// times it (wide-1M), and a heap that grew past a block of the limit's
-// size, huge pages below and small ones above, cost that graph more in
-// collection than the faults saved. The block is address space only:
-// the pages a run never writes are never backed. Under hugeHeapInput
-// bytes of input a run maps a few tens of megabytes, and the
-// collection that releases the block costs more than the faults it
-// saves.
+// A run of hugeHeapInput bytes of input or more maps its heap ahead
+// with transparent huge pages (mapHeap). A fresh 4 KiB page costs a
+// page fault at its first write, 25-40 us on the virtual machines
+// measured in BENCHMARKS.md, and a run over a million ops writes some
+// 150,000 of them (a third of its system time); a 2 MiB page costs one
+// fault and the clearing of its bytes. The kernel gives huge pages only
+// to memory marked for them unless it is set to give them everywhere
+// ("always"), and the Go runtime does not mark its heap. The block is
+// hugeHeapFactor times the run's memory limit: the live data of a graph
+// that outgrows the cap reached 1.6 times it (wide-1M), and a heap that
+// grew past a block of the limit's size, huge pages below and small
+// ones above, cost that graph more in collection than the faults saved.
+// The block is address space only: the pages a run never writes are
+// never backed. Mapping it (and the collection that releases it) costs
+// a few milliseconds: a real model's graph (90-290 KB) ran 2-5 ms
+// slower with it, 5,000 synthetic ops (478 KB) 10 ms faster, 10,000 (1
+// MB) 30 ms, hence hugeHeapInput.
 const (
-	hugeHeapInput  = smallInput
+	hugeHeapInput  = 512 << 10
 	hugeHeapFactor = 2
 )
 

@@ -7,7 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// hugePage is the size of an x86-64 or arm64 transparent huge page.
+// hugePage is the size of a transparent huge page on x86-64 (and on
+// arm64 with 4 KiB pages).
 const hugePage = 2 << 20
 
 // mapHeap maps n bytes of heap for the run ahead and asks the kernel to

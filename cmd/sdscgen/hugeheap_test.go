@@ -14,13 +14,14 @@ import (
 )
 
 // TestMapHeapOnce: the tuner maps the heap once, at the first input of
-// hugeHeapInput (16 MiB) bytes or more, twice that input's memory
-// limit: 16 MiB of input has the 256 MiB floor as its limit, so 512 MiB.
+// hugeHeapInput (512 KiB) bytes or more, twice that input's memory
+// limit: 512 KiB of input has the 256 MiB floor as its limit, so 512
+// MiB.
 func TestMapHeapOnce(t *testing.T) {
 	var sizes []int
 	gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
 	gc.mapHeap = func(n int) { sizes = append(sizes, n) }
-	for _, n := range []int{4 << 20, 16<<20 - 1, 16 << 20, 100 << 20} {
+	for _, n := range []int{0, 100 << 10, 512<<10 - 1, 512 << 10, 100 << 20} {
 		gc.input(n, false)
 	}
 	if len(sizes) != 1 || sizes[0] != 512<<20 {

@@ -78,10 +78,10 @@ const (
 
 // A run of hugeHeapInput bytes of input or more maps its heap ahead
 // with transparent huge pages (mapHeap). A fresh 4 KiB page costs a
-// page fault at its first write, 25-40 us on the virtual machines
-// measured in BENCHMARKS.md, and a run over a million ops writes some
-// 150,000 of them (a third of its system time); a 2 MiB page costs one
-// fault and the clearing of its bytes. The kernel gives huge pages only
+// page fault at its first write, and a run over a million ops writes
+// some 150,000 of them (on kargs-1M a tenth of the command's CPU
+// samples were in the virtual machine's page-fault path); a 2 MiB page
+// costs one fault and the clearing of its bytes. The kernel gives huge pages only
 // to memory marked for them unless it is set to give them everywhere
 // ("always"), and the Go runtime does not mark its heap. The block is
 // hugeHeapFactor times the run's memory limit: the live data of a graph

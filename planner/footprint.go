@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sdscgen/sdscgen/ir"
 )
@@ -70,14 +71,6 @@ type Footprint struct {
 	First, Last []int32
 	// BundleAt is each bundle's position.
 	BundleAt []int32
-	// StandaloneReasons are the reasons (ReasonTable order) of the groups
-	// standalone at some position, each once, and ByReason[k] is, per
-	// position, the bytes of the standalone groups live there whose
-	// reason is StandaloneReasons[k] (over-budget candidates included).
-	// Per position, the saturating sum over k of ByReason[k] is
-	// Standalone.
-	StandaloneReasons []Reason
-	ByReason          [][]int64
 }
 
 // HBM is the bytes live at position t.
@@ -136,13 +129,11 @@ func (p *Result) Footprint() *Footprint {
 	}
 	// Standalone bytes: a difference array, each size split into its
 	// high and low 32 bits so that no sum overflows (sizes are below
-	// 2^63 and there are fewer than 2^31 groups).
-	var standalone, pooledAt wide
+	// 2^63 and there are fewer than 2^31 groups). The pooled groups'
+	// bytes without pooling are at one position each: added there.
+	var standalone wide
 	standalone.init(T)
-	pooledAt.init(T)
-	// One difference array per reason that occurs, made on its first
-	// group: time and space linear in the positions per reason present.
-	byReason := make([]*wide, len(reasonTable)+1)
+	extra := make([]int64, T)
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		pg := &p.Groups[gi]
@@ -154,7 +145,7 @@ func (p *Result) Footprint() *Footprint {
 			// Pooled: in its bundle's pool; without pooling, standalone
 			// at the bundle's position only.
 			t := f.BundleAt[pg.Bundle]
-			pooledAt.add(int(t), int(t), gr.Size)
+			extra[t] = satAdd(extra[t], gr.Size)
 			lo, hi = -1, -1
 		case gr.Input:
 			lo, hi = 0, int32(T-1)
@@ -164,21 +155,6 @@ func (p *Result) Footprint() *Footprint {
 		first[gi], last[gi] = lo, hi
 		if lo >= 0 {
 			standalone.add(int(lo), int(hi), gr.Size)
-			w := byReason[pg.Reason]
-			if w == nil {
-				w = new(wide)
-				w.init(T)
-				byReason[pg.Reason] = w
-			}
-			w.add(int(lo), int(hi), gr.Size)
-		}
-	}
-	for r, w := range byReason {
-		if w != nil {
-			f.StandaloneReasons = append(f.StandaloneReasons, Reason(r))
-			sums := make([]int64, T)
-			w.sums(sums)
-			f.ByReason = append(f.ByReason, sums)
 		}
 	}
 	var resident int64
@@ -188,8 +164,6 @@ func (p *Result) Footprint() *Footprint {
 		}
 	}
 	standalone.sums(f.Standalone)
-	extra := make([]int64, T)
-	pooledAt.sums(extra)
 	for t := 0; t < T; t++ {
 		if h := f.HBM(t); h > f.Peak || f.PeakPosition < 0 {
 			f.Peak, f.PeakPosition = h, t
@@ -198,6 +172,60 @@ func (p *Result) Footprint() *Footprint {
 		f.ResidentPoolsPeak = max(f.ResidentPoolsPeak, satAdd(f.Standalone[t], resident))
 	}
 	return f
+}
+
+// StandaloneByReason splits f, p's footprint, by why each standalone
+// group is not pooled: reasons are the reasons (ReasonTable order) of
+// the groups standalone at some position, each once, and rows[k] is, per
+// position, the bytes of the standalone groups live there (f.Live) whose
+// reason is reasons[k] (over-budget candidates included). Per position,
+// the saturating sum over k of rows[k] is f.Standalone. It is apart from
+// Footprint, which only the HTML view's chart needs it beside: a row per
+// reason costs 8 bytes a position, and a graph without fusion has a
+// position per op.
+func (p *Result) StandaloneByReason(f *Footprint) (reasons []Reason, rows [][]int64) {
+	T := len(f.Nodes)
+	// The groups by reason (a counting sort), then one difference array
+	// at a time, reused.
+	count := make([]int32, len(reasonTable)+2)
+	for gi := range f.First {
+		if f.First[gi] >= 0 {
+			count[p.Groups[gi].Reason+1]++
+		}
+	}
+	for r := 1; r < len(count); r++ {
+		count[r] += count[r-1]
+	}
+	order := make([]int32, count[len(count)-1])
+	next := slices.Clone(count)
+	for gi := range f.First {
+		if f.First[gi] >= 0 {
+			r := p.Groups[gi].Reason
+			order[next[r]] = int32(gi)
+			next[r]++
+		}
+	}
+	var w wide
+	for r := 0; r+1 < len(count); r++ {
+		groups := order[count[r]:count[r+1]]
+		if len(groups) == 0 {
+			continue
+		}
+		if w.hi == nil {
+			w.init(T)
+		} else {
+			clear(w.hi)
+			clear(w.lo)
+		}
+		for _, gi := range groups {
+			w.add(int(f.First[gi]), int(f.Last[gi]), p.Graph.Groups[gi].Size)
+		}
+		row := make([]int64, T)
+		w.sums(row)
+		reasons = append(reasons, Reason(r))
+		rows = append(rows, row)
+	}
+	return reasons, rows
 }
 
 // wide is a difference array of byte counts held as two int64 arrays,

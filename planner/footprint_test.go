@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
+	"github.com/sdscgen/sdscgen/synth"
 )
 
 func planSrc(t *testing.T, src string, opt planner.Options, unfused bool) *planner.Result {
@@ -153,17 +155,18 @@ func TestFootprintRules(t *testing.T) {
 	}
 	// Planning off, every group's reason is disabled (first in the
 	// table): one reason, all of the standalone bytes.
-	if got := byReason(f); got != "disabled [5248 6016 7808 7680 7168]" {
+	if got := byReason(p, f); got != "disabled [5248 6016 7808 7680 7168]" {
 		t.Errorf("planning off, by reason: %s", got)
 	}
 }
 
 // byReason is f's standalone bytes by reason, one "reason [bytes]" per
 // reason present, in table order.
-func byReason(f *planner.Footprint) string {
+func byReason(p *planner.Result, f *planner.Footprint) string {
 	var s []string
-	for k, r := range f.StandaloneReasons {
-		s = append(s, fmt.Sprintf("%s %v", r, f.ByReason[k]))
+	reasons, rows := p.StandaloneByReason(f)
+	for k, r := range reasons {
+		s = append(s, fmt.Sprintf("%s %v", r, rows[k]))
 	}
 	return strings.Join(s, "; ")
 }
@@ -180,7 +183,7 @@ func TestFootprintByReason(t *testing.T) {
 	p := planSrc(t, rulesSrc, planner.Options{}, false)
 	f := p.Footprint()
 	want := "graph-input [1024 1024 1024 1024 1024]; graph-output [4096 4096 6144 6144 6144]; cpu-read [0 512 512 512 0]; not-written [128 128 128 0 0]"
-	if got := byReason(f); got != want {
+	if got := byReason(p, f); got != want {
 		t.Errorf("by reason:\n got %s\nwant %s", got, want)
 	}
 	checkByReason(t, p, f)
@@ -209,20 +212,21 @@ func checkByReason(t *testing.T, p *planner.Result, f *planner.Footprint) {
 			}
 		}
 	}
-	if len(f.StandaloneReasons) != len(want) || len(f.ByReason) != len(want) {
-		t.Fatalf("%d reasons, %d rows; the standalone groups have %d", len(f.StandaloneReasons), len(f.ByReason), len(want))
+	reasons, rows := p.StandaloneByReason(f)
+	if len(reasons) != len(want) || len(rows) != len(want) {
+		t.Fatalf("%d reasons, %d rows; the standalone groups have %d", len(reasons), len(rows), len(want))
 	}
-	for k, r := range f.StandaloneReasons {
-		if r == planner.Pooled || k > 0 && r <= f.StandaloneReasons[k-1] {
-			t.Fatalf("reasons %v: pooled, or not in table order", f.StandaloneReasons)
+	for k, r := range reasons {
+		if r == planner.Pooled || k > 0 && r <= reasons[k-1] {
+			t.Fatalf("reasons %v: pooled, or not in table order", reasons)
 		}
-		if !eq(f.ByReason[k], want[r]) {
-			t.Fatalf("%s: %v, want %v", r, f.ByReason[k], want[r])
+		if !eq(rows[k], want[r]) {
+			t.Fatalf("%s: %v, want %v", r, rows[k], want[r])
 		}
 	}
 	for k := 0; k < T; k++ {
 		var sum int64
-		for _, row := range f.ByReason {
+		for _, row := range rows {
 			sum = satAdd(sum, row[k])
 		}
 		if sum != f.Standalone[k] {
@@ -257,7 +261,8 @@ func TestFootprintByReasonModels(t *testing.T) {
 			p := planSrc(t, string(src), planner.Options{Budget: budget}, false)
 			f := p.Footprint()
 			checkByReason(t, p, f)
-			for _, r := range f.StandaloneReasons {
+			reasons, _ := p.StandaloneByReason(f)
+			for _, r := range reasons {
 				overBudget = overBudget || r == planner.OverBudget
 			}
 		}
@@ -543,5 +548,39 @@ func TestCompareFootprint(t *testing.T) {
 	}
 	if differ < 5 {
 		t.Errorf("only %d of 60 graphs have allocators with different peaks", differ)
+	}
+}
+
+// TestFootprintAllocates: Footprint allocates its result (the nodes, 8
+// bytes a position; Standalone and Pool, 8 each; First and Last, 8
+// bytes a group; BundleAt, 4 a bundle) and its scratch (the standalone
+// difference array, 16 bytes a position, and the pooled groups' bytes
+// without pooling, 8), nothing per reason: on a graph without fusion
+// every op is a position, and a difference array and a row per reason
+// present made the footprint of a million ops 170 MB, most of the
+// run's peak. The split by reason is StandaloneByReason's, on demand.
+// Each of the ten allocations may round up to a whole 8 KiB page.
+func TestFootprintAllocates(t *testing.T) {
+	var src bytes.Buffer
+	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 200, Seed: 3, Family: "views"}); err != nil {
+		t.Fatal(err)
+	}
+	p := planSrc(t, src.String(), planner.Options{Budget: 1 << 20}, true)
+	f := p.Footprint()
+	if reasons, _ := p.StandaloneByReason(f); len(reasons) < 4 {
+		t.Fatalf("standalone reasons %v: the graph should have several", reasons)
+	}
+	T, groups, bundles := len(f.Nodes), len(p.Graph.Groups), len(p.Graph.Bundles)
+	want := uint64(48*T + 8*groups + 4*bundles + 10*8192)
+	const runs = 4
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range runs {
+		p.Footprint()
+	}
+	runtime.ReadMemStats(&after)
+	if got := (after.TotalAlloc - before.TotalAlloc) / runs; got > want {
+		t.Errorf("Footprint of %d positions, %d groups, %d bundles allocates %d bytes, want at most %d", T, groups, bundles, got, want)
 	}
 }

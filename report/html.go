@@ -83,7 +83,7 @@ type htmlPage struct {
 	// StandaloneReasons are the reasons (indexes into Reasons) of the
 	// standalone bytes, only those that occur, in table order;
 	// StandaloneByReason[k] is the standalone bytes of reason
-	// StandaloneReasons[k] per position (planner.Footprint.ByReason) in
+	// StandaloneReasons[k] per position (planner.Result.StandaloneByReason) in
 	// runs: flat (bytes, count) pairs, count positions each, in order. A
 	// reason's bytes stay equal over long stretches (a graph input's over
 	// the whole graph), so runs hold a 10,000-node timeline's split in
@@ -136,9 +136,10 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool[t]}
 	}
 	d.StandaloneReasons, d.StandaloneByReason = []int{}, [][]int64{}
-	for k, r := range f.StandaloneReasons {
+	reasons, rows := p.StandaloneByReason(f)
+	for k, r := range reasons {
 		d.StandaloneReasons = append(d.StandaloneReasons, r.Index()+1)
-		d.StandaloneByReason = append(d.StandaloneByReason, runs(f.ByReason[k]))
+		d.StandaloneByReason = append(d.StandaloneByReason, runs(rows[k]))
 	}
 	d.Baselines = []baseline{{"no pooling", f.NoPoolingPeak}, {"pools resident", f.ResidentPoolsPeak}}
 	for _, alt := range p.Compare {

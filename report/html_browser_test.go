@@ -364,8 +364,9 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	// bytes and, per reason live there, its bytes, then the pool and the
 	// sum.
 	f := p.Footprint()
+	reasons, byReason := p.StandaloneByReason(f)
 	var legend []string
-	for _, r := range f.StandaloneReasons {
+	for _, r := range reasons {
 		legend = append(legend, r.String())
 	}
 	legend = append(legend, "pool")
@@ -379,7 +380,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	pos, most := 0, -1
 	for k := range f.Nodes {
 		live := 0
-		for _, row := range f.ByReason {
+		for _, row := range byReason {
 			if row[k] > 0 {
 				live++
 			}
@@ -394,8 +395,8 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		kind = "CPU node "
 	}
 	lines := []string{fmt.Sprintf("position %d: %s%s", pos, kind, planner.NodeName(g, f.Nodes[pos])), "standalone " + byteText(f.Standalone[pos])}
-	for k, r := range f.StandaloneReasons {
-		if v := f.ByReason[k][pos]; v > 0 {
+	for k, r := range reasons {
+		if v := byReason[k][pos]; v > 0 {
 			lines = append(lines, "  "+r.String()+" "+byteText(v))
 		}
 	}
@@ -422,13 +423,13 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	// spans the largest rest of a bar (its other reasons and its pool);
 	// a second click shows them again, and the axis spans the peak and
 	// the baselines once more.
-	for k, r := range f.StandaloneReasons {
+	for k, r := range reasons {
 		if r != planner.GraphInput {
 			continue
 		}
 		var rest, full int64 = 1, f.Peak
 		for pos := range f.Nodes {
-			rest = max(rest, f.HBM(pos)-f.ByReason[k][pos])
+			rest = max(rest, f.HBM(pos)-byReason[k][pos])
 		}
 		full = max(full, f.NoPoolingPeak, f.ResidentPoolsPeak)
 		for _, a := range p.Compare {

@@ -194,11 +194,12 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 	// named by index into the page's reasons, each row in runs that
 	// expand to one number per position, no two neighbouring runs of
 	// equal bytes; per position they sum to the standalone bytes.
-	if len(d.StandaloneReasons) != len(f.StandaloneReasons) || len(d.StandaloneByReason) != len(f.ByReason) {
-		t.Fatalf("reasons %v, rows %d; footprint %v", d.StandaloneReasons, len(d.StandaloneByReason), f.StandaloneReasons)
+	reasons, byReason := p.StandaloneByReason(f)
+	if len(d.StandaloneReasons) != len(reasons) || len(d.StandaloneByReason) != len(byReason) {
+		t.Fatalf("reasons %v, rows %d; footprint %v", d.StandaloneReasons, len(d.StandaloneByReason), reasons)
 	}
 	rows := make([][]int64, len(d.StandaloneByReason))
-	for k, r := range f.StandaloneReasons {
+	for k, r := range reasons {
 		rr := d.StandaloneByReason[k]
 		for j := 0; j+1 < len(rr); j += 2 {
 			if rr[j+1] < 1 || j > 0 && rr[j] == rr[j-2] {
@@ -208,8 +209,8 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 				rows[k] = append(rows[k], rr[j])
 			}
 		}
-		if d.Reasons[d.StandaloneReasons[k]] != r.String() || len(rr)%2 != 0 || fmt.Sprint(rows[k]) != fmt.Sprint(f.ByReason[k]) || len(rows[k]) != len(f.Nodes) {
-			t.Errorf("reason %d: %s %v, want %s %v", k, d.Reasons[d.StandaloneReasons[k]], rr, r, f.ByReason[k])
+		if d.Reasons[d.StandaloneReasons[k]] != r.String() || len(rr)%2 != 0 || fmt.Sprint(rows[k]) != fmt.Sprint(byReason[k]) || len(rows[k]) != len(f.Nodes) {
+			t.Errorf("reason %d: %s %v, want %s %v", k, d.Reasons[d.StandaloneReasons[k]], rr, r, byReason[k])
 		}
 	}
 	for k := range d.Timeline {

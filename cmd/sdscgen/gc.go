@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/sdscgen/sdscgen/internal/hugeheap"
 )
 
 // The garbage collector's settings for a compiler run, unless the user
@@ -76,27 +78,15 @@ const (
 // graph of few bundles (a real model; a million ops in 1 or 1000
 // bundles) gains under half a megabyte: its peak is unchanged.
 
-// A run of hugeHeapInput bytes of input or more maps its heap ahead
-// with transparent huge pages (mapHeap). A fresh 4 KiB page costs a
-// page fault at its first write, and a run over a million ops writes
-// some 150,000 of them (on kargs-1M a tenth of the command's CPU
-// samples were in the virtual machine's page-fault path); a 2 MiB page
-// costs one fault and the clearing of its bytes. The kernel gives huge pages only
-// to memory marked for them unless it is set to give them everywhere
-// ("always"), and the Go runtime does not mark its heap. The block is
+// A run of hugeheap.MinInput bytes of input or more maps its heap ahead
+// with transparent huge pages (package hugeheap). The block is
 // hugeHeapFactor times the run's memory limit: the live data of a graph
 // that outgrows the cap reached 1.6 times it (wide-1M), and a heap that
 // grew past a block of the limit's size, huge pages below and small
 // ones above, cost that graph more in collection than the faults saved.
 // The block is address space only: the pages a run never writes are
-// never backed. Mapping it (and the collection that releases it) costs
-// a few milliseconds: a real model's graph (90-290 KB) ran 2-5 ms
-// slower with it, 5,000 synthetic ops (478 KB) 10 ms faster, 10,000 (1
-// MB) 30 ms, hence hugeHeapInput.
-const (
-	hugeHeapInput  = 512 << 10
-	hugeHeapFactor = 2
-)
+// never backed.
+const hugeHeapFactor = 2
 
 // gcPercent is GOGC for an input of n bytes, planned with fusion off
 // when unfused.
@@ -159,21 +149,21 @@ type gcTuner struct {
 	sample []metrics.Sample
 	armed  bool
 	done   bool
-	// mapHeap maps heap with huge pages (mapHeap; tests see the
+	// mapHeap maps heap with huge pages (hugeheap.Map; tests see the
 	// size); mapped says it has been called.
 	mapHeap func(n int)
 	mapped  bool
 }
 
 func newGCTuner(getenv func(string) string) *gcTuner {
-	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, mapHeap: mapHeap}
+	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, mapHeap: hugeheap.Map}
 }
 
 // input applies gcPercent and memLimit for an input of inputBytes; the
-// first time it is told of hugeHeapInput bytes or more, it maps
+// first time it is told of hugeheap.MinInput bytes or more, it maps
 // hugeHeapFactor times that limit of heap with huge pages.
 func (t *gcTuner) input(inputBytes int, unfused bool) {
-	if !t.mapped && inputBytes >= hugeHeapInput {
+	if !t.mapped && inputBytes >= hugeheap.MinInput {
 		t.mapped = true
 		t.mapHeap(hugeHeapFactor * int(memLimit(inputBytes, unfused)))
 	}

@@ -199,3 +199,19 @@ func TestGCTunerFollowsLiveHeap(t *testing.T) {
 		t.Errorf("limit %d under the base %d", l, base)
 	}
 }
+
+// TestMapHeapOnce: the tuner maps the heap once, at the first input of
+// hugeheap.MinInput (512 KiB) bytes or more, twice that input's memory
+// limit: 512 KiB of input has the 256 MiB floor as its limit, so 512
+// MiB.
+func TestMapHeapOnce(t *testing.T) {
+	var sizes []int
+	gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
+	gc.mapHeap = func(n int) { sizes = append(sizes, n) }
+	for _, n := range []int{0, 100 << 10, 512<<10 - 1, 512 << 10, 100 << 20} {
+		gc.input(n, false)
+	}
+	if len(sizes) != 1 || sizes[0] != 512<<20 {
+		t.Errorf("mapped %v, want once 512 MiB", sizes)
+	}
+}

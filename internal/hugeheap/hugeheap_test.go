@@ -1,4 +1,4 @@
-package main
+package hugeheap
 
 import (
 	"bufio"
@@ -13,35 +13,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestMapHeapOnce: the tuner maps the heap once, at the first input of
-// hugeHeapInput (512 KiB) bytes or more, twice that input's memory
-// limit: 512 KiB of input has the 256 MiB floor as its limit, so 512
-// MiB.
-func TestMapHeapOnce(t *testing.T) {
-	var sizes []int
-	gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
-	gc.mapHeap = func(n int) { sizes = append(sizes, n) }
-	for _, n := range []int{0, 100 << 10, 512<<10 - 1, 512 << 10, 100 << 20} {
-		gc.input(n, false)
-	}
-	if len(sizes) != 1 || sizes[0] != 512<<20 {
-		t.Errorf("mapped %v, want once 512 MiB", sizes)
-	}
-}
-
-// TestMapHeapHugePages runs mapHeap in a child process (a fresh heap, as
+// TestMapHugePages runs Map in a child process (a fresh heap, as
 // the command's), then allocates 64 MiB and writes every page of it:
 // that slice must lie in a mapping marked for huge pages (VmFlags hg in
 // /proc/self/smaps), and, unless the kernel is set never to give them,
 // be backed by some (AnonHugePages).
-func TestMapHeapHugePages(t *testing.T) {
+func TestMapHugePages(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil {
-		t.Skipf("this kernel has no transparent huge pages (%v): mapHeap's advice is refused, and ignored", err)
+		t.Skipf("this kernel has no transparent huge pages (%v): Map's advice is refused, and ignored", err)
 	}
-	hg, anonHuge, fallback, out := mapHeapChild(t, "1")
+	hg, anonHuge, fallback, out := mapChild(t, "1")
 	if !hg {
-		t.Errorf("the slice allocated after mapHeap is not in a mapping marked for huge pages\n%s", out)
+		t.Errorf("the slice allocated after Map is not in a mapping marked for huge pages\n%s", out)
 	}
 	if strings.Contains(string(mode), "[never]") {
 		t.Logf("transparent huge pages are off here (%s): not checking that they back the slice", strings.TrimSpace(string(mode)))
@@ -52,27 +36,27 @@ func TestMapHeapHugePages(t *testing.T) {
 	}
 }
 
-// TestMapHeapUnderLimit: under a limit on the address space (here 1
-// TiB, far more than the run needs) mapHeap maps nothing, so the slice
+// TestMapUnderLimit: under a limit on the address space (here 1
+// TiB, far more than the run needs) Map maps nothing, so the slice
 // allocated after it is in no mapping marked for huge pages.
-func TestMapHeapUnderLimit(t *testing.T) {
+func TestMapUnderLimit(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skipf("this kernel has no transparent huge pages (%v): nothing is ever marked", err)
 	}
-	if hg, _, _, out := mapHeapChild(t, "limited"); hg {
+	if hg, _, _, out := mapChild(t, "limited"); hg {
 		t.Errorf("under RLIMIT_AS the slice is in a mapping marked for huge pages\n%s", out)
 	}
 }
 
-// mapHeapChild runs TestMapHeapChild in mode ("1", or "limited": under
+// mapChild runs TestMapChild in mode ("1", or "limited": under
 // an address-space limit) and returns what it found: whether the slice
 // is in a mapping marked for huge pages, the kB of huge pages backing
 // it, and by how much the kernel's count of huge-page faults that fell
 // back to small pages (thp_fault_fallback in /proc/vmstat, system-wide)
 // rose while the child wrote it.
-func mapHeapChild(t *testing.T, mode string) (hg bool, anonHugeKB, fallback int, out []byte) {
+func mapChild(t *testing.T, mode string) (hg bool, anonHugeKB, fallback int, out []byte) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMapHeapChild$", "-test.v")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMapChild$", "-test.v")
 	cmd.Env = append(os.Environ(), "SDSCGEN_TEST_MAPHEAP="+mode)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -87,12 +71,12 @@ func mapHeapChild(t *testing.T, mode string) (hg bool, anonHugeKB, fallback int,
 	return false, 0, 0, nil
 }
 
-// TestMapHeapChild is the child of the tests above: mapHeap on a fresh
+// TestMapChild is the child of the tests above: Map on a fresh
 // heap, as the command's, then a 64 MiB slice written page by page.
-func TestMapHeapChild(t *testing.T) {
+func TestMapChild(t *testing.T) {
 	mode := os.Getenv("SDSCGEN_TEST_MAPHEAP")
 	if mode == "" {
-		t.Skip("the child of TestMapHeapHugePages and TestMapHeapUnderLimit")
+		t.Skip("the child of TestMapHugePages and TestMapUnderLimit")
 	}
 	if mode == "limited" {
 		l := unix.Rlimit{Cur: 1 << 40, Max: 1 << 40}
@@ -100,7 +84,7 @@ func TestMapHeapChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mapHeap(256 << 20)
+	Map(256 << 20)
 	before := thpFallbacks()
 	s := make([]byte, 64<<20)
 	for i := 0; i < len(s); i += 4096 {

@@ -287,8 +287,12 @@ if [ -n "$late" ]; then
 fi
 [ "$threads" = 0 ] || { echo; cat "$dir/threads"; }
 
-# Phases on one core, MB/s of .bir (BenchmarkPhases, one run per graph:
-# the graphs above, the fusion-off one with -phases.unfused).
+# Phases on one core, MB/s of .bir (BenchmarkPhases: the graphs above,
+# the fusion-off one with -phases.unfused). Each graph runs three times
+# (-count 3: the whole list, then again) and each phase's median is
+# printed: on this VM one run of a phase ranged over a factor of two
+# (1M's parse+check 48 to 87 MB/s in twelve runs of one binary),
+# neighbours' memory traffic slowing the name table's probes.
 phases() { # UNFUSED SPEC...: table rows
   local unfused=$1 files="" spec name ops bundles flags family
   shift
@@ -296,16 +300,29 @@ phases() { # UNFUSED SPEC...: table rows
     IFS=: read -r name ops bundles flags family <<<"$spec"
     files="$files${files:+,}$dir/${name%-unfused}.bir"
   done
-  go test -run '^$' -bench '^BenchmarkPhases$' -benchtime 1x -cpu 1 -timeout 60m ./bench/ \
+  go test -run '^$' -bench '^BenchmarkPhases$' -benchtime 1x -count 3 -cpu 1 -timeout 60m ./bench/ \
     -args -phases.bir "$files" -phases.unfused="$unfused" |
-    awk -v u="$unfused" '/^BenchmarkPhases\//{
+    awk -v u="$unfused" '
+    function med(a, b, c) { return a + b + c - (a > b ? (a > c ? a : c) : (b > c ? b : c)) - (a < b ? (a < c ? a : c) : (b < c ? b : c)) }
+    /^BenchmarkPhases\//{
       n=$1; sub(/^BenchmarkPhases\//, "", n); if (u == "true") n = n "-unfused"
-      for (i = 3; i < NF; i++) m[$(i+1)] = $i
-      printf "| %s | %.1f MB | %.1f | %.1f | %.1f | %.1f |\n", n, m["bir-MB"], m["parse+check-MB/s"], m["plan-MB/s"], m["verify-MB/s"], m["emit-MB/s"]
+      if (!(n in runs)) order[++graphs] = n
+      k = ++runs[n]
+      for (i = 3; i < NF; i++) m[n, k, $(i+1)] = $i
+    }
+    END {
+      for (j = 1; j <= graphs; j++) {
+        n = order[j]
+        if (runs[n] != 3) { print "phases: " n " ran " runs[n] " times, not 3" > "/dev/stderr"; exit 1 }
+        printf "| %s | %.1f MB", n, m[n, 1, "bir-MB"]
+        split("parse+check-MB/s plan-MB/s verify-MB/s emit-MB/s", ph, " ")
+        for (p = 1; p <= 4; p++) printf " | %.1f", med(m[n, 1, ph[p]], m[n, 2, ph[p]], m[n, 3, ph[p]])
+        printf " |\n"
+      }
     }' | tee -a "$dir/phases"
 }
 echo
-echo "Phases of the default command on one core, MB/s of .bir (\`go test -bench '^BenchmarkPhases\$' -benchtime 1x -cpu 1 ./bench/\`, each phase timed alone)"
+echo "Phases of the default command on one core, MB/s of .bir, the median of three runs (\`go test -bench '^BenchmarkPhases\$' -benchtime 1x -count 3 -cpu 1 ./bench/\`, each phase timed alone)"
 echo
 echo "| graph | .bir | parse+check | plan | verify | emit |"
 echo "|---|---:|---:|---:|---:|---:|"

@@ -158,9 +158,9 @@ var heapMapped bool
 // mapHeap maps this process's heap on transparent huge pages, once, as
 // the command does for an input of hugeheap.MinInput bytes or more
 // (docs/cli.md, "Huge pages"), when one of paths is that large: the
-// phases are then timed on the memory the command runs them on. (On
-// small pages, the front end's name table, 32 MB on a million ops,
-// made parse+check of wide-1M a quarter slower.) The block is the
+// phases are then timed on the memory the command runs them on (in
+// alternating runs the rates moved less than this VM's noise, which
+// is a factor of two on one run). The block is the
 // command's, twice its memory limit, scaled to this benchmark's heap,
 // which is not limited: it holds the source, the plan's JSON and the
 // last graph's garbage (2.4 GB at its peak on wide-1M, 229 MB of .bir),

@@ -7,11 +7,10 @@
 // A fresh 4 KiB page costs a page fault at its first write, and a run
 // over a million ops writes some 150,000 of them (on kargs-1M a tenth of
 // the command's CPU samples were in the virtual machine's page-fault
-// path); a 2 MiB page costs one fault and the clearing of its bytes, and
-// a table larger than the caches (the front end's name table: 32 MB on
-// a million ops) misses the TLB far less on huge pages. The kernel gives
-// huge pages only to memory marked for them unless it is set to give
-// them everywhere ("always"), and the Go runtime does not mark its heap.
+// path); a 2 MiB page costs one fault and the clearing of its bytes.
+// The kernel gives huge pages only to memory marked for them unless it
+// is set to give them everywhere ("always"), and the Go runtime does not
+// mark its heap.
 package hugeheap
 
 import (

@@ -1,5 +1,7 @@
 package ir
 
+import "slices"
+
 // Unfused returns the graph as it is when fusion is off
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
@@ -8,7 +10,8 @@ package ir
 // the Ints (each op keeps its loops' count, so its strides keep their
 // length) are shared with g, which is not modified; the loop lists and
 // loop bodies are the unfused graph's own. Like every graph, the result
-// is read-only: its bundles' Body slices are shared among them.
+// is read-only: its bundles' Body slices are shared among them, and so
+// are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
@@ -40,11 +43,20 @@ func (g *Graph) Unfused() *Graph {
 	// per bundle with capacity limits, instead of an allocation or two
 	// per op: a million small objects cost their headers and the
 	// collector's time. The two possible bodies are shared by all.
+	//
+	// The copies of an op's loops depend only on the loops: an op whose
+	// loops are those of the op before it in its bundle (the ops of one
+	// loop body) shares that op's copies (newChain says it has its own).
+	newChain := func(loops, prev []int32) bool { return len(loops) > 0 && !slices.Equal(loops, prev) }
 	nOps, nLoops := 0, 0
 	for _, b := range g.Bundles {
 		nOps += len(b.Ops)
+		var prev []int32
 		for i := range b.Ops {
-			nLoops += len(g.OpLoops(&b.Ops[i]))
+			if loops := g.OpLoops(&b.Ops[i]); newChain(loops, prev) {
+				nLoops += len(loops)
+				prev = loops
+			}
 		}
 	}
 	out.Bundles = make([]Bundle, 0, nOps)
@@ -53,6 +65,8 @@ func (g *Graph) Unfused() *Graph {
 	opBody := []Item{{Op: 0, Loop: -1}}
 	loopBody := []Item{{Op: -1, Loop: 0}}
 	for _, b := range g.Bundles {
+		var prev []int32
+		var prevCopies []Loop
 		for i := range b.Ops {
 			op := &b.Ops[i]
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}
@@ -60,18 +74,21 @@ func (g *Graph) Unfused() *Graph {
 			nop.Step = 0
 			loops := g.OpLoops(op)
 			nop.Loops = listAt[len(loops)]
-			first := len(loopSlab)
-			for k, li := range loops {
-				l := &b.Loops[li]
-				body := Span{Off: int32(k + 1), Len: 1}
-				if k == len(loops)-1 {
-					body = Span{Off: 0, Len: 1}
+			if newChain(loops, prev) {
+				first := len(loopSlab)
+				for k, li := range loops {
+					l := &b.Loops[li]
+					body := Span{Off: int32(k + 1), Len: 1}
+					if k == len(loops)-1 {
+						body = Span{Off: 0, Len: 1}
+					}
+					loopSlab = append(loopSlab, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
+						Parent: int32(k - 1), Depth: int32(k + 1), First: 0, Last: 0, Body: body})
 				}
-				loopSlab = append(loopSlab, Loop{Name: l.Name, Pos: l.Pos, Count: l.Count,
-					Parent: int32(k - 1), Depth: int32(k + 1), First: 0, Last: 0, Body: body})
+				prev, prevCopies = loops, loopSlab[first:len(loopSlab):len(loopSlab)]
 			}
 			if len(loops) > 0 {
-				nb.Loops = loopSlab[first:len(loopSlab):len(loopSlab)]
+				nb.Loops = prevCopies
 			}
 			ops = append(ops, nop)
 			nb.Ops = ops[len(ops)-1 : len(ops) : len(ops)]

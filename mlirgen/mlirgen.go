@@ -13,6 +13,7 @@ package mlirgen
 import (
 	"io"
 	"sort"
+	"sync"
 
 	"github.com/sdscgen/sdscgen/internal/decimal"
 	"github.com/sdscgen/sdscgen/ir"
@@ -163,10 +164,17 @@ type bundleEmitter struct {
 	apply, exec mop
 }
 
+// emitterPool holds the emitters done with, each with its opScratch.
+// An emitter is some 950 bytes (its two ops' inline storage), made per
+// chunk: without fusion a chunk per op, so a million ops allocated 950
+// MB of them, and the collector ran every few tens of megabytes.
+var emitterPool = sync.Pool{New: func() any { return &bundleEmitter{sc: new(opScratch)} }}
+
 // emitter returns a printer of the ops of chunk c onto pr, whose map
-// numbers are maps; done releases it.
+// numbers are maps; done releases it (it is not used after).
 func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32) *bundleEmitter {
-	e := &bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: opPool.Get().(*opScratch), mark: lay.marks[c], maps: cursor[int32]{maps}}
+	e := emitterPool.Get().(*bundleEmitter)
+	*e = bundleEmitter{pr: pr, lay: lay, b: lay.b, generic: generic, sc: e.sc, mark: lay.marks[c], maps: cursor[int32]{maps}}
 	e.apply = mop{kind: opApply, nAttrs: 1}
 	e.apply.attrBuf[0] = attr{name: "map", kind: attrMap}
 	e.exec = mop{kind: opExecute, nAttrs: 2}
@@ -176,8 +184,9 @@ func (lay *layout) emitter(pr *printer, c int, generic bool, maps [][]int32) *bu
 }
 
 func (e *bundleEmitter) done() {
-	opPool.Put(e.sc)
-	e.sc = nil
+	sc := e.sc
+	*e = bundleEmitter{sc: sc} // drops the references to the bundle
+	emitterPool.Put(e)
 }
 
 // chunks prints every chunk of ops with f, each as one part of o's.

@@ -360,14 +360,13 @@ func (lay *layout) release() {
 	}
 }
 
-// opScratch is the per-op state of one printer of a bundle.
+// opScratch is the per-op state of one printer of a bundle (kept with
+// it in emitterPool).
 type opScratch struct {
 	op   opSyms
 	vals []value // operands of the op being printed
 	ids  []int64 // its symbol ids
 }
-
-var opPool = sync.Pool{New: func() any { return new(opScratch) }}
 
 // forAccesses calls f for every access of op in operand order: reads,
 // then writes.

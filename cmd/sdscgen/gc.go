@@ -53,6 +53,14 @@ import (
 // instead of 1148 (12 times the source) for 1.5 times the CPU, a tenth
 // of what mlir-opt takes on their output.
 //
+// Nor does the limit ever go under the memory the run has already held
+// (the most the runtime held, less what it had returned to the system,
+// at the end of a collection: limitFor's held): the peak RSS is already
+// that, so collecting to stay under less saves no peak and costs CPU.
+// Without fusion the live data peaks while the plan is verified, then
+// falls by a quarter while the MLIR is printed: under an eighth over
+// that the collector ran some thirty times while the MLIR was printed.
+//
 // BENCHMARKS.md, "The collector's settings", has the measurements behind
 // each constant.
 const (
@@ -123,20 +131,24 @@ func graphLimit(n, bundles int, unfused bool) int64 {
 	return l
 }
 
-// limitFor is the memory limit for a run whose rules give base and whose
-// last collection left live bytes of live heap: base, or liveRoom times
-// the live heap when that is more.
-func limitFor(base, live int64) int64 {
-	return max(base, int64(float64(live)*liveRoom))
+// limitFor is the memory limit for a run whose rules give base, whose
+// last collection left live bytes of live heap and which has held at most
+// held bytes at the end of a collection: base, liveRoom times the live
+// heap, or held, whichever is most.
+func limitFor(base, live, held int64) int64 {
+	return max(base, int64(float64(live)*liveRoom), held)
 }
 
 // gcTuner sets the collector for a compiler run (see the top of this
 // file), where getenv says the user has not chosen GOGC or GOMEMLIMIT.
-// Once it has set a limit, it keeps it at limitFor the live heap after
-// every collection until stop.
+// Once it has set a limit, it keeps it at limitFor the live heap and the
+// memory held after every collection until stop.
 //
 // The live heap is runtime/metrics' /gc/heap/live:bytes, what the last
-// collection marked. (runtime.MemStats.HeapAlloc, read in the tick, is
+// collection marked; the memory held is /memory/classes/total:bytes less
+// /memory/classes/heap/released:bytes, what the memory limit counts. (The
+// heap mapped ahead, hugeheap.Map, is released before the first
+// collection the tuner sees: its block, never written, is not counted.) (runtime.MemStats.HeapAlloc, read in the tick, is
 // that plus what was allocated before the sweeper reached the tick:
 // the peak RSS was 7 to 78 MiB higher on the 1M family graphs, 107 with
 // fusion off. Importing runtime/metrics costs a run about a millisecond
@@ -146,6 +158,7 @@ type gcTuner struct {
 	mu     sync.Mutex
 	base   int64 // the limit of the rules; 0 before the first
 	live   int64 // the live heap after the last collection seen
+	held   int64 // the most memory held at the end of a collection
 	sample []metrics.Sample
 	armed  bool
 	done   bool
@@ -156,7 +169,7 @@ type gcTuner struct {
 }
 
 func newGCTuner(getenv func(string) string) *gcTuner {
-	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, mapHeap: hugeheap.Map}
+	return &gcTuner{getenv: getenv, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}, mapHeap: hugeheap.Map}
 }
 
 // input applies gcPercent and memLimit for an input of inputBytes; the
@@ -193,10 +206,11 @@ func (t *gcTuner) setBase(base int64) {
 	}
 }
 
-// apply sets limitFor the base and the live heap; t.mu is held.
+// apply sets limitFor the base, the live heap and the memory held; t.mu
+// is held.
 func (t *gcTuner) apply() {
 	if !t.done {
-		debug.SetMemoryLimit(limitFor(t.base, t.live))
+		debug.SetMemoryLimit(limitFor(t.base, t.live, t.held))
 	}
 }
 
@@ -219,6 +233,10 @@ func ticked(k *gcTick) {
 		metrics.Read(k.t.sample)
 		if v := k.t.sample[0].Value; v.Kind() == metrics.KindUint64 {
 			k.t.live = int64(v.Uint64())
+		}
+		total, released := k.t.sample[1].Value, k.t.sample[2].Value
+		if total.Kind() == metrics.KindUint64 && released.Kind() == metrics.KindUint64 {
+			k.t.held = max(k.t.held, int64(total.Uint64()-released.Uint64()))
 		}
 		k.t.apply()
 		runtime.SetFinalizer(k, ticked)

@@ -145,33 +145,43 @@ func TestTuneGraph(t *testing.T) {
 }
 
 // TestLimitFor: the limit is the rules' base until the live heap needs
-// more, then an eighth over the live heap.
+// more, then an eighth over the live heap; and never under the memory
+// the run has held.
 func TestLimitFor(t *testing.T) {
-	for _, c := range []struct{ base, live, want int64 }{
-		{480 << 20, 0, 480 << 20},
-		{480 << 20, 400 << 20, 480 << 20},         // 450 MiB of room would do
-		{480 << 20, 480 << 20 * 8 / 9, 480 << 20}, // an eighth over: the base exactly
-		{480 << 20, 800 << 20, 900 << 20},         // a graph larger than the cap
-		{1200 << 20, 800 << 20, 1200 << 20},       // the bundles' share leaves room
+	for _, c := range []struct{ base, live, held, want int64 }{
+		{480 << 20, 0, 0, 480 << 20},
+		{480 << 20, 400 << 20, 0, 480 << 20},         // 450 MiB of room would do
+		{480 << 20, 480 << 20 * 8 / 9, 0, 480 << 20}, // an eighth over: the base exactly
+		{480 << 20, 800 << 20, 0, 900 << 20},         // a graph larger than the cap
+		{1200 << 20, 800 << 20, 0, 1200 << 20},       // the bundles' share leaves room
+		{480 << 20, 430 << 20, 650 << 20, 650 << 20}, // the live data fell from its peak
+		{480 << 20, 800 << 20, 850 << 20, 900 << 20}, // an eighth over the live heap is more
+		{480 << 20, 100 << 20, 300 << 20, 480 << 20}, // the base is more
 	} {
-		if got := limitFor(c.base, c.live); got != c.want {
-			t.Errorf("limitFor(%d, %d) = %d, want %d", c.base, c.live, got, c.want)
+		if got := limitFor(c.base, c.live, c.held); got != c.want {
+			t.Errorf("limitFor(%d, %d, %d) = %d, want %d", c.base, c.live, c.held, got, c.want)
 		}
 	}
 }
 
 // TestGCTunerFollowsLiveHeap: after a collection the tuner raises the
-// limit to an eighth over the live heap when its base is less, and lowers
-// it back to the base when the live data is gone. The waits are for the
-// finalizer goroutine, which runs after the collection; the deadline is
-// a guard only.
+// limit to an eighth over the live heap when its base is less; when the
+// live data is gone, the limit stays at the memory the run held (64 MiB
+// and more), not the base: the peak is already reached. Memory released
+// to the system before the tuner's first collection (as the heap mapped
+// ahead is: 256 MiB, allocated, never written, dropped) is not counted.
+// The waits are for the finalizer goroutine, which runs after the
+// collection; the deadline is a guard only.
 func TestGCTunerFollowsLiveHeap(t *testing.T) {
 	limit := debug.SetMemoryLimit(math.MaxInt64)
 	defer debug.SetMemoryLimit(limit)
 	gc := newGCTuner(func(string) string { return "" })
 	defer gc.stop()
-	const base, held = 16 << 20, 64 << 20
-	runtime.GC()
+	const base, held, mapped = 16 << 20, 64 << 20, 256 << 20
+	block := make([]byte, mapped)
+	runtime.KeepAlive(block)
+	block = nil
+	debug.FreeOSMemory()
 	gc.setBase(base)
 	wait := func(what string, ok func(int64) bool) {
 		deadline := time.Now().Add(time.Minute)
@@ -192,11 +202,29 @@ func TestGCTunerFollowsLiveHeap(t *testing.T) {
 		data[i] = byte(i) // the pages are the live heap's whatever the allocator
 	}
 	wait("64 MiB live", func(l int64) bool { return l >= held*9/8 })
+	if l := debug.SetMemoryLimit(-1); l >= mapped {
+		t.Errorf("limit %d: the 256 MiB released before the first collection counted", l)
+	}
 	runtime.KeepAlive(data)
 	data = nil
-	wait("64 MiB dropped", func(l int64) bool { return l < held })
-	if l := debug.SetMemoryLimit(-1); l < base {
-		t.Errorf("limit %d under the base %d", l, base)
+	// The tuner sets the limit with its lock held: under it, the limit
+	// and what it was made of are read at once.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		runtime.GC()
+		gc.mu.Lock()
+		live, h, l := gc.live, gc.held, debug.SetMemoryLimit(-1)
+		gc.mu.Unlock()
+		if live < held {
+			if h < held || l != h {
+				t.Errorf("64 MiB dropped: held %d, limit %d; want the limit at the memory held, 64 MiB or more", h, l)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("64 MiB dropped: the live heap is still %d", live)
+		}
+		runtime.Gosched()
 	}
 }
 

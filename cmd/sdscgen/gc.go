@@ -146,9 +146,9 @@ func limitFor(base, live, held int64) int64 {
 //
 // The live heap is runtime/metrics' /gc/heap/live:bytes, what the last
 // collection marked; the memory held is /memory/classes/total:bytes less
-// /memory/classes/heap/released:bytes, what the memory limit counts. (The
-// heap mapped ahead, hugeheap.Map, is released before the first
-// collection the tuner sees: its block, never written, is not counted.) (runtime.MemStats.HeapAlloc, read in the tick, is
+// /memory/classes/heap/released:bytes, what the memory limit counts (the
+// heap mapped ahead, never written, is released: input forgets what was
+// held before). (runtime.MemStats.HeapAlloc, read in the tick, is
 // that plus what was allocated before the sweeper reached the tick:
 // the peak RSS was 7 to 78 MiB higher on the 1M family graphs, 107 with
 // fusion off. Importing runtime/metrics costs a run about a millisecond
@@ -179,6 +179,12 @@ func (t *gcTuner) input(inputBytes int, unfused bool) {
 	if !t.mapped && inputBytes >= hugeheap.MinInput {
 		t.mapped = true
 		t.mapHeap(hugeHeapFactor * int(memLimit(inputBytes, unfused)))
+		// A stream's tuner is armed before: a tick may have counted the
+		// block, dead but not yet released, as held. The setBase below
+		// applies the limit again.
+		t.mu.Lock()
+		t.held = 0
+		t.mu.Unlock()
 	}
 	if t.getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent(inputBytes, unfused))

@@ -243,3 +243,54 @@ func TestMapHeapOnce(t *testing.T) {
 		t.Errorf("mapped %v, want once 512 MiB", sizes)
 	}
 }
+
+// TestMapHeapNotHeld: a stream's tuner is armed before the heap is
+// mapped (its first input is of 0 bytes; the mapping comes at 512 KiB),
+// so a collection's tick may come while the block is dead but not yet
+// released; that must not count as memory the run held, or the limit
+// would rise to it for the rest of the run. Here the block is 256 MiB,
+// the limit's floor, and a tick is made to see it before its release;
+// with twice the limit, as the command maps, the runtime (over its
+// limit) released the block before any tick in 60 s of collections
+// here, but nothing orders the two.
+func TestMapHeapNotHeld(t *testing.T) {
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	percent := debug.SetGCPercent(100)
+	defer func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	}()
+	const block = 256 << 20
+	gc := newGCTuner(func(string) string { return "" })
+	defer gc.stop()
+	gc.mapHeap = func(int) {
+		b := make([]byte, block)
+		runtime.KeepAlive(b)
+		b = nil
+		// A collection and its tick while the dead block is still
+		// held, then the release.
+		deadline := time.Now().Add(time.Minute) // a guard only
+		for {
+			runtime.GC()
+			gc.mu.Lock()
+			h := gc.held
+			gc.mu.Unlock()
+			if h >= block/2 || time.Now().After(deadline) {
+				break
+			}
+			runtime.Gosched()
+		}
+		debug.FreeOSMemory()
+	}
+	gc.input(0, false) // a stream: armed
+	gc.input(512<<10, false)
+	for range 3 {
+		runtime.GC()
+	}
+	gc.mu.Lock()
+	h, l := gc.held, debug.SetMemoryLimit(-1)
+	gc.mu.Unlock()
+	if h >= block/2 || l != minLimit {
+		t.Errorf("after the mapping: held %d, limit %d; want the rules' %d: the %d-byte block, released, counted", h, l, minLimit, block)
+	}
+}

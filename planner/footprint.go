@@ -179,10 +179,10 @@ func (p *Result) Footprint() *Footprint {
 // the groups standalone at some position, each once, and rows[k] is, per
 // position, the bytes of the standalone groups live there (f.Live) whose
 // reason is reasons[k] (over-budget candidates included). Per position,
-// the saturating sum over k of rows[k] is f.Standalone. It is apart from
-// Footprint, which only the HTML view's chart needs it beside: a row per
-// reason costs 8 bytes a position, and a graph without fusion has a
-// position per op.
+// the saturating sum over k of rows[k] is f.Standalone. Only the HTML
+// view's chart needs the split, so Footprint does not make it: a row per
+// reason costs 8 bytes a position, and without fusion every op is a
+// position.
 func (p *Result) StandaloneByReason(f *Footprint) (reasons []Reason, rows [][]int64) {
 	T := len(f.Nodes)
 	// The groups by reason (a counting sort), then one difference array

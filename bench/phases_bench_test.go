@@ -140,7 +140,7 @@ func eachBIR(b *testing.B, f func(b *testing.B, path string, src []byte)) {
 		b.Skip("no -phases.bir")
 	}
 	paths := strings.Split(*phasesBIR, ",")
-	mapHeap(b, paths)
+	mapHeap(paths)
 	for _, path := range paths {
 		b.Run(strings.TrimSuffix(filepath.Base(path), ".bir"), func(b *testing.B) {
 			src, err := os.ReadFile(path)
@@ -158,14 +158,15 @@ var heapMapped bool
 // mapHeap maps this process's heap on transparent huge pages, once, as
 // the command does for an input of hugeheap.MinInput bytes or more
 // (docs/cli.md, "Huge pages"), when one of paths is that large: the
-// phases are then timed on the memory the command runs them on (in
-// alternating runs the rates moved less than this VM's noise, which
-// is a factor of two on one run). The block is the
-// command's, twice its memory limit, scaled to this benchmark's heap,
+// phases are then timed on the memory the command runs them on. (In
+// runs alternating with the benchmark before it maps, 1M's parse+check
+// ran at 88-93 MB/s against 45-73, but one run of a phase moves by a
+// factor of two on this VM.) The block is the command's, twice its
+// memory limit, scaled to this benchmark's heap,
 // which is not limited: it holds the source, the plan's JSON and the
 // last graph's garbage (2.4 GB at its peak on wide-1M, 229 MB of .bir),
 // so 16 times the largest file.
-func mapHeap(b *testing.B, paths []string) {
+func mapHeap(paths []string) {
 	if heapMapped {
 		return
 	}

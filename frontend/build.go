@@ -218,7 +218,7 @@ func (b *builder) buffer(d *BufferDecl, pre int32) {
 	// Field by field: Push returns a zero element in place, and a
 	// composite literal would be built aside and copied.
 	nb := b.g.Buffers.Push(int32(n))
-	nb.Name, nb.Pos, nb.Size, nb.Alias = b.names.name(id), d.Name.Pos, size, -1
+	nb.Name, nb.Pos, nb.Size, nb.View = b.names.name(id), d.Name.Pos, size, -1
 }
 
 // size computes a buffer's byte size rounded up to whole sticks; it

@@ -34,8 +34,8 @@ func dump(g *ir.Graph) string {
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
 	for _, x := range g.Buffers.All() {
 		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupKey(&g.Groups[x.Group]))
-		if x.Alias >= 0 {
-			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers.At(int(x.Alias)).Name, x.AliasOffset, x.ViewOffset)
+		if v := g.ViewOf(x); v.Alias >= 0 {
+			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers.At(int(v.Alias)).Name, v.AliasOffset, v.ViewOffset)
 		}
 		b.WriteString("\n")
 	}
@@ -462,12 +462,12 @@ func TestViews(t *testing.T) {
 	}
 	for _, b := range g.Buffers.All() {
 		w := want[b.Name]
-		alias := ""
-		if b.Alias >= 0 {
-			alias = g.Buffers.At(int(b.Alias)).Name
+		alias, v := "", g.ViewOf(b)
+		if v.Alias >= 0 {
+			alias = g.Buffers.At(int(v.Alias)).Name
 		}
-		if alias != w.alias || b.AliasOffset != w.off || b.ViewOffset != w.vof {
-			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", b.Name, alias, b.AliasOffset, b.ViewOffset, w.alias, w.off, w.vof)
+		if alias != w.alias || v.AliasOffset != w.off || v.ViewOffset != w.vof {
+			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", b.Name, alias, v.AliasOffset, v.ViewOffset, w.alias, w.off, w.vof)
 		}
 	}
 	if len(g.Groups) != 2 {

@@ -48,17 +48,18 @@
 // applies the v2 rules of contract section 1.2 and fills the v2 fields of
 // package ir:
 //
-//   - Aliases are directed views. `alias v = t + OFF` (OFF 0 without `+`)
-//     records Buffer.Alias = t and AliasOffset = OFF on v. Both sides go
-//     through the renames, as every reference does (and as in v1): after
-//     `rename a -> v`, `alias a = t` makes v a view of t. A name may be the
-//     left side of one alias only (the second line is reported and
-//     ignored); an alias cycle, `alias a = a` included, is reported once,
-//     at its first line in the source. A group's root is its one name that
-//     is no alias's left side; a name's ViewOffset is the sum of the
-//     offsets on its chain to the root; Group.Size is the largest
-//     ViewOffset + Size of its names. A sum or an end beyond int64 is an
-//     error at the alias line that causes it.
+//   - Aliases are directed views. `alias v = t + OFF` (OFF 0 without
+//     `+`) records v's View (in Graph.Views): Alias = t, AliasOffset =
+//     OFF. Both sides go through the renames, as every reference does
+//     (and as in v1): after `rename a -> v`, `alias a = t` makes v a
+//     view of t. A name may be the left side of one alias only (the
+//     second line is reported and ignored); an alias cycle, `alias a =
+//     a` included, is reported once, at its first line in the source. A
+//     group's root is its one name that is no alias's left side; a
+//     view's ViewOffset is the sum of the offsets on its chain to the
+//     root; Group.Size is the largest ViewOffset + Size of its names. A
+//     sum or an end beyond int64 is an error at the alias line that
+//     causes it.
 //   - `cores N` or `cores [s0, ...]` on an op: every entry at least 1,
 //     their product at most ir.MaxCores. The parser accepts `cores` on a
 //     cpu node too (its name lookahead is shared with op), so that Check

@@ -135,12 +135,12 @@ func (b *builder) buildGroups(claims []int) {
 		}
 		if first := lineOf[v]; first != nil {
 			b.errorf(a.viewPos, "%s is already a view of %s (alias at %s)",
-				quoteText(a.viewName), quoteText(bufs.At(int(bufs.At(v).Alias)).Name), at(first.viewPos))
+				quoteText(a.viewName), quoteText(bufs.At(int(g.ViewOf(bufs.At(v)).Alias)).Name), at(first.viewPos))
 			continue
 		}
 		lineOf[v] = a
-		bv := bufs.At(v)
-		bv.Alias, bv.AliasOffset = int32(t), a.offset
+		view := g.EditView(bufs.At(v))
+		view.Alias, view.AliasOffset = int32(t), a.offset
 	}
 	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
 	flags := make([]uint8, n)
@@ -206,7 +206,7 @@ func (b *builder) buildGroups(claims []int) {
 		}
 		// Overflow was reported by viewOffsets (and then there is no
 		// graph to build).
-		end, _ := add(bf.ViewOffset, bf.Size)
+		end, _ := add(g.ViewOf(bf).ViewOffset, bf.Size)
 		gr.Size = max(gr.Size, end)
 		f := flags[i]
 		gr.Input = gr.Input || f&(1<<ir.ClaimInput) != 0
@@ -293,13 +293,14 @@ func prefix8(s string) uint64 {
 }
 
 // viewOffsets follows every name's alias chain to its root, once per
-// name, setting the names' ViewOffset and returning each name's root. It
+// name, setting the views' ViewOffset and returning each name's root. It
 // reports alias cycles and offset sums that overflow int64; the names of
 // a cycle take its first member in the walk as their root, and a name
 // whose offset cannot be computed keeps ViewOffset 0 (there is no graph
 // then anyway).
 func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
-	bufs := &b.g.Buffers
+	g := b.g
+	bufs := &g.Buffers
 	n := bufs.Len()
 	rootOf := make([]int32, n)
 	if lineOf == nil {
@@ -325,7 +326,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		for j >= 0 && state[j] == unvisited {
 			state[j] = onPath
 			path = append(path, j)
-			j = int(bufs.At(j).Alias)
+			j = int(g.ViewOf(bufs.At(j)).Alias)
 		}
 		// The chain ended at a root (j < 0: the last of path), at a name
 		// already done, or closed a cycle at j.
@@ -337,7 +338,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 		case j < 0:
 			root = path[end-1]
 		case state[j] == done:
-			root, base, ok = int(rootOf[j]), bufs.At(j).ViewOffset, !broken[j]
+			root, base, ok = int(rootOf[j]), g.ViewOf(bufs.At(j)).ViewOffset, !broken[j]
 		default:
 			k := slices.Index(path, j)
 			b.aliasCycle(path[k:], lineOf)
@@ -353,18 +354,19 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 			switch {
 			case !ok:
 				broken[m] = true
-			case bm.Alias < 0:
+			case bm.View < 0:
 				base = 0
 			default:
+				v := &g.Views[bm.View]
 				a := lineOf[m]
 				pos := a.viewPos
 				if a.hasOffset {
 					pos = a.offPos
 				}
 				name := quoteText(bm.Name)
-				sum, fits := add(base, bm.AliasOffset)
+				sum, fits := add(base, v.AliasOffset)
 				if !fits {
-					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, bm.AliasOffset)
+					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, v.AliasOffset)
 				} else if _, fits = add(sum, bm.Size); !fits {
 					b.errorf(pos, "end of view %s overflows int64 (view offset %d + size %d)", name, sum, bm.Size)
 				}
@@ -372,7 +374,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 					broken[m], ok = true, false
 					continue
 				}
-				bm.ViewOffset, base = sum, sum
+				v.ViewOffset, base = sum, sum
 			}
 		}
 	}

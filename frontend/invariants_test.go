@@ -24,7 +24,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		roots := 0
 		for k, m := range g.Members(&gr) {
 			b := g.Buffers.At(int(m))
-			if b.Alias < 0 {
+			if b.View < 0 {
 				roots++
 				if gr.Root != m {
 					t.Errorf("group %q: root %d, but %d is no alias's left side", g.GroupKey(&gr), gr.Root, m)
@@ -37,7 +37,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			if int(b.Group) != gi {
 				t.Errorf("buffer %q in group %q says group %d", b.Name, g.GroupKey(&gr), b.Group)
 			}
-			size = max(size, b.ViewOffset+b.Size)
+			size = max(size, g.ViewOf(b).ViewOffset+b.Size)
 			if name == "" || b.Name < name {
 				name = b.Name
 			}
@@ -49,6 +49,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("group %q: size %d name %q, want %d %q", g.GroupKey(&gr), gr.Size, g.GroupKey(&gr), size, name)
 		}
 	}
+	views := 0
 	for i, b := range g.Buffers.All() {
 		if inGroup[i] != 1 || b.Size < 0 || b.Size%ir.StickBytes != 0 {
 			t.Errorf("buffer %q: in %d groups, size %d", b.Name, inGroup[i], b.Size)
@@ -56,15 +57,21 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		// A view sits at its base's view offset plus its own offset, in
 		// its base's group; a root at 0. The sum cannot overflow: the
 		// group size covers it.
+		// Every View is one name's, and names a buffer.
+		v := g.ViewOf(b)
 		switch {
-		case b.Alias < 0:
-			if b.ViewOffset != 0 || b.AliasOffset != 0 {
-				t.Errorf("root %q: view offset %d, alias offset %d", b.Name, b.ViewOffset, b.AliasOffset)
-			}
-		case int(b.Alias) >= g.Buffers.Len() || g.Buffers.At(int(b.Alias)).Group != b.Group || b.AliasOffset < 0 ||
-			b.ViewOffset != g.Buffers.At(int(b.Alias)).ViewOffset+b.AliasOffset:
-			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, b.Alias, b.AliasOffset, b.ViewOffset)
+		case b.View < 0:
+		case int(b.View) >= len(g.Views) || v.Alias < 0:
+			t.Errorf("view %q: View %d of %d, alias %d", b.Name, b.View, len(g.Views), v.Alias)
+		case int(v.Alias) >= g.Buffers.Len() || g.Buffers.At(int(v.Alias)).Group != b.Group || v.AliasOffset < 0 ||
+			v.ViewOffset != g.ViewOf(g.Buffers.At(int(v.Alias))).ViewOffset+v.AliasOffset:
+			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, v.Alias, v.AliasOffset, v.ViewOffset)
+		default:
+			views++
 		}
+	}
+	if views != len(g.Views) {
+		t.Errorf("%d names are views, %d Views", views, len(g.Views))
 	}
 	// Every rename ends at a buffer and no two share a source; the
 	// group flags are exactly the claims, which are in source order.

@@ -113,7 +113,7 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 			if g.Groups[a.Group].LX {
 				continue
 			}
-			v := g.Buffers.At(int(a.Buffer)).ViewOffset
+			v := g.ViewOf(g.Buffers.At(int(a.Buffer))).ViewOffset
 			var tile int64
 			tiled := false
 			for k, s := range g.Strides(&a) {
@@ -320,14 +320,14 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	t.Helper()
 	for _, b := range g.Buffers.All() {
 		if off, ok := e.views[b.Name]; ok {
-			b.ViewOffset = off
+			g.EditView(b).ViewOffset = off
 		}
 	}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		for _, m := range g.Members(gr) {
 			b := g.Buffers.At(int(m))
-			gr.Size = max(gr.Size, b.ViewOffset+b.Size)
+			gr.Size = max(gr.Size, g.ViewOf(b).ViewOffset+b.Size)
 		}
 	}
 	for bi := range g.Bundles {

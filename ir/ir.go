@@ -83,6 +83,9 @@ type Graph struct {
 	// Buffers holds every declared buffer in declaration order, in
 	// chunks (see Chunked).
 	Buffers Chunked[Buffer]
+	// Views are the alias lines' left sides, in the order of the lines
+	// (Buffer.View indexes it).
+	Views []View
 	// Groups holds the storage (alias) groups, ordered by their sort key
 	// (Graph.GroupKey: the smallest member name, byte order).
 	Groups []Group
@@ -169,7 +172,8 @@ type Claim struct {
 // p.In(g.File).
 func (g *Graph) Position(p Pos) Position { return p.In(g.File) }
 
-// Buffer is one declared buffer.
+// Buffer is one declared buffer, 40 bytes (a graph may have millions;
+// the few that are views keep their alias in Graph.Views).
 type Buffer struct {
 	Name string
 	Pos  Pos
@@ -177,18 +181,46 @@ type Buffer struct {
 	Size int64
 	// Group indexes Graph.Groups: the storage this buffer is a name of.
 	Group int32
-	// Alias indexes Graph.Buffers: the right side of this name's
-	// `alias NAME = BASE + OFF` line, or -1 when the name is not the left
-	// side of an alias (it is its group's root). AliasOffset is that
-	// line's OFF (0 without `+`). These are the declarations as written;
-	// ViewOffset and Group.Size are derived from them (and re-derived by
-	// the verifier).
+	// View indexes Graph.Views when this name is the left side of an
+	// `alias` line, or is -1 (the name is its group's root). Read it
+	// with Graph.ViewOf.
+	View int32
+}
+
+// View is what the line `alias NAME = BASE + OFF` declares of NAME, and
+// where that puts NAME in its group's storage.
+type View struct {
+	// Alias indexes Graph.Buffers: the line's BASE (-1 in the View of a
+	// name that is no alias's left side).
 	Alias int32
-	// ViewOffset is where this name starts inside its group's storage:
+	// AliasOffset is the line's OFF (0 without `+`). Alias and
+	// AliasOffset are the declaration as written; ViewOffset and
+	// Group.Size are derived from them (and re-derived by the verifier).
+	AliasOffset int64
+	// ViewOffset is where the name starts inside its group's storage:
 	// the sum of the `alias v = t + OFF` offsets on its chain to the
 	// group's root (0 for the root itself).
-	ViewOffset  int64
-	AliasOffset int64
+	ViewOffset int64
+}
+
+// ViewOf returns b's View: the zero offsets and Alias -1 for a name that
+// is no alias's left side.
+func (g *Graph) ViewOf(b *Buffer) View {
+	if b.View < 0 {
+		return View{Alias: -1}
+	}
+	return g.Views[b.View]
+}
+
+// EditView returns b's View to be written, first adding one (Alias -1,
+// zero offsets) to Views when b has none: how the frontend records an
+// alias line, and how a tool or test places a name in its storage.
+func (g *Graph) EditView(b *Buffer) *View {
+	if b.View < 0 {
+		b.View = int32(len(g.Views))
+		g.Views = append(g.Views, View{Alias: -1})
+	}
+	return &g.Views[b.View]
 }
 
 // Group is one storage: a buffer and all its aliases (views). Every

@@ -13,7 +13,7 @@ import "slices"
 // is read-only: its bundles' Body slices are shared among them, and so
 // are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
-	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Groups: g.Groups, CPU: g.CPU,
+	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
 		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only

@@ -600,7 +600,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 	}
 	var v int64
 	if sl.info&hasViews != 0 {
-		v = lay.g.Buffers.At(int(a.Buffer)).ViewOffset
+		v = lay.g.ViewOf(lay.g.Buffers.At(int(a.Buffer))).ViewOffset
 	}
 	if kind == poolBase {
 		off := lay.poolOffset(sl, int(a.Group))

@@ -31,12 +31,12 @@ func (e *editor) buffer(name string) int {
 // group's size (largest view offset + size over its members).
 func (e *editor) view(name string, off int64) {
 	b := e.g.Buffers.At(e.buffer(name))
-	b.ViewOffset = off
+	e.g.EditView(b).ViewOffset = off
 	gr := &e.g.Groups[b.Group]
 	gr.Size = 0
 	for _, m := range e.g.Members(gr) {
 		mb := e.g.Buffers.At(int(m))
-		gr.Size = max(gr.Size, mb.ViewOffset+mb.Size)
+		gr.Size = max(gr.Size, e.g.ViewOf(mb).ViewOffset+mb.Size)
 	}
 }
 

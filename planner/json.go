@@ -255,7 +255,7 @@ func (jw *jsonWriter) buffer(p *Result, buf *ir.Buffer, bundle []byte) bool {
 		b = append(b, "null"...)
 	}
 	b = append(b, ", \"view_offset\": "...)
-	b = decimal.Append(b, buf.ViewOffset)
+	b = decimal.Append(b, g.ViewOf(buf).ViewOffset)
 	b = append(b, ", \"reason\": "...)
 	if pg.Reason == Pooled {
 		b = append(b, "null"...)

@@ -173,10 +173,11 @@ func TestJSONViewOffset(t *testing.T) {
 	h := &ir.Graph{} // holds the ops' lists
 	g := &ir.Graph{Name: "v",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "t", Size: 4096, Group: 0, Alias: -1},
-			{Name: "hi", Size: 2048, Group: 0, ViewOffset: 3072, Alias: 0, AliasOffset: 3072},
-			{Name: "x", Size: 128, Group: 1, Alias: -1},
+			{Name: "t", Size: 4096, Group: 0, View: -1},
+			{Name: "hi", Size: 2048, Group: 0, View: 0},
+			{Name: "x", Size: 128, Group: 1, View: -1},
 		}...),
+		Views: []ir.View{{Alias: 0, AliasOffset: 3072, ViewOffset: 3072}},
 		Groups: []ir.Group{
 			{Root: 0, Members: h.AddMembers([]int32{0, 1}), Size: 5120},
 			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128, Input: true},

@@ -35,8 +35,8 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 	fmt.Fprintf(bw, "graph %s  # %s\n", g.Name, g.Position(g.Pos))
 	for _, b := range g.Buffers.All() {
 		view := ""
-		if b.Alias >= 0 {
-			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers.At(int(b.Alias)).Name, b.AliasOffset, b.ViewOffset)
+		if v := g.ViewOf(b); v.Alias >= 0 {
+			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers.At(int(v.Alias)).Name, v.AliasOffset, v.ViewOffset)
 		}
 		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}

@@ -241,8 +241,8 @@ func writePlacement(bw *bufio.Writer, p *planner.Result, bufIdx int) {
 		pb := &p.Bundles[pg.Bundle]
 		fmt.Fprintf(bw, "pool: offset %d, bytes [%d, %d) of bundle %s's %s pool (%d bytes; lower bound %s)\n",
 			pg.Offset, pg.Offset, pg.Offset+gr.Size, g.Bundles[pg.Bundle].Name, HumanSize(pb.PoolSize), pb.PoolSize, lowerBytes(pb.LowerBound))
-		if buf.ViewOffset != 0 || buf.Size != gr.Size {
-			fmt.Fprintf(bw, "  %s itself: bytes [%d, %d) (view offset %d)\n", buf.Name, pg.Offset+buf.ViewOffset, pg.Offset+buf.ViewOffset+buf.Size, buf.ViewOffset)
+		if v := g.ViewOf(buf).ViewOffset; v != 0 || buf.Size != gr.Size {
+			fmt.Fprintf(bw, "  %s itself: bytes [%d, %d) (view offset %d)\n", buf.Name, pg.Offset+v, pg.Offset+v+buf.Size, v)
 		}
 		shares := shareBytes(p, gi)
 		if len(shares) == 0 {

@@ -168,7 +168,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 			for _, m := range g.Members(gr) {
 				if m != gr.Root {
 					b := g.Buffers.At(int(m))
-					d.GViews[gi] = append(d.GViews[gi], int64(m), b.ViewOffset, b.Size)
+					d.GViews[gi] = append(d.GViews[gi], int64(m), g.ViewOf(b).ViewOffset, b.Size)
 				}
 			}
 		}

@@ -105,7 +105,7 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 		for _, m := range g.Members(&gr) {
 			if m != gr.Root {
 				b := g.Buffers.At(int(m))
-				views = append(views, int64(m), b.ViewOffset, b.Size)
+				views = append(views, int64(m), g.ViewOf(b).ViewOffset, b.Size)
 			}
 		}
 		if jsonOf(views) != jsonOf(d.GViews[gi]) {
@@ -364,7 +364,7 @@ func TestHTMLEscapes(t *testing.T) {
 	h := &ir.Graph{}
 	names := []string{`a&b</script><script>alert(1)</script>`, `c<d>"'`}
 	g := &ir.Graph{Name: `g</title><b>`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: names[0], Size: 256, Group: 0, Alias: -1}, {Name: names[1], Size: 128, Group: 1, Alias: -1}}...),
+		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: names[0], Size: 256, Group: 0, View: -1}, {Name: names[1], Size: 128, Group: 1, View: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", 0, nil, nil, []ir.Access{{Buffer: 1, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),

@@ -72,10 +72,11 @@ func viewPhrase(g *ir.Graph, bi int) string {
 		return ""
 	}
 	root := g.Buffers.At(int(gr.Root)).Name
-	if b.ViewOffset == 0 {
+	v := g.ViewOf(b).ViewOffset
+	if v == 0 {
 		return fmt.Sprintf("a view of %s's storage", root)
 	}
-	return fmt.Sprintf("a view %d bytes into %s's storage", b.ViewOffset, root)
+	return fmt.Sprintf("a view %d bytes into %s's storage", v, root)
 }
 
 // coresPhrase describes how an access of op is spread over its cores:
@@ -200,7 +201,7 @@ func memberList(g *ir.Graph, gi int, sep string) string {
 	for _, m := range g.Members(gr) {
 		if m != gr.Root {
 			b := g.Buffers.At(int(m))
-			parts = append(parts, fmt.Sprintf("%s@%d", b.Name, b.ViewOffset))
+			parts = append(parts, fmt.Sprintf("%s@%d", b.Name, g.ViewOf(b).ViewOffset))
 		}
 	}
 	return strings.Join(parts, sep)

@@ -283,7 +283,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			for _, m := range g.Members(&g.Groups[gi]) {
 				if m != g.Groups[gi].Root {
 					b := g.Buffers.At(int(m))
-					views = append(views, fmt.Sprintf("%s@%d", b.Name, b.ViewOffset))
+					views = append(views, fmt.Sprintf("%s@%d", b.Name, g.ViewOf(b).ViewOffset))
 				}
 			}
 			if len(views) > 0 {
@@ -620,7 +620,7 @@ func TestSVGScales(t *testing.T) {
 func TestSVGEscapes(t *testing.T) {
 	h := &ir.Graph{} // holds the ops' lists
 	g := &ir.Graph{Name: `g<&>"'`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "a&b", Size: 256, Group: 0, Alias: -1}, {Name: "c<d>", Size: 128, Group: 1, Alias: -1}}...),
+		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "a&b", Size: 256, Group: 0, View: -1}, {Name: "c<d>", Size: 128, Group: 1, View: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", 0, nil, nil, []ir.Access{{Buffer: 1, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),

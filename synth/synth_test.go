@@ -87,12 +87,12 @@ func TestValid(t *testing.T) {
 		}
 		views, offset, chained := 0, 0, 0
 		for _, b := range g.Buffers.All() {
-			if b.Alias >= 0 {
+			if v := g.ViewOf(b); v.Alias >= 0 {
 				views++
-				if b.AliasOffset > 0 {
+				if v.AliasOffset > 0 {
 					offset++
 				}
-				if g.Buffers.At(int(b.Alias)).Alias >= 0 {
+				if g.Buffers.At(int(v.Alias)).View >= 0 {
 					chained++
 				}
 			}
@@ -268,9 +268,9 @@ func measure(t *testing.T, cfg Config) familyStats {
 		}
 	}
 	for _, b := range g.Buffers.All() {
-		if b.Alias >= 0 {
+		if v := g.ViewOf(b); v.Alias >= 0 {
 			st.views++
-			if b.AliasOffset > 0 {
+			if v.AliasOffset > 0 {
 				st.offsetViews++
 			}
 		}

@@ -163,7 +163,7 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		dst = append(dst, `null`...)
 	}
 	dst = append(dst, `, "view_offset": `...)
-	want := buf.ViewOffset
+	want := claimedView(c.g, buf).ViewOffset
 	if c.views != nil {
 		if r, view := c.views.of(int32(i)); r >= 0 {
 			want = view

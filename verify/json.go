@@ -592,7 +592,7 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 		m.lit(`null`)
 	}
 	m.lit(`, "view_offset": `)
-	want := buf.ViewOffset
+	want := claimedView(g, buf).ViewOffset
 	if c.views != nil {
 		if r, view := c.views.of(int32(i)); r >= 0 {
 			want = view
@@ -725,7 +725,7 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 	} else if jb.Offset.ok {
 		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, jb.Offset.v)
 	}
-	want := buf.ViewOffset // where the chain is broken, Plan reports it
+	want := claimedView(c.g, buf).ViewOffset // where the chain is broken, Plan reports it
 	if c.views != nil {
 		if r, view := c.views.of(int32(i)); r >= 0 {
 			want = view

@@ -150,11 +150,11 @@ var corruptions = []corruption{
 		return true
 	}},
 	{"view offset", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		bi := pick(g.Buffers.Len(), r, func(i int) bool { return g.Buffers.At(i).Alias >= 0 })
+		bi := pick(g.Buffers.Len(), r, func(i int) bool { return g.Buffers.At(i).View >= 0 })
 		if bi < 0 {
 			return false
 		}
-		g.Buffers.At(bi).ViewOffset += 128
+		g.EditView(g.Buffers.At(bi)).ViewOffset += 128
 		return true
 	}},
 	{"group size", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {

@@ -409,8 +409,8 @@ func TestCatchesMutations(t *testing.T) {
 		}},
 		{"view offset shifted", func(p *planner.Result, r *rand.Rand) bool {
 			for _, b := range p.Graph.Buffers.All() {
-				if b.Alias >= 0 {
-					b.ViewOffset += 128
+				if b.View >= 0 {
+					p.Graph.EditView(b).ViewOffset += 128
 					return true
 				}
 			}

@@ -10,14 +10,14 @@ import (
 )
 
 // viewInfo is what the verifier derives from the alias declarations alone
-// (Buffer.Alias and Buffer.AliasOffset, bundle-ir.md §2): every name's root and
-// view offset. It never reads Buffer.ViewOffset, Group.Root or Group.Size,
+// (Buffer.View, View.Alias and View.AliasOffset, bundle-ir.md §2): every
+// name's root and view offset. It never reads View.ViewOffset, Group.Root or Group.Size,
 // which are the claims it checks. A name declared by no alias (the common
 // case) is its own root at view offset 0, which one bit says; the others
 // are listed (so the memory is a bit per name and 16 bytes per alias).
 type viewInfo struct {
-	// plain has bit i set when buffer i is no alias's left side and has
-	// no alias offset.
+	// plain has bit i set when buffer i is no alias's left side (its
+	// View is -1).
 	plain []uint64
 	// aliased lists the other buffers, ascending; for aliased[k],
 	// aroot[k] is the buffer at the end of its alias chain, or -1 when
@@ -56,7 +56,7 @@ func deriveViews(g *ir.Graph) *viewInfo {
 	n := g.Buffers.Len()
 	v := &viewInfo{plain: make([]uint64, (n+63)/64)}
 	for i, b := range g.Buffers.All() {
-		if b.Alias == -1 && b.AliasOffset == 0 {
+		if b.View == -1 {
 			v.plain[i>>6] |= 1 << (i & 63)
 		} else {
 			v.aliased = append(v.aliased, int32(i))
@@ -90,12 +90,13 @@ func deriveViews(g *ir.Graph) *viewInfo {
 			}
 			v.aroot[k] = rootOnPath
 			path = append(path, int32(k))
-			a := int(bj.Alias)
+			if bj.View < 0 || int(bj.View) >= len(g.Views) {
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: view index %d out of range", bj.Name, bj.View))
+				break
+			}
+			a := int(g.Views[bj.View].Alias)
 			if a == -1 {
-				if bj.AliasOffset != 0 {
-					v.problems = append(v.problems, fmt.Sprintf("buffer %q: no alias but alias offset %d", bj.Name, bj.AliasOffset))
-				}
-				root = j
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: a view (index %d) of no alias", bj.Name, bj.View))
 				break
 			}
 			if a < 0 || a >= n {
@@ -121,7 +122,7 @@ func deriveViews(g *ir.Graph) *viewInfo {
 				continue
 			}
 			bb := g.Buffers.At(int(b))
-			off := bb.AliasOffset
+			off := g.Views[bb.View].AliasOffset
 			if off < 0 || off > math.MaxInt64-base {
 				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", bb.Name, off, base))
 				v.aroot[pk], root = -1, -1
@@ -132,6 +133,16 @@ func deriveViews(g *ir.Graph) *viewInfo {
 		}
 	}
 	return v
+}
+
+// claimedView returns the View buffer b claims: the zero offsets and
+// Alias -1 when it is no alias's left side or its View index is out of
+// range (which deriveViews reports).
+func claimedView(g *ir.Graph, b *ir.Buffer) ir.View {
+	if b.View < 0 || int(b.View) >= len(g.Views) {
+		return ir.View{Alias: -1}
+	}
+	return g.Views[b.View]
 }
 
 // checkViews compares the graph's view offsets, group roots and group
@@ -145,15 +156,15 @@ func (c *checker) checkViews(v *viewInfo) {
 	for i, b := range g.Buffers.All() {
 		if r, view := v.of(int32(i)); r >= 0 {
 			root := g.Buffers.At(int(r))
-			if b.ViewOffset != view {
-				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, b.ViewOffset, root.Name, view)
+			if got := claimedView(g, b).ViewOffset; got != view {
+				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, got, root.Name, view)
 			}
 			if root.Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
 					b.Name, c.groupName(int(b.Group)), root.Name, c.groupName(int(root.Group)))
 			}
 		}
-		if a := b.Alias; a >= 0 && int(a) < g.Buffers.Len() && g.Buffers.At(int(a)).Group != b.Group {
+		if a := claimedView(g, b).Alias; a >= 0 && int(a) < g.Buffers.Len() && g.Buffers.At(int(a)).Group != b.Group {
 			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers.At(int(a)).Name)
 		}
 	}
@@ -164,7 +175,7 @@ func (c *checker) checkViews(v *viewInfo) {
 		sized := true
 		for _, m := range g.Members(gr) {
 			b := g.Buffers.At(int(m))
-			if b.Alias == -1 {
+			if b.View == -1 {
 				roots++
 				if gr.Root != m {
 					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, b.Name)

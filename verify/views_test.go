@@ -39,13 +39,18 @@ func viewGraph() *ir.Graph {
 	}
 	out := &ir.Graph{Name: "views",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "x", Size: 512, Group: 1, Alias: -1},
-			{Name: "t", Size: 4096, Group: 0, Alias: -1},
-			{Name: "hi", Size: 2048, Group: 0, ViewOffset: 2048, Alias: 1, AliasOffset: 2048},
-			{Name: "w", Size: 1024, Group: 0, ViewOffset: 3072, Alias: 2, AliasOffset: 1024},
-			{Name: "e", Size: 128, Group: 0, ViewOffset: 4096, Alias: 1, AliasOffset: 4096},
-			{Name: "y", Size: 4096, Group: 2, Alias: -1},
+			{Name: "x", Size: 512, Group: 1, View: -1},
+			{Name: "t", Size: 4096, Group: 0, View: -1},
+			{Name: "hi", Size: 2048, Group: 0, View: 0},
+			{Name: "w", Size: 1024, Group: 0, View: 1},
+			{Name: "e", Size: 128, Group: 0, View: 2},
+			{Name: "y", Size: 4096, Group: 2, View: -1},
 		}...),
+		Views: []ir.View{
+			{Alias: 1, AliasOffset: 2048, ViewOffset: 2048},
+			{Alias: 2, AliasOffset: 1024, ViewOffset: 3072},
+			{Alias: 1, AliasOffset: 4096, ViewOffset: 4096},
+		},
 		Groups: []ir.Group{
 			{Root: 1, Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
 			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512, Input: true},
@@ -100,17 +105,18 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		edit func(g *ir.Graph)
 		want string
 	}{
-		{"wrong view offset", func(g *ir.Graph) { g.Buffers.At(3).ViewOffset = 2048 }, `buffer "w": view offset 2048, its alias chain to "t" gives 3072`},
+		{"wrong view offset", func(g *ir.Graph) { g.EditView(g.Buffers.At(3)).ViewOffset = 2048 }, `buffer "w": view offset 2048, its alias chain to "t" gives 3072`},
 		{"group too small for a view", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `group "e": size 4096, the largest view offset + size of its names is 4224`},
 		{"group too small: the pooled access leaves it", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `a start of its access of "e", pool bytes 0+4096+0, is not inside its group "e"'s bytes [0, 4096)`},
 		{"group too large", func(g *ir.Graph) { g.Groups[0].Size = 4352 }, `largest view offset + size of its names is 4224`},
 		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
-		{"alias cycle", func(g *ir.Graph) { g.Buffers.At(1).Alias = 3 }, `alias chain is a cycle`},
-		{"alias into another group", func(g *ir.Graph) { g.Buffers.At(4).Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
-		{"alias out of range", func(g *ir.Graph) { g.Buffers.At(3).Alias = 9 }, `buffer "w": alias index 9 out of range`},
-		{"alias offset without an alias", func(g *ir.Graph) { g.Buffers.At(5).AliasOffset = 128 }, `buffer "y": no alias but alias offset 128`},
+		{"alias cycle", func(g *ir.Graph) { g.EditView(g.Buffers.At(1)).Alias = 3 }, `alias chain is a cycle`},
+		{"alias into another group", func(g *ir.Graph) { g.EditView(g.Buffers.At(4)).Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
+		{"alias out of range", func(g *ir.Graph) { g.EditView(g.Buffers.At(3)).Alias = 9 }, `buffer "w": alias index 9 out of range`},
+		{"view of no alias", func(g *ir.Graph) { g.EditView(g.Buffers.At(5)).AliasOffset = 128 }, `buffer "y": a view (index 3) of no alias`},
+		{"view index out of range", func(g *ir.Graph) { g.Buffers.At(3).View = 7 }, `buffer "w": view index 7 out of range`},
 		// w's chain reaches hi at 2048, so MaxInt64 more overflows.
-		{"alias offset overflows", func(g *ir.Graph) { g.Buffers.At(3).AliasOffset = math.MaxInt64 },
+		{"alias offset overflows", func(g *ir.Graph) { g.EditView(g.Buffers.At(3)).AliasOffset = math.MaxInt64 },
 			`buffer "w": alias offset 9223372036854775807 on a chain at 2048 is negative or overflows`},
 		// Ops are the tree's leaves depth-first (ir.Bundle): a tree that
 		// lists c first has c where step 0 belongs.
@@ -177,7 +183,7 @@ func chainGraph(n int) *ir.Graph {
 	g := &ir.Graph{Name: "chain"}
 	addBuf := func(name string, size int64) int {
 		i := int32(g.Buffers.Len())
-		g.Buffers.Append(ir.Buffer{Name: name, Size: size, Group: i, Alias: -1})
+		g.Buffers.Append(ir.Buffer{Name: name, Size: size, Group: i, View: -1})
 		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
 		return int(i)
 	}

@@ -345,7 +345,7 @@ func (e *emitter) op(oi int) {
 func (e *emitter) accessSymbols(syms *opSyms, op *ir.Op, a ir.Access, n int) []*symbol {
 	g := e.g
 	gi := int(a.Group)
-	v := g.Buffers.At(int(a.Buffer)).ViewOffset
+	v := g.ViewOf(g.Buffers.At(int(a.Buffer))).ViewOffset
 	uses := make([]*symbol, n)
 	if e.pooled(gi) {
 		P := e.p.Groups[gi].Offset

@@ -182,12 +182,13 @@ func TestCoresSlices(t *testing.T) {
 	g := &ir.Graph{
 		Name: "h",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "x", Size: 4096, Group: 0, Alias: -1},
-			{Name: "xs", Size: 1024, Group: 0, ViewOffset: 256, Alias: 0, AliasOffset: 256},
-			{Name: "t", Size: 1024, Group: 1, Alias: -1},
-			{Name: "tv", Size: 512, Group: 1, ViewOffset: 128, Alias: 2, AliasOffset: 128},
-			{Name: "l", Size: 128, Group: 2, Alias: -1},
+			{Name: "x", Size: 4096, Group: 0, View: -1},
+			{Name: "xs", Size: 1024, Group: 0, View: 0},
+			{Name: "t", Size: 1024, Group: 1, View: -1},
+			{Name: "tv", Size: 512, Group: 1, View: 1},
+			{Name: "l", Size: 128, Group: 2, View: -1},
 		}...),
+		Views: []ir.View{{Alias: 0, AliasOffset: 256, ViewOffset: 256}, {Alias: 2, AliasOffset: 128, ViewOffset: 128}},
 		Groups: []ir.Group{
 			{Root: 0, Members: ints.AddMembers([]int32{0, 1}), Size: 4096, Input: true},
 			{Root: 2, Members: ints.AddMembers([]int32{2, 3}), Size: 1024},

@@ -36,19 +36,20 @@ func TestV2Coverage(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, errs, src)
 		}
 		for _, b := range g.Buffers.All() {
-			if b.Alias < 0 {
+			v := g.ViewOf(b)
+			if v.Alias < 0 {
 				continue
 			}
 			views++
 			switch {
-			case b.AliasOffset == 0:
+			case v.AliasOffset == 0:
 				atZero++
-			case b.AliasOffset%128 == 0:
+			case v.AliasOffset%128 == 0:
 				aligned++
 			default:
 				unaligned++
 			}
-			if g.Buffers.At(int(b.Alias)).Alias >= 0 {
+			if g.Buffers.At(int(v.Alias)).View >= 0 {
 				chains++
 			}
 		}

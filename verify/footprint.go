@@ -17,15 +17,49 @@ import (
 // The changes are kept per position, not per group, so that a graph of a
 // million groups and a thousand nodes costs the verifier two arrays of a
 // thousand sums (a list of events, two per group, held 48 MB there).
+// What it keeps is 20 bytes a position (without fusion a million ops are
+// a million positions): the node and the standalone bytes there; a
+// node's name, kind and pool bytes are read from the graph and the plan.
 type footprint struct {
-	names      []string
-	cpu        []bool
+	g          *ir.Graph
+	p          *planner.Result
+	nodes      []fpNode // in text order
 	standalone []int64
-	pool       []int64
 	peak       int64
 	peakAt     int // -1: no nodes
 	noPool     int64
 	resident   int64
+}
+
+// fpNode is a top-level node: bundle i, or CPU node i when cpu.
+type fpNode struct {
+	pos ir.Pos
+	i   int32 // bundle i, or CPU node ^i
+}
+
+// len is the number of positions.
+func (w *footprint) len() int { return len(w.nodes) }
+
+// cpu reports whether position t is a CPU node.
+func (w *footprint) cpu(t int) bool { return w.nodes[t].i < 0 }
+
+// name is the name of the node at position t.
+func (w *footprint) name(t int) string {
+	if i := w.nodes[t].i; i < 0 {
+		return w.g.CPU[^i].Name
+	}
+	return w.g.Bundles[w.nodes[t].i].Name
+}
+
+// pool is the pool bytes at position t: its bundle's pool size when the
+// bundle has candidates, else 0.
+func (w *footprint) pool(t int) int64 {
+	if i := w.nodes[t].i; i >= 0 {
+		if pb := &w.p.Bundles[i]; len(pb.Candidates) > 0 {
+			return pb.PoolSize
+		}
+	}
+	return 0
 }
 
 // u128 is an unsigned 128-bit sum.
@@ -55,43 +89,38 @@ func (a u128) sat() int64 {
 
 // deriveFootprint applies the footprint rule of docs/bundle-ir.md.
 func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
-	type node struct {
-		pos ir.Pos
-		cpu bool
-		i   int
-	}
-	nodes := make([]node, 0, len(g.Bundles)+len(g.CPU))
+	nodes := make([]fpNode, 0, len(g.Bundles)+len(g.CPU))
 	for i := range g.Bundles {
-		nodes = append(nodes, node{g.Bundles[i].Pos, false, i})
+		nodes = append(nodes, fpNode{g.Bundles[i].Pos, int32(i)})
 	}
 	for i := range g.CPU {
-		nodes = append(nodes, node{g.CPU[i].Pos, true, i})
+		nodes = append(nodes, fpNode{g.CPU[i].Pos, ^int32(i)})
 	}
 	// Text order; on equal positions (hand-built graphs) bundles first,
 	// each list keeping its own order.
-	slices.SortStableFunc(nodes, func(a, b node) int {
+	slices.SortStableFunc(nodes, func(a, b fpNode) int {
 		if a.pos.Line != b.pos.Line {
 			return int(a.pos.Line) - int(b.pos.Line)
 		}
 		if a.pos.Col != b.pos.Col {
 			return int(a.pos.Col) - int(b.pos.Col)
 		}
-		switch {
-		case a.cpu == b.cpu:
+		switch ac, bc := a.i < 0, b.i < 0; {
+		case ac == bc:
 			return 0
-		case a.cpu:
+		case ac:
 			return 1
 		}
 		return -1
 	})
 	T := len(nodes)
-	f := &footprint{names: make([]string, T), cpu: make([]bool, T), standalone: make([]int64, T), pool: make([]int64, T), peakAt: -1}
+	f := &footprint{g: g, p: p, nodes: nodes, standalone: make([]int64, T), peakAt: -1}
 	first := make([]int32, len(g.Groups))
 	last := make([]int32, len(g.Groups))
 	for i := range first {
 		first[i], last[i] = -1, -1
 	}
-	bundleAt := make([]int, len(g.Bundles))
+	bundleAt := make([]int32, len(g.Bundles))
 	var poolTotal u128
 	touch := func(accs []ir.Access, t int32) {
 		for _, a := range accs {
@@ -104,23 +133,17 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 	}
 	for t, n := range nodes {
-		if n.cpu {
-			c := &g.CPU[n.i]
-			f.names[t], f.cpu[t] = c.Name, true
-			touch(g.CPUAccesses(c), int32(t))
+		if n.i < 0 {
+			touch(g.CPUAccesses(&g.CPU[^n.i]), int32(t))
 			continue
 		}
 		b := &g.Bundles[n.i]
-		f.names[t] = b.Name
-		bundleAt[n.i] = t
+		bundleAt[n.i] = int32(t)
 		for oi := range b.Ops {
 			touch(g.Reads(&b.Ops[oi]), int32(t))
 			touch(g.Writes(&b.Ops[oi]), int32(t))
 		}
-		if pb := &p.Bundles[n.i]; len(pb.Candidates) > 0 {
-			f.pool[t] = pb.PoolSize
-			poolTotal = poolTotal.plus(uint64(pb.PoolSize))
-		}
+		poolTotal = poolTotal.plus(uint64(f.pool(t)))
 	}
 	// live[t] and pooled[t]: what changes at position t, for the
 	// standalone groups and (for the no-pooling baseline) the pooled
@@ -138,7 +161,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 		size := uint64(gr.Size)
 		if pg := &p.Groups[gi]; pg.Offset >= 0 && pg.Bundle >= 0 {
-			t := bundleAt[pg.Bundle]
+			t := int(bundleAt[pg.Bundle])
 			span(pooled, t, t, size)
 			continue
 		}
@@ -160,7 +183,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		liveSum = liveSum.add(live[t])
 		pooledSum = pooledSum.add(pooled[t])
 		f.standalone[t] = liveSum.sat()
-		all := liveSum.plus(uint64(f.pool[t])).sat()
+		all := liveSum.plus(uint64(f.pool(t))).sat()
 		if f.peakAt < 0 || all > f.peak {
 			f.peak, f.peakAt = all, t
 		}

@@ -343,8 +343,8 @@ func (c *checker) checkFootprint(f *footprintJSON, w *footprint) {
 		if f.PeakNode.ok || f.PeakPosition.ok {
 			c.fail("plan JSON: footprint: peak_node %s at %s for a graph with no nodes", f.PeakNode, f.PeakPosition)
 		}
-	} else if !f.PeakPosition.is(int64(w.peakAt)) || !f.PeakNode.ok || f.PeakNodeName != w.names[w.peakAt] {
-		c.fail("plan JSON: footprint: peak at %s (%s), want position %d (%q)", f.PeakPosition, f.PeakNode, w.peakAt, w.names[w.peakAt])
+	} else if !f.PeakPosition.is(int64(w.peakAt)) || !f.PeakNode.ok || f.PeakNodeName != w.name(w.peakAt) {
+		c.fail("plan JSON: footprint: peak at %s (%s), want position %d (%q)", f.PeakPosition, f.PeakNode, w.peakAt, w.name(w.peakAt))
 	}
 	if len(p.Compare) > 0 {
 		same := len(f.ByAllocator) == len(p.Compare)
@@ -360,24 +360,24 @@ func (c *checker) checkFootprint(f *footprintJSON, w *footprint) {
 	} else if f.ByAllocator != nil {
 		c.fail("plan JSON: footprint: peak_bytes_by_allocator without --compare")
 	}
-	if !f.TimelineOK || f.TimelineLen != len(w.names) {
-		c.fail("plan JSON: footprint: timeline of %d positions, want %d", f.TimelineLen, len(w.names))
+	if !f.TimelineOK || f.TimelineLen != w.len() {
+		c.fail("plan JSON: footprint: timeline of %d positions, want %d", f.TimelineLen, w.len())
 		return
 	}
 	for _, b := range f.Bad {
 		t, e := b.t, &b.e
-		c.fail("plan JSON: footprint: timeline[%d] is %q (%s) %s + %s, want %q (%s) %d + %d", t, e.Node, e.Kind, e.Standalone, e.PoolBytes, w.names[t], w.kind(t), w.standalone[t], w.pool[t])
+		c.fail("plan JSON: footprint: timeline[%d] is %q (%s) %s + %s, want %q (%s) %d + %d", t, e.Node, e.Kind, e.Standalone, e.PoolBytes, w.name(t), w.kind(t), w.standalone[t], w.pool(t))
 	}
 }
 
 // nodeIs reports whether e is element t of the footprint's timeline.
 func (w *footprint) nodeIs(t int, e *timelineJSON) bool {
-	return t < len(w.names) && e.NodeOK && e.Node == w.names[t] && e.KindOK && e.Kind == w.kind(t) && e.Standalone.is(w.standalone[t]) && e.PoolBytes.is(w.pool[t])
+	return t < w.len() && e.NodeOK && e.Node == w.name(t) && e.KindOK && e.Kind == w.kind(t) && e.Standalone.is(w.standalone[t]) && e.PoolBytes.is(w.pool(t))
 }
 
 // kind is the "kind" of timeline position t.
 func (w *footprint) kind(t int) string {
-	if w.cpu[t] {
+	if w.cpu(t) {
 		return "cpu"
 	}
 	return "bundle"

@@ -147,11 +147,15 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 				sp.last = max(sp.last, op)
 			}
 		case it.Loop >= 0 && int(it.Loop) < len(b.Loops):
-			if s.parent[it.Loop] == notSeen {
-				s.parent[it.Loop] = -1
-				if len(s.stack) > 0 {
-					s.parent[it.Loop] = s.stack[len(s.stack)-1]
-				}
+			// Each loop is entered once: a loop listed twice, or inside
+			// its own body, would otherwise be followed forever.
+			if s.parent[it.Loop] != notSeen {
+				c.fail("bundle %q: loop %q appears twice in the tree", b.Name, b.Loops[it.Loop].Name)
+				continue
+			}
+			s.parent[it.Loop] = -1
+			if len(s.stack) > 0 {
+				s.parent[it.Loop] = s.stack[len(s.stack)-1]
 			}
 			s.stack = append(s.stack, int32(it.Loop))
 			c.walk(s, b, c.g.LoopBody(&b.Loops[it.Loop]))

@@ -124,6 +124,10 @@ func TestCatchesViewCorruptions(t *testing.T) {
 			b := &g.Bundles[0]
 			b.Body[0], b.Body[2] = b.Body[2], b.Body[0]
 		}, `bundle "k": the tree lists op "c" (step 2) where step 0 belongs`},
+		// A loop inside its own body: the walk must not follow it forever.
+		{"loop in its own body", func(g *ir.Graph) {
+			g.Bundles[0].Loops[0].Body = g.AddItems([]ir.Item{{Op: 1, Loop: -1}, {Op: -1, Loop: 0}})
+		}, `bundle "k": loop "L" appears twice in the tree`},
 		{"split leaves the buffer", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
 		{"step leaves the view", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
 		{"split of the wrong length", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},

@@ -69,11 +69,10 @@ type builder struct {
 	// lists stores each distinct int list once in Graph.Ints.
 	lists intLists
 
-	// Storage the graph's lists are cut from (the ops' own lists go to
-	// the graph-wide Graph.Accesses, LoopLists and Ints).
+	// Storage the bundles' ops and loops are cut from (the other lists
+	// go to the graph-wide Graph.Accesses, LoopLists, Items and Ints).
 	ops   slab.Slab[ir.Op]
 	loops slab.Slab[ir.Loop]
-	items slab.Slab[ir.Item]
 
 	// fars holds, while the graph is built, the farthest start (see far)
 	// of each access with a step or a split where it is not 0; such an
@@ -144,7 +143,6 @@ func newBuilder(file string, size int) *builder {
 		g:     &ir.Graph{File: file},
 		ops:   slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
 		loops: slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
-		items: slab.Slab[ir.Item]{Max: 1 << 16},
 	}
 	if size > 0 && size < smallSource {
 		b.small = true
@@ -403,7 +401,7 @@ func (b *builder) endBundle() {
 		bd.Ops = []ir.Op{}
 	}
 	bd.Loops = b.loops.Cut(b.loopsStart)
-	bd.Body = b.items.CopyOf(b.itemStack)
+	bd.Body = b.g.AddItems(b.itemStack)
 	b.itemStack = b.itemStack[:0]
 }
 

@@ -85,7 +85,7 @@ func dump(g *ir.Graph) string {
 		return "[" + strings.Join(s, " ") + "]"
 	}
 	for _, bu := range g.Bundles {
-		fmt.Fprintf(&b, "bundle %s %s body=%s\n", bu.Name, bu.Kind, items(bu.Body))
+		fmt.Fprintf(&b, "bundle %s %s body=%s\n", bu.Name, bu.Kind, items(g.BundleBody(&bu)))
 		for k, l := range bu.Loops {
 			fmt.Fprintf(&b, "  loop%d %s count=%d parent=%d depth=%d steps=%d..%d body=%s\n",
 				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(g.LoopBody(&l)))

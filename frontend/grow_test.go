@@ -98,9 +98,10 @@ func TestGraphArraysTrimmed(t *testing.T) {
 		} else if last := chunks[0]; cap(last)-len(last) > len(last)/8 {
 			t.Errorf("size %d: the chunk of Buffers has %d and %d spare, more than an eighth", size, len(last), cap(last)-len(last))
 		}
-		// A loop's body, its one op; its ops' loop list, the loop.
-		if len(g.Items) != 10000 || len(g.LoopLists) != 2*10000 {
-			t.Fatalf("size %d: %d items and %d loop-list words, want 10000 and 20000", size, len(g.Items), len(g.LoopLists))
+		// A loop's body, its one op (10,000), and the bundle's body, its
+		// 10,000 loops and 10,000 ops; its ops' loop list, the loop.
+		if len(g.Items) != 30000 || len(g.LoopLists) != 2*10000 {
+			t.Fatalf("size %d: %d items and %d loop-list words, want 30000 and 20000", size, len(g.Items), len(g.LoopLists))
 		}
 		if spare := cap(g.Items) - len(g.Items); spare > len(g.Items)/8 {
 			t.Errorf("size %d: Items has %d and %d spare, more than an eighth", size, len(g.Items), spare)

@@ -181,7 +181,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("bad loop %d %+v", k, l)
 			}
 		}
-		if b.Kind == ir.KindLoop && (len(b.Loops) == 0 || len(b.Body) != 1 || b.Body[0].Loop != 0) {
+		if b.Kind == ir.KindLoop && (len(b.Loops) == 0 || len(g.BundleBody(&b)) != 1 || g.BundleBody(&b)[0].Loop != 0) {
 			t.Errorf("bare loop bundle %q is not one loop", b.Name)
 		}
 		for i, op := range b.Ops {

@@ -114,7 +114,7 @@ func TestLoopsAndUnfused(t *testing.T) {
 	if got, want := loops(g, b), "L1:2 p-1 d1 1..2 [{-1 1} {2 -1}];L2:3 p0 d2 1..1 [{1 -1}];"; got != want {
 		t.Errorf("loops %s, want %s", got, want)
 	}
-	if got := fmt.Sprint(b.Body, g.OpLoops(&b.Ops[0]), g.OpLoops(&b.Ops[1]), g.OpLoops(&b.Ops[2])); got != "[{0 -1} {-1 0}] [] [0 1] [0]" {
+	if got := fmt.Sprint(g.BundleBody(b), g.OpLoops(&b.Ops[0]), g.OpLoops(&b.Ops[1]), g.OpLoops(&b.Ops[2])); got != "[{0 -1} {-1 0}] [] [0 1] [0]" {
 		t.Errorf("body and op loops %s", got)
 	}
 	u := g.Unfused()
@@ -129,8 +129,8 @@ func TestLoopsAndUnfused(t *testing.T) {
 	for i, w := range want {
 		ub := &u.Bundles[i]
 		op := &ub.Ops[0]
-		if ub.Name != w.name || fmt.Sprint(ub.Body) != w.body || loops(u, ub) != w.loops || fmt.Sprint(u.OpLoops(op)) != w.opLoops || op.Step != 0 {
-			t.Errorf("unfused %d: %s body %v loops %s op loops %v step %d; want %+v", i, ub.Name, ub.Body, loops(u, ub), u.OpLoops(op), op.Step, w)
+		if ub.Name != w.name || fmt.Sprint(u.BundleBody(ub)) != w.body || loops(u, ub) != w.loops || fmt.Sprint(u.OpLoops(op)) != w.opLoops || op.Step != 0 {
+			t.Errorf("unfused %d: %s body %v loops %s op loops %v step %d; want %+v", i, ub.Name, u.BundleBody(ub), loops(u, ub), u.OpLoops(op), op.Step, w)
 		}
 		// The accesses are shared with g.
 		if fmt.Sprint(u.OpAccesses(op)) != fmt.Sprint(g.OpAccesses(&b.Ops[i])) {

@@ -312,8 +312,9 @@ type Bundle struct {
 	// Loops are the counted loops of the bundle in depth-first preorder;
 	// the index is the loop's number K (`%i_K`, `%loop_bound_K`).
 	Loops []Loop
-	// Body is the top level of the bundle's tree, in text order.
-	Body []Item
+	// Body locates the top level of the bundle's tree, in text order,
+	// in Graph.Items: read it with Graph.BundleBody.
+	Body Span
 }
 
 // Item is one entry of a loop body or bundle body: exactly one of Op and
@@ -342,16 +343,22 @@ type Loop struct {
 
 // LoopBody returns the loop's body in text order, capacity capped (nil
 // when it is empty).
-func (g *Graph) LoopBody(l *Loop) []Item {
-	if l.Body.Len == 0 {
+func (g *Graph) LoopBody(l *Loop) []Item { return g.items(l.Body) }
+
+// BundleBody returns the top level of the bundle's tree in text order,
+// capacity capped (nil when it is empty).
+func (g *Graph) BundleBody(b *Bundle) []Item { return g.items(b.Body) }
+
+func (g *Graph) items(s Span) []Item {
+	if s.Len == 0 {
 		return nil
 	}
-	end := l.Body.Off + l.Body.Len
-	return g.Items[l.Body.Off:end:end]
+	end := s.Off + s.Len
+	return g.Items[s.Off:end:end]
 }
 
-// AddItems appends v to g.Items and returns its span, as Loop.Body holds
-// it (the zero Span when v is empty). Items doubles past its capacity
+// AddItems appends v to g.Items and returns its span, as Loop.Body and
+// Bundle.Body hold it (the zero Span when v is empty). Items doubles past its capacity
 // (see reserve).
 func (g *Graph) AddItems(v []Item) Span {
 	if len(v) == 0 {

@@ -10,7 +10,7 @@ import "slices"
 // the Ints (each op keeps its loops' count, so its strides keep their
 // length) are shared with g, which is not modified; the loop lists and
 // loop bodies are the unfused graph's own. Like every graph, the result
-// is read-only: its bundles' Body slices are shared among them, and so
+// is read-only: its bundles' Body spans are shared among them, and so
 // are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
@@ -19,7 +19,9 @@ func (g *Graph) Unfused() *Graph {
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
 	// item of its parent's body: its loop list is the one list 0..d-1 of
 	// its depth (at listAt[d]), the body of loop k < d-1 is Items[k+1]
-	// (loop k+1) and that of loop d-1 is Items[0] (the op).
+	// (loop k+1) and that of loop d-1 is Items[0] (the op). A bundle's
+	// body is Items[0] when the op is in no loop, else the last item
+	// (loop 0).
 	depth := 0
 	for _, b := range g.Bundles {
 		for i := range b.Ops {
@@ -34,11 +36,14 @@ func (g *Graph) Unfused() *Graph {
 		}
 		listAt[d] = out.AddLoopList(ks)
 	}
-	out.Items = make([]Item, max(depth, 1))
+	out.Items = make([]Item, max(depth, 1)+1)
 	out.Items[0] = Item{Op: 0, Loop: -1}
 	for k := 1; k < depth; k++ {
 		out.Items[k] = Item{Op: -1, Loop: int32(k)}
 	}
+	opBody := Span{Off: 0, Len: 1}
+	loopBody := Span{Off: int32(len(out.Items) - 1), Len: 1}
+	out.Items[loopBody.Off] = Item{Op: -1, Loop: 0}
 	// One array each for the bundles, their ops and their loops, sliced
 	// per bundle with capacity limits, instead of an allocation or two
 	// per op: a million small objects cost their headers and the
@@ -62,8 +67,6 @@ func (g *Graph) Unfused() *Graph {
 	out.Bundles = make([]Bundle, 0, nOps)
 	ops := make([]Op, 0, nOps)
 	loopSlab := make([]Loop, 0, nLoops)
-	opBody := []Item{{Op: 0, Loop: -1}}
-	loopBody := []Item{{Op: -1, Loop: 0}}
 	for _, b := range g.Bundles {
 		var prev []int32
 		var prevCopies []Loop

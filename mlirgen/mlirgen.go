@@ -395,7 +395,7 @@ func printMaps(pr *printer, lay *layout) {
 
 // walkChunk prints the ops [lo, hi) of the bundle's body.
 func (e *bundleEmitter) walkChunk(lo, hi int) {
-	e.walk(e.b.Body, lo, hi, hi == len(e.b.Ops))
+	e.walk(e.lay.g.BundleBody(e.b), lo, hi, hi == len(e.b.Ops))
 }
 
 // walk prints the part of items that belongs to the chunk of ops [lo,

@@ -187,9 +187,9 @@ func TestJSONViewOffset(t *testing.T) {
 				h.NewOp("w", 0, nil, nil, []ir.Access{{Buffer: 2, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
 				h.NewOp("r", 1, nil, nil, []ir.Access{{Buffer: 1, Group: 0}}, []ir.Access{{Buffer: 0, Group: 0}}),
 			},
-			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}}}},
+			Body: h.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}})}},
 	}
-	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
+	g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items = h.Ints, h.Accesses, h.LoopLists, h.MemberLists, h.Items
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var js bytes.Buffer
 	if err := planner.WriteJSON(&js, p); err != nil {

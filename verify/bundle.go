@@ -75,7 +75,7 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 		s.spans[i] = span{int32(n), -1}
 		s.parent[i] = notSeen
 	}
-	c.walk(s, b, b.Body)
+	c.walk(s, b, c.g.BundleBody(b))
 	s.extra = -1
 	for st := range b.Ops {
 		op := &b.Ops[st]

@@ -473,6 +473,10 @@ func (c *checker) checkLists() bool {
 	}
 	for bi := range g.Bundles {
 		b := &g.Bundles[bi]
+		if s := b.Body; !span(s, len(g.Items)) {
+			c.fail("bundle %q: body [%d, +%d) outside the graph's %d items", b.Name, s.Off, s.Len, len(g.Items))
+			ok = false
+		}
 		for li := range b.Loops {
 			if s := b.Loops[li].Body; !span(s, len(g.Items)) {
 				c.fail("bundle %q: loop %q: body [%d, +%d) outside the graph's %d items", b.Name, b.Loops[li].Name, s.Off, s.Len, len(g.Items))

@@ -65,7 +65,7 @@ func viewGraph() *ir.Graph {
 					[]ir.Access{acc(5, nil, nil)}),
 			},
 			Loops: []ir.Loop{{Name: "L", Count: 4, Parent: -1, Depth: 1, First: 1, Last: 1, Body: g.AddItems([]ir.Item{{Op: 1, Loop: -1}})}},
-			Body:  []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}},
+			Body:  g.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}}),
 		}},
 	}
 	out.Ints, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items
@@ -122,7 +122,8 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		// lists c first has c where step 0 belongs.
 		{"tree out of step order", func(g *ir.Graph) {
 			b := &g.Bundles[0]
-			b.Body[0], b.Body[2] = b.Body[2], b.Body[0]
+			body := g.BundleBody(b)
+			body[0], body[2] = body[2], body[0]
 		}, `bundle "k": the tree lists op "c" (step 2) where step 0 belongs`},
 		// A loop inside its own body: the walk must not follow it forever.
 		{"loop in its own body", func(g *ir.Graph) {
@@ -193,6 +194,7 @@ func chainGraph(n int) *ir.Graph {
 	}
 	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
 	b := ir.Bundle{Name: "k", Kind: ir.KindFused}
+	var body []ir.Item
 	chain := make([]int, n+1)
 	for i := range chain {
 		chain[i] = addBuf(fmt.Sprintf("b%06d", i), 128*int64(1+(i*7919)%37))
@@ -209,8 +211,9 @@ func chainGraph(n int) *ir.Graph {
 			reads = append(reads, long...)
 		}
 		b.Ops = append(b.Ops, g.NewOp(fmt.Sprintf("o%d", i), i, nil, nil, reads, writes))
-		b.Body = append(b.Body, ir.Item{Op: int32(i), Loop: -1})
+		body = append(body, ir.Item{Op: int32(i), Loop: -1})
 	}
+	b.Body = g.AddItems(body)
 	g.Bundles = []ir.Bundle{b}
 	// Groups are ordered by name.
 	order := make([]int, len(g.Groups))
@@ -347,7 +350,8 @@ func TestCatchesListCorruptions(t *testing.T) {
 			g.Reads(&g.Bundles[0].Ops[2])[0].Split = ref
 		}, `bundle "k": op "c": split list at`},
 		{"members past the array", func(g *ir.Graph) { g.Groups[1].Members.Off = int32(len(g.MemberLists)) }, `group 1: members [6, +1) outside the graph's 6 member entries`},
-		{"loop body past the items", func(g *ir.Graph) { g.Bundles[0].Loops[0].Body.Len = 4 }, `bundle "k": loop "L": body [0, +4) outside the graph's 1 items`},
+		{"loop body past the items", func(g *ir.Graph) { g.Bundles[0].Loops[0].Body.Len = 5 }, `bundle "k": loop "L": body [0, +5) outside the graph's 4 items`},
+		{"bundle body past the items", func(g *ir.Graph) { g.Bundles[0].Body.Off = 2 }, `bundle "k": body [2, +3) outside the graph's 4 items`},
 		// A CPU node locates its accesses as an op does.
 		{"cpu accesses past the array", func(g *ir.Graph) {
 			g.CPU = append(g.CPU, ir.CPUNode{Name: "h", Accesses: ir.Span{Off: 6, Len: 2}})

@@ -563,7 +563,7 @@ func (e *emitter) print() string {
 			line(depth, e.execute(info))
 		}
 	}
-	items(2, e.b.Body)
+	items(2, e.g.BundleBody(e.b))
 	line(2, "return")
 	line(1, "}")
 	line(0, "}")

@@ -213,7 +213,7 @@ func TestCoresSlices(t *testing.T) {
 			},
 			Loops: []ir.Loop{{Name: "L", Count: 2, Parent: -1, Depth: 1, First: 1, Last: 2,
 				Body: ints.AddItems([]ir.Item{{Op: 1, Loop: -1}, {Op: 2, Loop: -1}})}},
-			Body: []ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}},
+			Body: ints.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}}),
 		}},
 	}
 	g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items = ints.Ints, ints.Accesses, ints.LoopLists, ints.MemberLists, ints.Items

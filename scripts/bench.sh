@@ -89,7 +89,7 @@ install() { # apt package, when root
 command -v mlir-opt-16 >/dev/null 2>&1 || install mlir-16-tools
 
 if [ -n "$keep" ]; then
-  dir="$keep"; mkdir -p "$dir"
+  mkdir -p "$keep"; dir=$(cd "$keep" && pwd)
 else
   dir=$(mktemp -d "${TMPDIR:-/tmp}/sdscgen-bench.XXXXXX")
   trap 'rm -rf "$dir"' EXIT
@@ -101,7 +101,14 @@ git diff --quiet 2>/dev/null || commit="$commit+dirty"
 echo "- Command: \`scripts/bench.sh${args:+ $args}\` at commit $commit"
 echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1), $(free -g | awk '/^Mem:/{print $2}') GiB; $(go version | cut -d' ' -f3); mlir-opt-16 $(mlir-opt-16 --version | sed -n 's/.*LLVM version //p' | head -1)"
 echo "- Load average at start: $(load)"
+# Everything the run times is built here, so that the whole run measures
+# the tree it started on: the phases, compiled when their turn came (some
+# twenty minutes in), once measured a change made meanwhile, and failed on
+# one half made. The test binaries run in their package's directory, as
+# `go test` runs them.
 go build -o "$dir/sdscgen" ./cmd/sdscgen
+go test -c -o "$dir/bench.test" ./bench/
+go test -c -o "$dir/alloc.test" ./alloc/
 
 # timed OUT CMD...: runs CMD under /usr/bin/time, leaves "wall cpu rss_kb"
 # in OUT.
@@ -271,7 +278,7 @@ if [ "$quick" = 0 ]; then
   timed "$dir/100k.best" "$dir/sdscgen" --allocator best --generic "$dir/100k.bir" > /dev/null
   read -r fw fc fr < "$dir/100k.bf"
   read -r bw bc br < "$dir/100k.best"
-  alone=$(go test ./alloc/ -run '^$' -bench 'BestVsBestFit100k$' -benchtime 3x 2>/dev/null |
+  alone=$(cd alloc && "$dir/alloc.test" -test.run '^$' -test.bench 'BestVsBestFit100k$' -test.benchtime 3x 2>/dev/null |
     awk '/^BenchmarkBestVsBestFit100k/{for(i=1;i<NF;i++){if($(i+1)=="best-ns/op")b=$i;if($(i+1)=="bestfit-ns/op")f=$i;if($(i+1)=="best-x-bestfit")r=$i}} END{if(r!="")printf "best %.3f s, best-fit %.3f s, %s x", b/1e9, f/1e9, r}' || true)
   echo
   echo "100k ops, 1 bundle ($nbuf buffer lines), default command: \`--allocator best-fit\` wall $fw s (CPU $fc s, $(mib "$fr") MiB); \`--allocator best\` wall $bw s (CPU $bc s, $(mib "$br") MiB), $(ratio "$bw" "$fw") x best-fit (default --search-effort, no clock). Allocators alone on alloc's 100k-buffer bundle (BenchmarkBestVsBestFit100k, CPU time, mean of 3): ${alone:-not run}"
@@ -300,8 +307,8 @@ phases() { # UNFUSED SPEC...: table rows
     IFS=: read -r name ops bundles flags family <<<"$spec"
     files="$files${files:+,}$dir/${name%-unfused}.bir"
   done
-  go test -run '^$' -bench '^BenchmarkPhases$' -benchtime 1x -count 3 -cpu 1 -timeout 60m ./bench/ \
-    -args -phases.bir "$files" -phases.unfused="$unfused" |
+  (cd bench && "$dir/bench.test" -test.run '^$' -test.bench '^BenchmarkPhases$' -test.benchtime 1x -test.count 3 \
+    -test.cpu 1 -test.timeout 60m -phases.bir "$files" -phases.unfused="$unfused") |
     awk -v u="$unfused" '
     function med(a, b, c) { return a + b + c - (a > b ? (a > c ? a : c) : (b > c ? b : c)) - (a < b ? (a < c ? a : c) : (b < c ? b : c)) }
     /^BenchmarkPhases\//{
@@ -322,7 +329,7 @@ phases() { # UNFUSED SPEC...: table rows
     }' | tee -a "$dir/phases"
 }
 echo
-echo "Phases of the default command on one core, MB/s of .bir, the median of three runs (\`go test -bench '^BenchmarkPhases\$' -benchtime 1x -count 3 -cpu 1 ./bench/\`, each phase timed alone)"
+echo "Phases of the default command on one core, MB/s of .bir, the median of three runs (BenchmarkPhases, \`-benchtime 1x -count 3 -cpu 1\`, its test binary built with the command's at the start; each phase timed alone)"
 echo
 echo "| graph | .bir | parse+check | plan | verify | emit |"
 echo "|---|---:|---:|---:|---:|---:|"
@@ -339,8 +346,8 @@ fi
 if [ "$planscaling" = 1 ]; then
   pat='^Benchmark(Plan|FirstFit)/(100k|1M)$'
   echo
-  echo "== go test -run '^\$' -bench '$pat' -benchtime 5x ./bench/"
-  go test -run '^$' -bench "$pat" -benchtime 5x ./bench/ | grep '^Benchmark'
+  echo "== bench.test -test.run '^\$' -test.bench '$pat' -test.benchtime 5x (in bench/)"
+  (cd bench && "$dir/bench.test" -test.run '^$' -test.bench "$pat" -test.benchtime 5x) | grep '^Benchmark'
 fi
 
 echo

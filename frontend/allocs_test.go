@@ -3,9 +3,10 @@ package frontend
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 )
 
 // TestParseCheckAllocsPerOp: ParseCheck allocates in chunks and slabs,
@@ -38,16 +39,11 @@ func TestParseCheckAllocsPerOp(t *testing.T) {
 func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
 	src := []byte("graph g {\n  buffer a : 128\n  buffer b : 128\n  input a\n  output b\n  fused f {\n    op o reads a writes b\n  }\n}\n")
 	bytesOf := func(size int) uint64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for range 5 {
+		return heapstat.AllocatedPerCall(5, func() {
 			if _, errs, err := ParseCheckReader("a.bir", bytes.NewReader(src), size); errs != nil || err != nil {
 				t.Fatal(errs, err)
 			}
-		}
-		runtime.ReadMemStats(&after)
-		return (after.TotalAlloc - before.TotalAlloc) / 5
+		})
 	}
 	known, unknown := bytesOf(len(src)), bytesOf(0)
 	// The first window of unknown size is unknownFirst; the rest may
@@ -64,17 +60,12 @@ func TestParseCheckReaderSmallUnknownSize(t *testing.T) {
 // allowed).
 func TestParseCheckSmallAllocates(t *testing.T) {
 	src := []byte("graph g {\n  buffer a : 128\n  buffer b : 128\n  input a\n  output b\n  fused f {\n    op o reads a writes b\n  }\n}\n")
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	const runs = 5
-	for range runs {
+	got := heapstat.AllocatedPerCall(5, func() {
 		if _, errs := ParseCheck("a.bir", src); errs != nil {
 			t.Fatal(errs)
 		}
-	}
-	runtime.ReadMemStats(&after)
-	if got := (after.TotalAlloc - before.TotalAlloc) / runs; got > 64<<10 {
+	})
+	if got > 64<<10 {
 		t.Errorf("ParseCheck of a %d-byte graph allocated %d bytes, want at most %d", len(src), got, 64<<10)
 	}
 }
@@ -91,17 +82,7 @@ func TestParseCheckReaderReusesWindows(t *testing.T) {
 	src := chainGraph(4000)
 	inLine := pipeConfig{min: 1 << 30}
 	const win = 4 << 10
-	bytesOf := func(parse func()) int64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		const runs = 3
-		for range runs {
-			parse()
-		}
-		runtime.ReadMemStats(&after)
-		return int64(after.TotalAlloc-before.TotalAlloc) / runs
-	}
+	bytesOf := func(parse func()) int64 { return int64(heapstat.AllocatedPerCall(3, parse)) }
 	whole := bytesOf(func() {
 		if _, errs := parseCheck("a.bir", src, inLine); errs != nil {
 			t.Fatal(errs)

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"runtime"
 	"testing"
 	"unsafe"
 
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -261,11 +261,7 @@ func TestEmitterReused(t *testing.T) {
 		}
 	}
 	emit() // the pools' and the printer's first buffers
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	emit()
-	runtime.ReadMemStats(&after)
-	per := (after.TotalAlloc - before.TotalAlloc) / uint64(len(g.Bundles))
+	per := heapstat.AllocatedPerCall(1, emit) / uint64(len(g.Bundles))
 	if size := uint64(unsafe.Sizeof(bundleEmitter{})); per >= size {
 		t.Errorf("printing %d one-op bundles allocated %d bytes a bundle, an emitter's %d or more", len(g.Bundles), per, size)
 	}

@@ -7,12 +7,12 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/alloc"
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
@@ -572,15 +572,7 @@ func TestFootprintAllocates(t *testing.T) {
 	}
 	T, groups, bundles := len(f.Nodes), len(p.Graph.Groups), len(p.Graph.Bundles)
 	want := uint64(48*T + 8*groups + 4*bundles + 10*8192)
-	const runs = 4
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range runs {
-		p.Footprint()
-	}
-	runtime.ReadMemStats(&after)
-	if got := (after.TotalAlloc - before.TotalAlloc) / runs; got > want {
+	if got := heapstat.AllocatedPerCall(4, func() { p.Footprint() }); got > want {
 		t.Errorf("Footprint of %d positions, %d groups, %d bundles allocates %d bytes, want at most %d", T, groups, bundles, got, want)
 	}
 }

@@ -2,10 +2,10 @@ package verify
 
 import (
 	"bytes"
-	"runtime"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/internal/heapstat"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/synth"
 )
@@ -47,15 +47,7 @@ func TestDeriveFootprintAllocates(t *testing.T) {
 		}
 	}
 	want := uint64(52*T + 8*groups + 4*bundles + 9*8192)
-	const runs = 4
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range runs {
-		deriveFootprint(g, p)
-	}
-	runtime.ReadMemStats(&after)
-	if got := (after.TotalAlloc - before.TotalAlloc) / runs; got > want {
+	if got := heapstat.AllocatedPerCall(4, func() { deriveFootprint(g, p) }); got > want {
 		t.Errorf("deriveFootprint of %d positions, %d groups, %d bundles allocates %d bytes, want at most %d", T, groups, bundles, got, want)
 	}
 }

@@ -27,6 +27,21 @@ func LiveAndAllocated() (live, allocated uint64) {
 	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }
 
+// AllocatedPerCall collects garbage, calls f runs times and returns the
+// bytes allocated per call, the mean over the runs
+// (runtime.MemStats.TotalAlloc's growth): for the tests that bound what
+// a call allocates.
+func AllocatedPerCall(runs int, f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
+}
+
 // SamplePeak records in hi the largest Live figure seen until the
 // returned function is called (which waits for the sampler to finish):
 // a goroutine collects back to back. The collector is otherwise kept off

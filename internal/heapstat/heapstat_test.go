@@ -28,6 +28,17 @@ func TestLiveSeesAnAllocation(t *testing.T) {
 	}
 }
 
+// TestAllocatedPerCall: a call that allocates 1 MiB allocates that,
+// and little more, per call.
+func TestAllocatedPerCall(t *testing.T) {
+	const n = 1 << 20
+	got := AllocatedPerCall(4, func() { sink = make([]byte, n) })
+	sink = nil
+	if got < n || got > n+n/16 {
+		t.Errorf("%d bytes a call, want %d and at most a sixteenth more", got, n)
+	}
+}
+
 // TestSamplePeakSeesAPeak holds 64 MiB while the sampler runs, for at
 // most a million yields (the sampler collects back to back: it takes a
 // few): the sampler must have seen it.

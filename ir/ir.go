@@ -358,8 +358,8 @@ func (g *Graph) items(s Span) []Item {
 }
 
 // AddItems appends v to g.Items and returns its span, as Loop.Body and
-// Bundle.Body hold it (the zero Span when v is empty). Items doubles past its capacity
-// (see reserve).
+// Bundle.Body hold it (the zero Span when v is empty). Items doubles
+// past its capacity (see reserve).
 func (g *Graph) AddItems(v []Item) Span {
 	if len(v) == 0 {
 		return Span{}

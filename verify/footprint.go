@@ -31,7 +31,8 @@ type footprint struct {
 	resident   int64
 }
 
-// fpNode is a top-level node: bundle i, or CPU node i when cpu.
+// fpNode is a top-level node at pos: bundle i, or CPU node ^i when i is
+// negative.
 type fpNode struct {
 	pos ir.Pos
 	i   int32 // bundle i, or CPU node ^i
@@ -45,10 +46,11 @@ func (w *footprint) cpu(t int) bool { return w.nodes[t].i < 0 }
 
 // name is the name of the node at position t.
 func (w *footprint) name(t int) string {
-	if i := w.nodes[t].i; i < 0 {
+	i := w.nodes[t].i
+	if i < 0 {
 		return w.g.CPU[^i].Name
 	}
-	return w.g.Bundles[w.nodes[t].i].Name
+	return w.g.Bundles[i].Name
 }
 
 // pool is the pool bytes at position t: its bundle's pool size when the

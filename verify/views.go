@@ -11,8 +11,8 @@ import (
 
 // viewInfo is what the verifier derives from the alias declarations alone
 // (Buffer.View, View.Alias and View.AliasOffset, bundle-ir.md §2): every
-// name's root and view offset. It never reads View.ViewOffset, Group.Root or Group.Size,
-// which are the claims it checks. A name declared by no alias (the common
+// name's root and view offset. It never reads View.ViewOffset, Group.Root
+// or Group.Size, which are the claims it checks. A name declared by no alias (the common
 // case) is its own root at view offset 0, which one bit says; the others
 // are listed (so the memory is a bit per name and 16 bytes per alias).
 type viewInfo struct {

@@ -153,11 +153,14 @@ func newBuilder(file string, size int) *builder {
 		b.byPre = fresh.Make[int32](size / 40)
 		// The lists that grew by appending, each growth a copy and
 		// the clearing of the new array's tail (pages touched twice):
-		// at 10k ops an item of the graph (and of the item stack at
-		// its deepest) per 157 bytes, a word of LoopLists per 180.
+		// at 10k ops in one bundle an item of the item stack at its
+		// deepest per 157 bytes; an item of the graph (the bundle's
+		// body and the loops') per 78-163 bytes and a word of
+		// LoopLists per 75-379, by family (TestSmallSourcePresized).
+		// A sparser graph's spare is trimmed once, at finish.
 		b.itemStack = make([]ir.Item, 0, size/128)
-		b.g.Items = make([]ir.Item, 0, size/128)
-		b.g.LoopLists = make([]int32, 0, size/150)
+		b.g.Items = make([]ir.Item, 0, size/smallBytesPerItem)
+		b.g.LoopLists = make([]int32, 0, size/smallBytesPerLoopWord)
 		// A buffer per 80 bytes and an access per 34 at 10k ops: one
 		// chunk each, whose elements are found without a search.
 		b.g.Buffers.SizeFirst(size / 64)
@@ -168,6 +171,13 @@ func newBuilder(file string, size int) *builder {
 	b.lists.seed = b.names.seed64
 	return b
 }
+
+// A small source's Items and LoopLists are sized at an entry per so many
+// bytes of source (see newBuilder).
+const (
+	smallBytesPerItem     = 64
+	smallBytesPerLoopWord = 64
+)
 
 // smallSource is the size under which newBuilder sizes the graph's
 // arrays for the whole source at once (at most some 40k ops).

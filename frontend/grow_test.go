@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/sdscgen/sdscgen/ir"
+	"github.com/sdscgen/sdscgen/synth"
 )
 
 // TestChunkCap checks the capacity of the node declaration chunks past
@@ -108,6 +110,32 @@ func TestGraphArraysTrimmed(t *testing.T) {
 		}
 		if spare := cap(g.LoopLists) - len(g.LoopLists); spare > len(g.LoopLists)/8 {
 			t.Errorf("size %d: LoopLists has %d and %d spare, more than an eighth", size, len(g.LoopLists), spare)
+		}
+	}
+}
+
+// TestSmallSourcePresized: a small source's Items and LoopLists are
+// made at their final size, never regrown (each growth a copy and fresh
+// pages), for a graph of 10,000 ops in one bundle (the most top-level
+// items) of every family.
+func TestSmallSourcePresized(t *testing.T) {
+	for _, fam := range synth.Families {
+		var src bytes.Buffer
+		if err := synth.Generate(&src, synth.Config{Ops: 10000, Bundles: 1, Seed: 1, Family: fam}); err != nil {
+			t.Fatal(err)
+		}
+		if src.Len() >= smallSource {
+			t.Fatalf("%s: %d bytes, not a small source", fam, src.Len())
+		}
+		g, errs := ParseCheck(fam+".bir", src.Bytes())
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		if n, c := len(g.Items), src.Len()/smallBytesPerItem; n > c {
+			t.Errorf("%s: %d items, more than the %d made for %d bytes", fam, n, c, src.Len())
+		}
+		if n, c := len(g.LoopLists), src.Len()/smallBytesPerLoopWord; n > c {
+			t.Errorf("%s: %d loop-list words, more than the %d made for %d bytes", fam, n, c, src.Len())
 		}
 	}
 }

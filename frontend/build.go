@@ -669,7 +669,6 @@ func (b *builder) leafEnd() {
 		op := ir.Op{
 			Name:     lf.node,
 			Pos:      lf.name.Pos,
-			Step:     int32(step),
 			NReads:   int32(lf.nreads),
 			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
 			Loops:    b.loopStack,

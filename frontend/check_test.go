@@ -90,7 +90,7 @@ func dump(g *ir.Graph) string {
 			fmt.Fprintf(&b, "  loop%d %s count=%d parent=%d depth=%d steps=%d..%d body=%s\n",
 				k, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, items(g.LoopBody(&l)))
 		}
-		for _, o := range bu.Ops {
+		for step, o := range bu.Ops {
 			cores := ""
 			if g.Cores(&o) != nil {
 				cores = fmt.Sprintf(" cores=%v", g.Cores(&o))
@@ -98,7 +98,7 @@ func dump(g *ir.Graph) string {
 			if o.Kind != 0 {
 				cores = fmt.Sprintf(" kind=%d:%s", o.Kind, g.OpKind(&o)) + cores
 			}
-			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", o.Step, o.Name, cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
+			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", step, o.Name, cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
 		}
 	}
 	for _, c := range g.CPU {

@@ -185,9 +185,6 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bare loop bundle %q is not one loop", b.Name)
 		}
 		for i, op := range b.Ops {
-			if int(op.Step) != i {
-				t.Errorf("op %q has step %d at %d", op.Name, op.Step, i)
-			}
 			var counts []int64
 			for d, li := range g.OpLoops(&op) {
 				l := b.Loops[li]

@@ -14,9 +14,9 @@ import (
 func TestOpLists(t *testing.T) {
 	g := &ir.Graph{}
 	a := func(b int32) ir.Access { return ir.Access{Buffer: b, Group: b} }
-	o0 := g.NewOp("o0", 0, []int32{0, 1}, []int64{2, 3}, []ir.Access{a(1), a(2)}, []ir.Access{a(3)})
-	o1 := g.NewOp("o1", 1, nil, nil, nil, []ir.Access{a(4)})
-	o2 := g.NewOp("o2", 2, nil, []int64{}, []ir.Access{a(5)}, nil)
+	o0 := g.NewOp("o0", []int32{0, 1}, []int64{2, 3}, []ir.Access{a(1), a(2)}, []ir.Access{a(3)})
+	o1 := g.NewOp("o1", nil, nil, nil, []ir.Access{a(4)})
+	o2 := g.NewOp("o2", nil, []int64{}, []ir.Access{a(5)}, nil)
 	bufs := func(as []ir.Access) string {
 		s := []int32{}
 		for _, x := range as {
@@ -25,15 +25,15 @@ func TestOpLists(t *testing.T) {
 		return fmt.Sprint(s)
 	}
 	for _, c := range []struct {
-		op                   *ir.Op
-		reads, writes, all   string
-		loops                string
-		coresNil             bool
-		numCores, step, nrds int
+		op                 *ir.Op
+		reads, writes, all string
+		loops              string
+		coresNil           bool
+		numCores, nrds     int
 	}{
-		{&o0, "[1 2]", "[3]", "[1 2 3]", "[0 1]", false, 6, 0, 2},
-		{&o1, "[]", "[4]", "[4]", "[]", true, 1, 1, 0},
-		{&o2, "[5]", "[]", "[5]", "[]", false, 1, 2, 1},
+		{&o0, "[1 2]", "[3]", "[1 2 3]", "[0 1]", false, 6, 2},
+		{&o1, "[]", "[4]", "[4]", "[]", true, 1, 0},
+		{&o2, "[5]", "[]", "[5]", "[]", false, 1, 1},
 	} {
 		op := c.op
 		if got := bufs(g.Reads(op)); got != c.reads {
@@ -51,8 +51,8 @@ func TestOpLists(t *testing.T) {
 		if (g.Cores(op) == nil) != c.coresNil || g.NumCores(op) != c.numCores {
 			t.Errorf("%s cores %v (nil %v), %d cores; want nil %v, %d", op.Name, g.Cores(op), g.Cores(op) == nil, g.NumCores(op), c.coresNil, c.numCores)
 		}
-		if int(op.Step) != c.step || int(op.NReads) != c.nrds {
-			t.Errorf("%s step %d, %d reads", op.Name, op.Step, op.NReads)
+		if int(op.NReads) != c.nrds {
+			t.Errorf("%s has %d reads", op.Name, op.NReads)
 		}
 	}
 	// o1 has no reads: nil, as an op without reads had before.
@@ -129,8 +129,8 @@ func TestLoopsAndUnfused(t *testing.T) {
 	for i, w := range want {
 		ub := &u.Bundles[i]
 		op := &ub.Ops[0]
-		if ub.Name != w.name || fmt.Sprint(u.BundleBody(ub)) != w.body || loops(u, ub) != w.loops || fmt.Sprint(u.OpLoops(op)) != w.opLoops || op.Step != 0 {
-			t.Errorf("unfused %d: %s body %v loops %s op loops %v step %d; want %+v", i, ub.Name, u.BundleBody(ub), loops(u, ub), u.OpLoops(op), op.Step, w)
+		if ub.Name != w.name || fmt.Sprint(u.BundleBody(ub)) != w.body || loops(u, ub) != w.loops || fmt.Sprint(u.OpLoops(op)) != w.opLoops {
+			t.Errorf("unfused %d: %s body %v loops %s op loops %v; want %+v", i, ub.Name, u.BundleBody(ub), loops(u, ub), u.OpLoops(op), w)
 		}
 		// The accesses are shared with g.
 		if fmt.Sprint(u.OpAccesses(op)) != fmt.Sprint(g.OpAccesses(&b.Ops[i])) {

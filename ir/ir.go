@@ -372,12 +372,13 @@ func (g *Graph) AddItems(v []Item) Span {
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:
 // its lists are in graph-wide arrays, read through Graph.Reads,
 // Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
-// an op is 56 bytes with one pointer (its name) and the arrays behind the
+// an op is 48 bytes with one pointer (its name) and the arrays behind the
 // lists hold no pointers at all.
+//
+// An op's step is its index in Bundle.Ops: it is not stored.
 type Op struct {
 	Name string
 	Pos  Pos
-	Step int32
 	// NReads is how many of the op's accesses are reads: Accesses
 	// locates its reads, then its writes, in Graph.Accesses.
 	NReads   int32
@@ -505,8 +506,8 @@ func (g *Graph) AddLoopList(v []int32) int32 {
 // NewOp makes an op of g from lists, appending them to the graph's
 // arrays (a convenience for code that builds graphs by hand; cores nil
 // means no `cores` clause).
-func (g *Graph) NewOp(name string, step int, loops []int32, cores []int64, reads, writes []Access) Op {
-	op := Op{Name: name, Step: int32(step), Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
+func (g *Graph) NewOp(name string, loops []int32, cores []int64, reads, writes []Access) Op {
+	op := Op{Name: name, Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
 	op.Accesses, op.NReads = g.AddAccesses(reads, writes)
 	return op
 }

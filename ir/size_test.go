@@ -10,10 +10,10 @@ import (
 // a field added without thought shows here rather than as a million-op
 // graph's memory: Buffer 16 (name) + 8 (pos) + 8 (size) + 2*4 (group,
 // view); Bundle 16 + 8 + 8 (kind) + 2*24 (ops, loops) + 8 (body);
-// Op 16 (name) + 8 (pos) + 5*4 (step, reads, loops,
-// cores, kind) + 8 (accesses), padded to 56; Access 8 + 4*4; Group 8 (members) + 8 (size) +
-// 4 (root) + 3 flags, padded to 24; Loop 16 + 8 + 8 + 4*4 + 8; Item 2*4;
-// CPUNode 16 + 8 + 4 (reads) + 8 (accesses), padded to 40.
+// Op 16 (name) + 8 (pos) + 4*4 (reads, loops, cores, kind) + 8
+// (accesses); Access 8 + 4*4; Group 8 (members) + 8 (size) + 4 (root) +
+// 3 flags, padded to 24; Loop 16 + 8 + 8 + 4*4 + 8; Item 2*4; CPUNode
+// 16 + 8 + 4 (reads) + 8 (accesses), padded to 40.
 func TestSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
@@ -24,7 +24,7 @@ func TestSizes(t *testing.T) {
 	}{
 		{"Buffer", unsafe.Sizeof(Buffer{}), 40},
 		{"Bundle", unsafe.Sizeof(Bundle{}), 88},
-		{"Op", unsafe.Sizeof(Op{}), 56},
+		{"Op", unsafe.Sizeof(Op{}), 48},
 		{"Access", unsafe.Sizeof(Access{}), 24},
 		{"Group", unsafe.Sizeof(Group{}), 24},
 		{"Loop", unsafe.Sizeof(Loop{}), 56},

@@ -74,7 +74,6 @@ func (g *Graph) Unfused() *Graph {
 			op := &b.Ops[i]
 			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}
 			nop := *op
-			nop.Step = 0
 			loops := g.OpLoops(op)
 			nop.Loops = listAt[len(loops)]
 			if newChain(loops, prev) {

@@ -423,7 +423,7 @@ func (e *bundleEmitter) walk(items []ir.Item, lo, hi int, last bool) bool {
 			if int(it.Op) >= hi {
 				return false
 			}
-			e.op(&b.Ops[it.Op])
+			e.op(it.Op, &b.Ops[it.Op])
 			continue
 		}
 		l := &b.Loops[it.Loop]
@@ -497,11 +497,11 @@ func (s *sym) operand() value {
 	return s.name
 }
 
-func (e *bundleEmitter) op(op *ir.Op) {
+func (e *bundleEmitter) op(step int32, op *ir.Op) {
 	st := e.applies(op, true)
 	sc := e.sc
 	vals, ids := sc.vals[:0], sc.ids[:0]
-	file, base := e.lay.file(op.Step, e.nextID)
+	file, base := e.lay.file(step, e.nextID)
 	for _, u := range st.uses {
 		s := &st.syms[u]
 		if s.used {

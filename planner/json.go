@@ -209,7 +209,7 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 		b = append(b, "\n        {\"name\": "...)
 		b = appendString(b, ops[k].Name)
 		b = append(b, ", \"step\": "...)
-		b = strconv.AppendInt(b, int64(ops[k].Step), 10)
+		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ", \"pos\": "...)
 		b = appendPos(b, jw.file, ops[k].Pos)
 		if files != nil {

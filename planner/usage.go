@@ -181,7 +181,7 @@ func forAccesses(g *ir.Graph, bundle func(gi int32, t Touch), cpu func(gi int32,
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
 			for k, a := range g.OpAccesses(op) {
-				bundle(a.Group, Touch{Bundle: int32(bi), Step: op.Step, Read: int32(k) < op.NReads, Access: op.Accesses.Off + int32(k)})
+				bundle(a.Group, Touch{Bundle: int32(bi), Step: int32(oi), Read: int32(k) < op.NReads, Access: op.Accesses.Off + int32(k)})
 			}
 		}
 	}

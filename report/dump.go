@@ -49,7 +49,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 			fmt.Fprintf(bw, "  loop %d %s count=%d parent=%d depth=%d steps=%d..%d  # %s\n",
 				li, l.Name, l.Count, l.Parent, l.Depth, l.First, l.Last, lc(l.Pos))
 		}
-		for _, op := range b.Ops {
+		for step, op := range b.Ops {
 			cores := ""
 			if g.Cores(&op) != nil {
 				cores = " cores=" + strings.Trim(strings.ReplaceAll(int64List(g.Cores(&op)), " ", ""), "[]")
@@ -57,7 +57,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 			if k := g.OpKind(&op); k != "" {
 				cores = " kind=" + k + cores
 			}
-			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", op.Step, op.Name, cores,
+			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", step, op.Name, cores,
 				ints(g.OpLoops(&op)), accesses(g, g.Reads(&op)), accesses(g, g.Writes(&op)), lc(op.Pos))
 		}
 	}

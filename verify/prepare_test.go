@@ -161,14 +161,6 @@ var corruptions = []corruption{
 		g.Groups[r.Intn(len(g.Groups))].Size -= int64(1 + r.Intn(256))
 		return true
 	}},
-	{"step", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		b := &g.Bundles[r.Intn(len(g.Bundles))]
-		if len(b.Ops) == 0 {
-			return false
-		}
-		b.Ops[r.Intn(len(b.Ops))].Step++
-		return true
-	}},
 	{"access group", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
 		if g.Accesses.Len() == 0 {
 			return false

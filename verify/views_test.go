@@ -58,9 +58,9 @@ func viewGraph() *ir.Graph {
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
-				g.NewOp("a", 0, nil, nil, []ir.Access{acc(0, nil, nil)}, []ir.Access{acc(1, nil, nil)}),
-				g.NewOp("b", 1, []int32{0}, nil, []ir.Access{acc(2, []int64{256}, nil)}, []ir.Access{acc(3, nil, nil)}),
-				g.NewOp("c", 2, nil, []int64{2, 2},
+				g.NewOp("a", nil, nil, []ir.Access{acc(0, nil, nil)}, []ir.Access{acc(1, nil, nil)}),
+				g.NewOp("b", []int32{0}, nil, []ir.Access{acc(2, []int64{256}, nil)}, []ir.Access{acc(3, nil, nil)}),
+				g.NewOp("c", nil, []int64{2, 2},
 					[]ir.Access{acc(1, nil, []int64{1024, 2048}), acc(4, nil, nil)},
 					[]ir.Access{acc(5, nil, nil)}),
 			},
@@ -210,7 +210,7 @@ func chainGraph(n int) *ir.Graph {
 		if i == n-1 {
 			reads = append(reads, long...)
 		}
-		b.Ops = append(b.Ops, g.NewOp(fmt.Sprintf("o%d", i), i, nil, nil, reads, writes))
+		b.Ops = append(b.Ops, g.NewOp(fmt.Sprintf("o%d", i), nil, nil, reads, writes))
 		body = append(body, ir.Item{Op: int32(i), Loop: -1})
 	}
 	b.Body = g.AddItems(body)

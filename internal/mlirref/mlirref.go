@@ -452,7 +452,7 @@ func (e *emitter) file(oi int, accs []ir.Access, uses [][]*symbol, n int) {
 	g, op, info := e.g, &e.b.Ops[oi], &e.infos[oi]
 	// Without the cache: the step (Reading 12).
 	if !e.opt.SDSCCache {
-		info.file, info.printIDs = int(op.Step), info.ids
+		info.file, info.printIDs = oi, info.ids
 		return
 	}
 	facts := &sdscFacts{

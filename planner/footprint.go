@@ -53,10 +53,9 @@ func posBefore(a, b ir.Pos) bool {
 type Footprint struct {
 	// Nodes are the positions, as Nodes returns them.
 	Nodes []Node
-	// Standalone and Pool are, per position, the standalone bytes live
-	// there and the pool bytes of the bundle there (0 for a CPU node or a
-	// bundle without a pool).
-	Standalone, Pool []int64
+	// Standalone is, per position, the standalone bytes live there (the
+	// pool bytes there are Pool's).
+	Standalone []int64
 	// Peak is the largest Standalone+Pool, PeakPosition its first
 	// position (-1, with Peak 0, for a graph with no nodes).
 	Peak         int64
@@ -69,12 +68,34 @@ type Footprint struct {
 	// which it is live as a standalone group, or -1 when it is not in HBM
 	// on its own (LX, pooled, or untouched and neither input nor output).
 	First, Last []int32
-	// BundleAt is each bundle's position.
-	BundleAt []int32
+	// p is the plan the footprint is of: the pool bytes are its (kept
+	// once, not per position: without fusion every op is a position).
+	p *Result
+}
+
+// Pool is the pool bytes of the bundle at position t: 0 for a CPU node
+// or a bundle without a pool.
+func (f *Footprint) Pool(t int) int64 {
+	if n := f.Nodes[t]; !n.CPU {
+		if pb := &f.p.Bundles[n.Index]; pb.HasPool() {
+			return pb.PoolSize
+		}
+	}
+	return 0
+}
+
+// Position is bundle bi's position (a search: for one bundle's report).
+func (f *Footprint) Position(bi int) int {
+	for t, n := range f.Nodes {
+		if !n.CPU && int(n.Index) == bi {
+			return t
+		}
+	}
+	return -1
 }
 
 // HBM is the bytes live at position t.
-func (f *Footprint) HBM(t int) int64 { return satAdd(f.Standalone[t], f.Pool[t]) }
+func (f *Footprint) HBM(t int) int64 { return satAdd(f.Standalone[t], f.Pool(t)) }
 
 // Live reports whether group gi is live as a standalone group at t.
 func (f *Footprint) Live(gi, t int) bool {
@@ -95,8 +116,9 @@ func (p *Result) Footprint() *Footprint {
 	g := p.Graph
 	nodes := Nodes(g)
 	T := len(nodes)
-	f := &Footprint{Nodes: nodes, Standalone: make([]int64, T), Pool: make([]int64, T), PeakPosition: -1,
-		First: make([]int32, len(g.Groups)), Last: make([]int32, len(g.Groups)), BundleAt: make([]int32, len(g.Bundles))}
+	f := &Footprint{Nodes: nodes, Standalone: make([]int64, T), PeakPosition: -1,
+		First: make([]int32, len(g.Groups)), Last: make([]int32, len(g.Groups)), p: p}
+	bundleAt := make([]int32, len(g.Bundles))
 	first, last := f.First, f.Last
 	for i := range first {
 		first[i], last[i] = -1, -1
@@ -115,16 +137,13 @@ func (p *Result) Footprint() *Footprint {
 			}
 			continue
 		}
-		f.BundleAt[n.Index] = t32
+		bundleAt[n.Index] = t32
 		b := &g.Bundles[n.Index]
 		for oi := range b.Ops {
 			as := g.OpAccesses(&b.Ops[oi])
 			for i := range as {
 				touch(as[i].Group, t32)
 			}
-		}
-		if pb := &p.Bundles[n.Index]; pb.HasPool() {
-			f.Pool[t] = pb.PoolSize
 		}
 	}
 	// Standalone bytes: a difference array, each size split into its
@@ -144,7 +163,7 @@ func (p *Result) Footprint() *Footprint {
 		case pg.Offset >= 0:
 			// Pooled: in its bundle's pool; without pooling, standalone
 			// at the bundle's position only.
-			t := f.BundleAt[pg.Bundle]
+			t := bundleAt[pg.Bundle]
 			extra[t] = satAdd(extra[t], gr.Size)
 			lo, hi = -1, -1
 		case gr.Input:

@@ -39,7 +39,7 @@ func timeline(p *planner.Result, f *planner.Footprint) (names []string, standalo
 	for t, n := range f.Nodes {
 		names = append(names, planner.NodeName(p.Graph, n))
 		standalone = append(standalone, f.Standalone[t])
-		pool = append(pool, f.Pool[t])
+		pool = append(pool, f.Pool(t))
 	}
 	return
 }
@@ -552,14 +552,15 @@ func TestCompareFootprint(t *testing.T) {
 }
 
 // TestFootprintAllocates: Footprint allocates its result (the nodes, 8
-// bytes a position; Standalone and Pool, 8 each; First and Last, 8
-// bytes a group; BundleAt, 4 a bundle) and its scratch (the standalone
-// difference array, 16 bytes a position, and the pooled groups' bytes
-// without pooling, 8), nothing per reason: on a graph without fusion
-// every op is a position, and a difference array and a row per reason
-// present made the footprint of a million ops 170 MB, most of the
-// run's peak. The split by reason is StandaloneByReason's, on demand.
-// Each of the ten allocations may round up to a whole 8 KiB page.
+// bytes a position; Standalone, 8; First and Last, 8 bytes a group) and
+// its scratch (each bundle's position, 4 bytes a bundle; the standalone
+// difference array, 16 bytes a position; the pooled groups' bytes
+// without pooling, 8), nothing per reason and no pool bytes per position
+// (Pool reads the plan's): on a graph without fusion every op is a
+// position, and a difference array and a row per reason present made
+// the footprint of a million ops 170 MB, most of the run's peak. The
+// split by reason is StandaloneByReason's, on demand. Each of the nine
+// allocations may round up to a whole 8 KiB page.
 func TestFootprintAllocates(t *testing.T) {
 	var src bytes.Buffer
 	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 200, Seed: 3, Family: "views"}); err != nil {
@@ -571,7 +572,7 @@ func TestFootprintAllocates(t *testing.T) {
 		t.Fatalf("standalone reasons %v: the graph should have several", reasons)
 	}
 	T, groups, bundles := len(f.Nodes), len(p.Graph.Groups), len(p.Graph.Bundles)
-	want := uint64(48*T + 8*groups + 4*bundles + 10*8192)
+	want := uint64(40*T + 8*groups + 4*bundles + 9*8192)
 	if got := heapstat.AllocatedPerCall(4, func() { p.Footprint() }); got > want {
 		t.Errorf("Footprint of %d positions, %d groups, %d bundles allocates %d bytes, want at most %d", T, groups, bundles, got, want)
 	}

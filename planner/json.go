@@ -316,7 +316,7 @@ func (jw *jsonWriter) footprint(p *Result, f *Footprint) bool {
 		b = append(b, ", \"standalone_bytes\": "...)
 		b = strconv.AppendInt(b, f.Standalone[t], 10)
 		b = append(b, ", \"pool_bytes\": "...)
-		b = strconv.AppendInt(b, f.Pool[t], 10)
+		b = strconv.AppendInt(b, f.Pool(t), 10)
 		jw.b = append(b, '}')
 		if jw.flush() {
 			return true

@@ -23,13 +23,13 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	b := &g.Bundles[bi]
 	pb := &p.Bundles[bi]
 	f := p.Footprint()
-	t := int(f.BundleAt[bi])
+	t := f.Position(bi)
 	bw := bufio.NewWriter(w)
 
 	fmt.Fprintf(bw, "bundle %s: %s, %s, declared at %s; position %d of %d in the graph\n",
 		b.Name, b.Kind, count(len(b.Ops), "step"), g.Position(b.Pos), t, len(f.Nodes))
 	hbm := f.HBM(t)
-	fmt.Fprintf(bw, "HBM at its position: %s = %s standalone + %s pool\n", sizeBytes(hbm), sizeBytes(f.Standalone[t]), sizeBytes(f.Pool[t]))
+	fmt.Fprintf(bw, "HBM at its position: %s = %s standalone + %s pool\n", sizeBytes(hbm), sizeBytes(f.Standalone[t]), sizeBytes(f.Pool(t)))
 	if t == f.PeakPosition {
 		fmt.Fprintf(bw, "  this is the graph's peak\n")
 	} else {

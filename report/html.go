@@ -133,7 +133,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		if !n.CPU {
 			b = int(n.Index)
 		}
-		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool[t]}
+		d.Timeline[t] = timelinePoint{Node: planner.NodeName(g, n), Bundle: b, Standalone: f.Standalone[t], Pool: f.Pool(t)}
 	}
 	d.StandaloneReasons, d.StandaloneByReason = []int{}, [][]int64{}
 	reasons, rows := p.StandaloneByReason(f)

@@ -400,7 +400,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 			lines = append(lines, "  "+r.String()+" "+byteText(v))
 		}
 	}
-	lines = append(lines, "pool "+byteText(f.Pool[pos]), "HBM "+report.HumanSize(f.HBM(pos)))
+	lines = append(lines, "pool "+byteText(f.Pool(pos)), "HBM "+report.HumanSize(f.HBM(pos)))
 	if pos == f.PeakPosition {
 		lines[len(lines)-1] += " (the peak)"
 	}
@@ -452,7 +452,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	// Clicking the last bundle's bar selects that bundle.
 	if len(g.Bundles) > 1 {
 		last := len(g.Bundles) - 1
-		pos := int(f.BundleAt[last])
+		pos := f.Position(last)
 		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { document.getElementById("timeline").scrollIntoView({block: "center"}); return sdscView.timelineCenter(%d); })()`, pos)))
 		if err != nil {
 			t.Fatal(err)

@@ -186,8 +186,8 @@ func checkTimeline(t *testing.T, d pageData, p *planner.Result) {
 		if n.CPU {
 			b = -1
 		}
-		if e.Node != planner.NodeName(p.Graph, n) || e.Bundle != b || e.Standalone != f.Standalone[k] || e.Pool != f.Pool[k] {
-			t.Errorf("timeline[%d] = %+v, want %s %d %d %d", k, e, planner.NodeName(p.Graph, n), b, f.Standalone[k], f.Pool[k])
+		if e.Node != planner.NodeName(p.Graph, n) || e.Bundle != b || e.Standalone != f.Standalone[k] || e.Pool != f.Pool(k) {
+			t.Errorf("timeline[%d] = %+v, want %s %d %d %d", k, e, planner.NodeName(p.Graph, n), b, f.Standalone[k], f.Pool(k))
 		}
 	}
 	// The standalone bytes by reason: the footprint's split, its reasons

@@ -41,9 +41,9 @@ func TestDeriveFootprintAllocates(t *testing.T) {
 			w.peak, w.peakAt, w.noPool, w.resident, w.len(), f.Peak, f.PeakPosition, f.NoPoolingPeak, f.ResidentPoolsPeak, len(f.Nodes))
 	}
 	for i, n := range f.Nodes {
-		if w.name(i) != planner.NodeName(g, n) || w.cpu(i) != n.CPU || w.standalone[i] != f.Standalone[i] || w.pool(i) != f.Pool[i] {
+		if w.name(i) != planner.NodeName(g, n) || w.cpu(i) != n.CPU || w.standalone[i] != f.Standalone[i] || w.pool(i) != f.Pool(i) {
 			t.Fatalf("position %d: derived %q (cpu %v) %d + %d, the planner's %q (cpu %v) %d + %d",
-				i, w.name(i), w.cpu(i), w.standalone[i], w.pool(i), planner.NodeName(g, n), n.CPU, f.Standalone[i], f.Pool[i])
+				i, w.name(i), w.cpu(i), w.standalone[i], w.pool(i), planner.NodeName(g, n), n.CPU, f.Standalone[i], f.Pool(i))
 		}
 	}
 	want := uint64(52*T + 8*groups + 4*bundles + 9*8192)

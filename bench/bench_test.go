@@ -146,12 +146,12 @@ func BenchmarkFirstFit(b *testing.B) {
 func largestBundle(p *planner.Result) []alloc.Interval {
 	best := 0
 	for bi, pb := range p.Bundles {
-		if len(pb.Candidates) > len(p.Bundles[best].Candidates) {
+		if pb.Candidates.Len > p.Bundles[best].Candidates.Len {
 			best = bi
 		}
 	}
 	var items []alloc.Interval
-	for _, gi := range p.Bundles[best].Candidates {
+	for _, gi := range p.Candidates(best) {
 		pg := &p.Groups[gi]
 		gr := &p.Graph.Groups[gi]
 		items = append(items, alloc.Interval{Name: p.Graph.GroupKey(gr), Size: gr.Size, Start: int(pg.Start), End: int(pg.End)})

@@ -15,8 +15,8 @@ import (
 // the allocator, so the result does not depend on how the bundles are
 // shared out.
 func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered alloc.Ordered) {
-	// Every bundle's candidates go into one array, which the bundles'
-	// Candidates share: bundle bi's begin where the candidates of the
+	// Every bundle's candidates go into one array, the plan's
+	// CandidateGroups: bundle bi's begin where the candidates of the
 	// bundles before it end. Each bundle's are listed in group order,
 	// which is name order (ir.Graph.Groups), until place puts them
 	// in processing order.
@@ -39,6 +39,7 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered 
 		}
 	}
 	next = nil
+	p.CandidateGroups = cands
 	// pending is scratch indexed by group, all false between bundles.
 	// It is shared by the workers: a bundle touches only its own
 	// candidates' entries.
@@ -49,6 +50,7 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered 
 		for bi := lo; bi < hi; bi++ {
 			sc := &scratches[w]
 			sc.liveRanges(g, p, bi, pending, cands[at[bi]:at[bi+1]:at[bi+1]], ordered == nil)
+			p.Bundles[bi].Candidates = ir.Span{Off: int32(at[bi]), Len: int32(at[bi+1] - at[bi])}
 			sc.place(g, p, bi, opt.Budget, place, ordered, cands[at[bi]:at[bi+1]:at[bi+1]])
 		}
 	})
@@ -163,7 +165,7 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 
 // place places the candidates of bundle bi (cands, in group order) with
 // place, records their offsets or over-budget, fills in the bundle's pool
-// entry, and leaves cands in processing order as its Candidates.
+// entry, and leaves cands (its Candidates) in processing order.
 //
 // An allocator with an ordered form (Options.Ordered) reads the
 // candidates straight from the plan; any other is handed them as
@@ -173,7 +175,6 @@ func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place all
 		return
 	}
 	pb := &p.Bundles[bi]
-	pb.Candidates = cands
 	steps := func(gi int) (int, int) { pg := &p.Groups[gi]; return int(pg.Start), int(pg.End) }
 	if ordered != nil {
 		alloc.SortStartOrder(cands, steps)

@@ -186,6 +186,10 @@ type Result struct {
 	Groups []Group
 	// Bundles has one entry per ir.Graph.Bundles element, same index.
 	Bundles []Bundle
+	// CandidateGroups holds every bundle's candidates, bundle after
+	// bundle: each Bundle.Candidates locates its own (read them with
+	// Candidates).
+	CandidateGroups []int
 	// Compare, when set (--compare), lists the pool sizes other
 	// allocators would need; the plan JSON shows them per bundle.
 	Compare []Alternative
@@ -215,11 +219,13 @@ type Usage struct {
 	CPUReadBy, CPUWrittenBy []int
 }
 
-// Bundle is the pool of one bundle.
+// Bundle is the pool of one bundle. It is kept small (24 bytes): without
+// fusion a plan holds one per op, most of them with no candidate.
 type Bundle struct {
-	// Candidates are the group indices planned in this bundle, in the
-	// allocator's processing order (start, end, name).
-	Candidates []int
+	// Candidates locates in Result.CandidateGroups the group indices
+	// planned in this bundle, in the allocator's processing order
+	// (start, end, name): read them with Result.Candidates.
+	Candidates ir.Span
 	// PoolSize is the final pool end; meaningful only with candidates.
 	PoolSize int64
 	// LowerBound is the most candidate bytes live at any one step,
@@ -228,7 +234,14 @@ type Bundle struct {
 }
 
 // HasPool reports whether the bundle has an entry in the pool-size table.
-func (b Bundle) HasPool() bool { return len(b.Candidates) > 0 }
+func (b Bundle) HasPool() bool { return b.Candidates.Len > 0 }
+
+// Candidates returns bundle bi's candidates (see Bundle.Candidates),
+// capacity capped.
+func (p *Result) Candidates(bi int) []int {
+	s := p.Bundles[bi].Candidates
+	return p.CandidateGroups[s.Off : s.Off+s.Len : s.Off+s.Len]
+}
 
 // Pooled reports whether group gi is placed in bundle bi's pool.
 func (p *Result) Pooled(gi, bi int) bool {

@@ -63,14 +63,14 @@ func TestRandomGraphs(t *testing.T) {
 				t.Fatalf("seed %d: bundle %s pool %d over budget %d", seed, g.Bundles[bi].Name, pb.PoolSize, budget)
 			}
 			var top int64
-			for _, x := range pb.Candidates {
+			for _, x := range fast.Candidates(bi) {
 				gx := fast.Groups[x]
 				if gx.Offset < 0 {
 					continue
 				}
 				pooledSeen++
 				top = max(top, gx.Offset+g.Groups[x].Size)
-				for _, y := range pb.Candidates {
+				for _, y := range fast.Candidates(bi) {
 					gy := fast.Groups[y]
 					if x == y || gy.Offset < 0 {
 						continue
@@ -107,8 +107,8 @@ func summary(p *planner.Result) string {
 	for gi, gr := range p.Groups {
 		s += fmt.Sprintf("%s:%s:%d:%d:%d:%d\n", p.Graph.GroupKey(&p.Graph.Groups[gi]), gr.Reason, gr.Bundle, gr.Start, gr.End, gr.Offset)
 	}
-	for _, b := range p.Bundles {
-		s += fmt.Sprintf("%v:%d:%d\n", b.Candidates, b.PoolSize, b.LowerBound)
+	for bi, b := range p.Bundles {
+		s += fmt.Sprintf("%v:%d:%d\n", p.Candidates(bi), b.PoolSize, b.LowerBound)
 	}
 	return s
 }

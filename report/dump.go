@@ -100,7 +100,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 			pool = strconv.FormatInt(pb.PoolSize, 10)
 		}
 		var cands []string
-		for _, gi := range pb.Candidates {
+		for _, gi := range p.Candidates(bi) {
 			c := groupName(g, gi) + "@"
 			if off := p.Groups[gi].Offset; off >= 0 {
 				c += strconv.FormatInt(off, 10)

@@ -334,7 +334,7 @@ func shareBytes(p *planner.Result, gi int) []int {
 	pg := &p.Groups[gi]
 	lo, hi := pg.Offset, pg.Offset+g.Groups[gi].Size
 	var out []int
-	for _, o := range p.Bundles[pg.Bundle].Candidates {
+	for _, o := range p.Candidates(int(pg.Bundle)) {
 		og := &p.Groups[o]
 		if o == gi || og.Offset < 0 {
 			continue
@@ -352,7 +352,7 @@ func shareBytes(p *planner.Result, gi int) []int {
 func liveWith(p *planner.Result, gi int) []int {
 	pg := &p.Groups[gi]
 	var out []int
-	for _, o := range p.Bundles[pg.Bundle].Candidates {
+	for _, o := range p.Candidates(int(pg.Bundle)) {
 		og := &p.Groups[o]
 		if o != gi && og.Offset >= 0 && og.Start <= pg.End && pg.Start <= og.End {
 			out = append(out, o)

@@ -40,7 +40,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	var pooledBytes int64
 	pooled, over := 0, 0
 	var overBytes int64
-	for _, gi := range pb.Candidates {
+	for _, gi := range p.Candidates(bi) {
 		if p.Groups[gi].Offset >= 0 {
 			pooled++
 			pooledBytes = addSat(pooledBytes, g.Groups[gi].Size)

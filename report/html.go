@@ -198,7 +198,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 				pool = pb.PoolSize
 			}
 			blocks := []int64{}
-			for _, gi := range pb.Candidates {
+			for _, gi := range q.Candidates(bi) {
 				if pg := &q.Groups[gi]; pg.Offset >= 0 {
 					blocks = append(blocks, int64(gi), int64(pg.Start), int64(pg.End), pg.Offset)
 				}

@@ -209,7 +209,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	bi := st.Bundle
 	pooled := func(q *planner.Result) int {
 		n := 0
-		for _, gi := range q.Bundles[bi].Candidates {
+		for _, gi := range q.Candidates(bi) {
 			if q.Groups[gi].Offset >= 0 {
 				n++
 			}
@@ -239,15 +239,15 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		// best's pooled set is first-fit's unless something went over
 		// budget, which it does not at the default budget here: every
 		// candidate is pooled in both.
-		if counts[1] != len(p.Bundles[bi].Candidates) {
-			t.Errorf("panel 1: %d blocks, %d candidates", counts[1], len(p.Bundles[bi].Candidates))
+		if counts[1] != int(p.Bundles[bi].Candidates.Len) {
+			t.Errorf("panel 1: %d blocks, %d candidates", counts[1], int(p.Bundles[bi].Candidates.Len))
 		}
 	}
 
 	// Hover the largest block of the first panel.
 	g := p.Graph
 	largest := -1
-	for _, gi := range p.Bundles[bi].Candidates {
+	for _, gi := range p.Candidates(bi) {
 		pg := p.Groups[gi]
 		if pg.Offset >= 0 && g.Groups[gi].Members.Len == 1 && (largest < 0 || int64(pg.End-pg.Start+1)*g.Groups[gi].Size > int64(p.Groups[largest].End-p.Groups[largest].Start+1)*g.Groups[largest].Size) {
 			largest = gi
@@ -293,7 +293,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	}
 	if view == "" {
 		t.Logf("no pooled view: searching a pooled root")
-		for _, gi := range p.Bundles[bi].Candidates {
+		for _, gi := range p.Candidates(bi) {
 			if p.Groups[gi].Offset >= 0 {
 				group = gi
 				break

@@ -119,7 +119,7 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 		}
 		for k, q := range plans {
 			var want []int64
-			for _, gi := range q.Bundles[bi].Candidates {
+			for _, gi := range q.Candidates(bi) {
 				if pg := q.Groups[gi]; pg.Offset >= 0 {
 					want = append(want, int64(gi), int64(pg.Start), int64(pg.End), pg.Offset)
 				}

@@ -81,7 +81,7 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 	for bi, b := range g.Bundles {
 		pb := &p.Bundles[bi]
 		pooled := 0
-		for _, gi := range pb.Candidates {
+		for _, gi := range p.Candidates(bi) {
 			if p.Groups[gi].Offset >= 0 {
 				pooled++
 				pooledBytes[bi] = addSat(pooledBytes[bi], g.Groups[gi].Size)
@@ -101,11 +101,11 @@ func Stats(w io.Writer, p *planner.Result, sdscCache bool) error {
 		byRow = append(byRow, fb)
 		files := sdscFileCount(p, bi, sdscCache)
 		tFiles += files
-		rows = append(rows, []string{b.Name, strconv.Itoa(len(b.Ops)), strconv.Itoa(files), strconv.Itoa(len(b.Ops) - files), strconv.Itoa(len(pb.Candidates)),
+		rows = append(rows, []string{b.Name, strconv.Itoa(len(b.Ops)), strconv.Itoa(files), strconv.Itoa(len(b.Ops) - files), strconv.Itoa(int(pb.Candidates.Len)),
 			strconv.Itoa(pooled), pool, lowerHuman(pb.LowerBound), ratio(pb.PoolSize, pb.LowerBound), share,
 			reasonCounts(fb)})
 		tSteps += len(b.Ops)
-		tCands += len(pb.Candidates)
+		tCands += int(pb.Candidates.Len)
 		tPooled += pooled
 		tLower = addSat(tLower, pb.LowerBound)
 	}

@@ -344,7 +344,7 @@ func svgHead(p *planner.Result, bi int) *svgDoc {
 		legend = append(legend, entry{planner.Reasons()[r].String(), fmt.Sprintf("%s (%d): %s", planner.Reasons()[r], len(list), strings.Join(names, ", "))})
 	}
 	pooled := 0
-	for _, gi := range pb.Candidates {
+	for _, gi := range p.Candidates(bi) {
 		if p.Groups[gi].Offset >= 0 {
 			pooled++
 		}
@@ -449,7 +449,7 @@ func (d *svgDoc) lineLabels(p *planner.Result, bi int, sc svgScale) []box {
 // buffers adds a rectangle per pooled group, in allocation order, and
 // their names where they fit clear of the boxes in placed.
 func (d *svgDoc) buffers(p *planner.Result, bi int, sc svgScale, placed []box) {
-	g, pb := p.Graph, &p.Bundles[bi]
+	g := p.Graph
 	lineBoxes := len(placed)
 	// Buffers, in allocation order.
 	type thin struct {
@@ -457,7 +457,7 @@ func (d *svgDoc) buffers(p *planner.Result, bi int, sc svgScale, placed []box) {
 		x, y, rw, rh float64
 	}
 	var thins []thin
-	for _, gi := range pb.Candidates {
+	for _, gi := range p.Candidates(bi) {
 		pg := &p.Groups[gi]
 		if pg.Offset < 0 {
 			continue

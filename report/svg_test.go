@@ -241,7 +241,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		pb := &p.Bundles[bi]
 
 		pooled := 0
-		for _, gi := range pb.Candidates {
+		for _, gi := range p.Candidates(bi) {
 			pg := &p.Groups[gi]
 			if pg.Offset < 0 {
 				continue
@@ -607,7 +607,7 @@ func TestSVGScales(t *testing.T) {
 		}
 		// Rectangles come in allocation order.
 		var want []string
-		for _, gi := range p.Bundles[0].Candidates {
+		for _, gi := range p.Candidates(0) {
 			want = append(want, g.GroupKey(&g.Groups[gi]))
 		}
 		if strings.Join(doc.order, ",") != strings.Join(want, ",") {

@@ -353,12 +353,15 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	if pb.HasPool() != (m > 0) {
 		c.fail("bundle %q: pool-size table entry %v, but it has %d candidate(s)", b.Name, pb.HasPool(), m)
 	}
-	if len(pb.Candidates) != int(m) {
-		c.fail("bundle %q: %d candidates listed, the rules give %d", b.Name, len(pb.Candidates), m)
+	if cs := pb.Candidates; cs.Off < 0 || cs.Len < 0 || int64(cs.Off)+int64(cs.Len) > int64(len(p.CandidateGroups)) {
+		c.fail("bundle %q: candidates at %d (%d of them) are past the plan's %d", b.Name, cs.Off, cs.Len, len(p.CandidateGroups))
+	} else if cs.Len != m {
+		c.fail("bundle %q: %d candidates listed, the rules give %d", b.Name, cs.Len, m)
 	} else {
+		listed := p.CandidateGroups[cs.Off : cs.Off+cs.Len]
 		for k := range m {
-			if pb.Candidates[k] != int(x.group(k)) {
-				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, pb.Candidates[k], x.name(k))
+			if listed[k] != int(x.group(k)) {
+				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, listed[k], x.name(k))
 				break
 			}
 		}

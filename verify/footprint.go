@@ -57,7 +57,7 @@ func (w *footprint) name(t int) string {
 // bundle has candidates, else 0.
 func (w *footprint) pool(t int) int64 {
 	if i := w.nodes[t].i; i >= 0 {
-		if pb := &w.p.Bundles[i]; len(pb.Candidates) > 0 {
+		if pb := &w.p.Bundles[i]; pb.Candidates.Len > 0 {
 			return pb.PoolSize
 		}
 	}

@@ -126,11 +126,11 @@ var corruptions = []corruption{
 		return true
 	}},
 	{"candidates", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		bi := pick(len(p.Bundles), r, func(i int) bool { return len(p.Bundles[i].Candidates) >= 2 })
+		bi := pick(len(p.Bundles), r, func(i int) bool { return p.Bundles[i].Candidates.Len >= 2 })
 		if bi < 0 {
 			return false
 		}
-		c := p.Bundles[bi].Candidates
+		c := p.Candidates(bi)
 		i, j := r.Intn(len(c)), r.Intn(len(c))
 		c[i], c[j] = c[j], c[i]
 		return i != j

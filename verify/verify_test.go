@@ -302,9 +302,9 @@ func TestCatchesMutations(t *testing.T) {
 	}
 	pooledPair := func(p *planner.Result) (int, int, bool) {
 		// Two pooled groups of one bundle whose ranges intersect.
-		for bi, pb := range p.Bundles {
-			for _, a := range pb.Candidates {
-				for _, b := range pb.Candidates {
+		for bi := range p.Bundles {
+			for _, a := range p.Candidates(bi) {
+				for _, b := range p.Candidates(bi) {
 					ga, gb := p.Groups[a], p.Groups[b]
 					if a != b && p.Pooled(a, bi) && p.Pooled(b, bi) && ga.Start <= gb.End && gb.Start <= ga.End {
 						return a, b, true
@@ -347,7 +347,7 @@ func TestCatchesMutations(t *testing.T) {
 					continue
 				}
 				even := true
-				for _, c := range p.Bundles[pg.Bundle].Candidates {
+				for _, c := range p.Candidates(int(pg.Bundle)) {
 					even = even && p.Graph.Groups[c].Size%128 == 0
 				}
 				if even {
@@ -401,7 +401,16 @@ func TestCatchesMutations(t *testing.T) {
 		{"pool entry dropped", func(p *planner.Result, r *rand.Rand) bool {
 			for bi := range p.Bundles {
 				if p.Bundles[bi].HasPool() {
-					p.Bundles[bi].Candidates = nil
+					p.Bundles[bi].Candidates = ir.Span{}
+					return true
+				}
+			}
+			return false
+		}},
+		{"candidates past the plan's", func(p *planner.Result, r *rand.Rand) bool {
+			for bi := range p.Bundles {
+				if p.Bundles[bi].HasPool() {
+					p.Bundles[bi].Candidates.Off += int32(len(p.CandidateGroups))
 					return true
 				}
 			}
@@ -580,7 +589,7 @@ func corruptedSynth(t *testing.T) (*planner.Result, []int) {
 	var hit []int
 	// The first pooled group of bundle bi.
 	pooledIn := func(bi int) int {
-		for _, gi := range p.Bundles[bi].Candidates {
+		for _, gi := range p.Candidates(bi) {
 			if p.Groups[gi].Offset >= 0 {
 				return gi
 			}

@@ -258,7 +258,7 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 func TestReplayAtScale(t *testing.T) {
 	g := chainGraph(40000)
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
-	cands := p.Bundles[0].Candidates
+	cands := p.Candidates(0)
 	if len(cands) <= 1<<15 {
 		t.Fatalf("only %d candidates", len(cands))
 	}

@@ -224,7 +224,8 @@ func TestCoresSlices(t *testing.T) {
 			{Reason: planner.Pooled, Bundle: 0, Start: 0, End: 2, Offset: 512},
 			{Reason: planner.LX, Bundle: -1, Offset: -1},
 		},
-		Bundles: []planner.Bundle{{Candidates: []int{1}, PoolSize: 1536}},
+		Bundles:         []planner.Bundle{{Candidates: ir.Span{Off: 0, Len: 1}, PoolSize: 1536}},
+		CandidateGroups: []int{1},
 	}
 	expect(t, Emit(g, p, 0, Options{}), `#map_0 = affine_map<(d0)[s0] -> (s0 + 128*d0)>
 module {

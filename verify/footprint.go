@@ -17,13 +17,13 @@ import (
 // The changes are kept per position, not per group, so that a graph of a
 // million groups and a thousand nodes costs the verifier two arrays of a
 // thousand sums (a list of events, two per group, held 48 MB there).
-// What it keeps is 20 bytes a position (without fusion a million ops are
+// What it keeps is 12 bytes a position (without fusion a million ops are
 // a million positions): the node and the standalone bytes there; a
 // node's name, kind and pool bytes are read from the graph and the plan.
 type footprint struct {
 	g          *ir.Graph
 	p          *planner.Result
-	nodes      []fpNode // in text order
+	nodes      []int32 // in text order: bundle i, or CPU node ^i
 	standalone []int64
 	peak       int64
 	peakAt     int // -1: no nodes
@@ -31,8 +31,8 @@ type footprint struct {
 	resident   int64
 }
 
-// fpNode is a top-level node at pos: bundle i, or CPU node ^i when i is
-// negative.
+// fpNode is a top-level node at pos, as it is sorted: bundle i, or CPU
+// node ^i when i is negative.
 type fpNode struct {
 	pos ir.Pos
 	i   int32 // bundle i, or CPU node ^i
@@ -42,11 +42,11 @@ type fpNode struct {
 func (w *footprint) len() int { return len(w.nodes) }
 
 // cpu reports whether position t is a CPU node.
-func (w *footprint) cpu(t int) bool { return w.nodes[t].i < 0 }
+func (w *footprint) cpu(t int) bool { return w.nodes[t] < 0 }
 
 // name is the name of the node at position t.
 func (w *footprint) name(t int) string {
-	i := w.nodes[t].i
+	i := w.nodes[t]
 	if i < 0 {
 		return w.g.CPU[^i].Name
 	}
@@ -56,7 +56,7 @@ func (w *footprint) name(t int) string {
 // pool is the pool bytes at position t: its bundle's pool size when the
 // bundle has candidates, else 0.
 func (w *footprint) pool(t int) int64 {
-	if i := w.nodes[t].i; i >= 0 {
+	if i := w.nodes[t]; i >= 0 {
 		if pb := &w.p.Bundles[i]; pb.Candidates.Len > 0 {
 			return pb.PoolSize
 		}
@@ -115,14 +115,19 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 		return -1
 	})
+	// The positions are kept without theirs: 4 bytes a node, not 12.
 	T := len(nodes)
-	f := &footprint{g: g, p: p, nodes: nodes, standalone: make([]int64, T), peakAt: -1}
+	order := make([]int32, T)
+	for t, n := range nodes {
+		order[t] = n.i
+	}
+	nodes = nil
+	f := &footprint{g: g, p: p, nodes: order, standalone: make([]int64, T), peakAt: -1}
 	first := make([]int32, len(g.Groups))
 	last := make([]int32, len(g.Groups))
 	for i := range first {
 		first[i], last[i] = -1, -1
 	}
-	bundleAt := make([]int32, len(g.Bundles))
 	var poolTotal u128
 	touch := func(accs []ir.Access, t int32) {
 		for _, a := range accs {
@@ -134,28 +139,24 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 			}
 		}
 	}
-	for t, n := range nodes {
-		if n.i < 0 {
-			touch(g.CPUAccesses(&g.CPU[^n.i]), int32(t))
+	for t, i := range order {
+		if i < 0 {
+			touch(g.CPUAccesses(&g.CPU[^i]), int32(t))
 			continue
 		}
-		b := &g.Bundles[n.i]
-		bundleAt[n.i] = int32(t)
+		b := &g.Bundles[i]
 		for oi := range b.Ops {
 			touch(g.Reads(&b.Ops[oi]), int32(t))
 			touch(g.Writes(&b.Ops[oi]), int32(t))
 		}
 		poolTotal = poolTotal.plus(uint64(f.pool(t)))
 	}
-	// live[t] and pooled[t]: what changes at position t, for the
-	// standalone groups and (for the no-pooling baseline) the pooled
-	// ones.
+	// live[t]: what changes at position t, for the standalone groups;
+	// pooledIn[b]: for the no-pooling baseline, the bytes of the groups
+	// pooled in bundle b, live at b's position only (saturated at
+	// MaxInt64, which the baseline's sum saturates at anyway).
 	live := make([]u128, T+1)
-	pooled := make([]u128, T+1)
-	span := func(d []u128, lo, hi int, size uint64) {
-		d[lo] = d[lo].plus(size)
-		d[hi+1] = d[hi+1].minus(size)
-	}
+	pooledIn := make([]uint64, len(g.Bundles))
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		if gr.LX || T == 0 {
@@ -163,8 +164,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 		size := uint64(gr.Size)
 		if pg := &p.Groups[gi]; pg.Offset >= 0 && pg.Bundle >= 0 {
-			t := int(bundleAt[pg.Bundle])
-			span(pooled, t, t, size)
+			pooledIn[pg.Bundle] = min(pooledIn[pg.Bundle]+size, math.MaxInt64)
 			continue
 		}
 		var lo, hi int
@@ -178,18 +178,22 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		default:
 			continue
 		}
-		span(live, lo, hi, size)
+		live[lo] = live[lo].plus(size)
+		live[hi+1] = live[hi+1].minus(size)
 	}
-	var liveSum, pooledSum u128
+	var liveSum u128
 	for t := 0; t < T; t++ {
 		liveSum = liveSum.add(live[t])
-		pooledSum = pooledSum.add(pooled[t])
+		var pooled uint64
+		if i := order[t]; i >= 0 {
+			pooled = pooledIn[i]
+		}
 		f.standalone[t] = liveSum.sat()
 		all := liveSum.plus(uint64(f.pool(t))).sat()
 		if f.peakAt < 0 || all > f.peak {
 			f.peak, f.peakAt = all, t
 		}
-		f.noPool = max(f.noPool, liveSum.add(pooledSum).sat())
+		f.noPool = max(f.noPool, liveSum.plus(pooled).sat())
 		f.resident = max(f.resident, liveSum.add(poolTotal).sat())
 	}
 	return f

@@ -10,16 +10,18 @@ import (
 	"github.com/sdscgen/sdscgen/synth"
 )
 
-// TestDeriveFootprintAllocates: the verifier's footprint keeps 12 bytes
+// TestDeriveFootprintAllocates: the verifier's footprint keeps 4 bytes
 // a position (the node there) and 8 (the standalone bytes there), and
-// uses 32 more while it derives them (two 128-bit difference arrays),
-// plus 8 bytes a group (its first and last position) and 4 a bundle
-// (its position). Without fusion every op is a position: at 97 bytes a
-// position (each node 24, its name, kind and pool bytes copied, a
-// bundle's position in an int), the footprint of a million ops was 71
-// MB of that run's peak. Each of the nine allocations may round up to a
-// whole 8 KiB page. The footprint is the planner's, position by
-// position.
+// uses 28 more while it derives them (the nodes with their source
+// positions, 12, sorted; a 128-bit difference array, 16), plus 8 bytes a
+// group (its first and last position) and 8 a bundle (the bytes pooled
+// in it). Without fusion every op is a position: at 97 bytes a position
+// (each node 24, its name, kind and pool bytes copied, a bundle's
+// position in an int), the footprint of a million ops was 71 MB of that
+// run's peak; at 52 (the pooled bytes in a second difference array, each
+// node kept with its position) 62 MB. Each of the eight allocations may
+// round up to a whole 8 KiB page. The footprint is the planner's,
+// position by position.
 func TestDeriveFootprintAllocates(t *testing.T) {
 	var src bytes.Buffer
 	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 200, Seed: 3, Family: "views"}); err != nil {
@@ -46,7 +48,7 @@ func TestDeriveFootprintAllocates(t *testing.T) {
 				i, w.name(i), w.cpu(i), w.standalone[i], w.pool(i), planner.NodeName(g, n), n.CPU, f.Standalone[i], f.Pool(i))
 		}
 	}
-	want := uint64(52*T + 8*groups + 4*bundles + 9*8192)
+	want := uint64(40*T + 8*groups + 8*bundles + 8*8192)
 	if got := heapstat.AllocatedPerCall(4, func() { deriveFootprint(g, p) }); got > want {
 		t.Errorf("deriveFootprint of %d positions, %d groups, %d bundles allocates %d bytes, want at most %d", T, groups, bundles, got, want)
 	}

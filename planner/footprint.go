@@ -112,7 +112,12 @@ func NodeName(g *ir.Graph, n Node) string {
 
 // Footprint computes p's footprint in time linear in the groups, the
 // nodes and the accesses.
-func (p *Result) Footprint() *Footprint {
+func (p *Result) Footprint() *Footprint { return p.footprint(true) }
+
+// footprint is Footprint; without ranges, First and Last are nil (the
+// plan JSON's writer reads neither: they are 8 bytes a group, and the
+// writer's footprint is alive while the verifier derives its own).
+func (p *Result) footprint(ranges bool) *Footprint {
 	g := p.Graph
 	nodes := Nodes(g)
 	T := len(nodes)
@@ -189,6 +194,9 @@ func (p *Result) Footprint() *Footprint {
 		}
 		f.NoPoolingPeak = max(f.NoPoolingPeak, satAdd(f.Standalone[t], extra[t]))
 		f.ResidentPoolsPeak = max(f.ResidentPoolsPeak, satAdd(f.Standalone[t], resident))
+	}
+	if !ranges {
+		f.First, f.Last = nil, nil
 	}
 	return f
 }

@@ -107,7 +107,7 @@ func WriteJSONFiles(w io.Writer, p *Result, opFiles func(bi int) []int32) error 
 		jw.b = append(jw.b, "\n  "...)
 	}
 	jw.b = append(jw.b, "],\n"...)
-	if jw.footprint(p, p.Footprint()) {
+	if jw.footprint(p, p.footprint(false)) {
 		return jw.err
 	}
 	jw.b = append(jw.b, "}\n"...)

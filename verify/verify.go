@@ -345,6 +345,9 @@ func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planE
 		out[0].checkGroups(lo, hi)
 	})
 	c.mergeList(groups, 0)
+	// Nor does anything after the groups read their live ranges (12
+	// bytes a group): they go before the JSON's footprint is derived.
+	c.ws = nil
 	c.mergeList(planned, 0)
 	if pre.boundsNeedPlan {
 		c.mergeList(planned, 1)

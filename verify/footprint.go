@@ -12,14 +12,16 @@ import (
 // footprint is the graph's HBM footprint re-derived from the graph and the
 // plan's decisions, on purpose without the planner's code: the nodes are
 // sorted (not merged) by source position, and the live bytes are summed
-// in 128 bits from per-position changes (modulo 2^128: a group adds its
-// size where it becomes live and takes it back after its last position).
-// The changes are kept per position, not per group, so that a graph of a
-// million groups and a thousand nodes costs the verifier two arrays of a
-// thousand sums (a list of events, two per group, held 48 MB there).
-// What it keeps is 12 bytes a position (without fusion a million ops are
-// a million positions): the node and the standalone bytes there; a
-// node's name, kind and pool bytes are read from the graph and the plan.
+// from per-position changes (a group adds its size where it becomes live
+// and takes it back after its last position), in 64 bits when the
+// standalone groups' sizes add up to less than 2^63 and in 128 otherwise
+// (modulo 2^128), then saturated. The changes are kept per position, not
+// per group, so that a graph of a million groups and a thousand nodes
+// costs the verifier an array of a thousand sums (a list of events, two
+// per group, held 48 MB there). What it keeps is 12 bytes a position
+// (without fusion a million ops are a million positions): the node and
+// the standalone bytes there; a node's name, kind and pool bytes are read
+// from the graph and the plan.
 type footprint struct {
 	g          *ir.Graph
 	p          *planner.Result
@@ -29,13 +31,6 @@ type footprint struct {
 	peakAt     int // -1: no nodes
 	noPool     int64
 	resident   int64
-}
-
-// fpNode is a top-level node at pos, as it is sorted: bundle i, or CPU
-// node ^i when i is negative.
-type fpNode struct {
-	pos ir.Pos
-	i   int32 // bundle i, or CPU node ^i
 }
 
 // len is the number of positions.
@@ -91,23 +86,31 @@ func (a u128) sat() int64 {
 
 // deriveFootprint applies the footprint rule of docs/bundle-ir.md.
 func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
-	nodes := make([]fpNode, 0, len(g.Bundles)+len(g.CPU))
+	order := make([]int32, 0, len(g.Bundles)+len(g.CPU))
 	for i := range g.Bundles {
-		nodes = append(nodes, fpNode{g.Bundles[i].Pos, int32(i)})
+		order = append(order, int32(i))
 	}
 	for i := range g.CPU {
-		nodes = append(nodes, fpNode{g.CPU[i].Pos, ^int32(i)})
+		order = append(order, ^int32(i))
 	}
 	// Text order; on equal positions (hand-built graphs) bundles first,
-	// each list keeping its own order.
-	slices.SortStableFunc(nodes, func(a, b fpNode) int {
-		if a.pos.Line != b.pos.Line {
-			return int(a.pos.Line) - int(b.pos.Line)
+	// each list keeping its own order. The nodes are sorted as they are
+	// kept, 4 bytes each, their positions read from the graph.
+	pos := func(i int32) ir.Pos {
+		if i < 0 {
+			return g.CPU[^i].Pos
 		}
-		if a.pos.Col != b.pos.Col {
-			return int(a.pos.Col) - int(b.pos.Col)
+		return g.Bundles[i].Pos
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		pa, pb := pos(a), pos(b)
+		if pa.Line != pb.Line {
+			return int(pa.Line) - int(pb.Line)
 		}
-		switch ac, bc := a.i < 0, b.i < 0; {
+		if pa.Col != pb.Col {
+			return int(pa.Col) - int(pb.Col)
+		}
+		switch ac, bc := a < 0, b < 0; {
 		case ac == bc:
 			return 0
 		case ac:
@@ -115,13 +118,7 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 		return -1
 	})
-	// The positions are kept without theirs: 4 bytes a node, not 12.
-	T := len(nodes)
-	order := make([]int32, T)
-	for t, n := range nodes {
-		order[t] = n.i
-	}
-	nodes = nil
+	T := len(order)
 	f := &footprint{g: g, p: p, nodes: order, standalone: make([]int64, T), peakAt: -1}
 	first := make([]int32, len(g.Groups))
 	last := make([]int32, len(g.Groups))
@@ -151,50 +148,83 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 		}
 		poolTotal = poolTotal.plus(uint64(f.pool(t)))
 	}
-	// live[t]: what changes at position t, for the standalone groups;
-	// pooledIn[b]: for the no-pooling baseline, the bytes of the groups
-	// pooled in bundle b, live at b's position only (saturated at
-	// MaxInt64, which the baseline's sum saturates at anyway).
-	live := make([]u128, T+1)
+	// Each group live on its own: its inclusive range of positions, or
+	// ok false. pooledIn[b]: for the no-pooling baseline, the bytes of
+	// the groups pooled in bundle b, live at b's position only
+	// (saturated at MaxInt64, which the baseline's sum saturates at
+	// anyway).
 	pooledIn := make([]uint64, len(g.Bundles))
-	for gi := range g.Groups {
+	standaloneRange := func(gi int) (lo, hi int, ok bool) {
 		gr := &g.Groups[gi]
-		if gr.LX || T == 0 {
-			continue
-		}
-		size := uint64(gr.Size)
-		if pg := &p.Groups[gi]; pg.Offset >= 0 && pg.Bundle >= 0 {
-			pooledIn[pg.Bundle] = min(pooledIn[pg.Bundle]+size, math.MaxInt64)
-			continue
-		}
-		var lo, hi int
-		switch {
+		switch pg := &p.Groups[gi]; {
+		case gr.LX || T == 0 || pg.Offset >= 0 && pg.Bundle >= 0:
+			return 0, 0, false
 		case gr.Input:
-			lo, hi = 0, T-1
+			return 0, T - 1, true
 		case gr.Output:
-			lo, hi = max(int(first[gi]), 0), T-1
+			return max(int(first[gi]), 0), T - 1, true
 		case first[gi] >= 0:
-			lo, hi = int(first[gi]), int(last[gi])
-		default:
-			continue
+			return int(first[gi]), int(last[gi]), true
 		}
-		live[lo] = live[lo].plus(size)
-		live[hi+1] = live[hi+1].minus(size)
+		return 0, 0, false
 	}
-	var liveSum u128
-	for t := 0; t < T; t++ {
-		liveSum = liveSum.add(live[t])
+	var total u128
+	for gi := range g.Groups {
+		size := uint64(g.Groups[gi].Size)
+		if pg := &p.Groups[gi]; !g.Groups[gi].LX && pg.Offset >= 0 && pg.Bundle >= 0 {
+			pooledIn[pg.Bundle] = min(pooledIn[pg.Bundle]+size, math.MaxInt64)
+		} else if _, _, ok := standaloneRange(gi); ok {
+			total = total.plus(size)
+		}
+	}
+	// The standalone bytes per position, saturated, from per-position
+	// changes (a group adds its size where it becomes live and takes it
+	// back after its last position). When all the standalone groups
+	// together are under 2^63 bytes, as in every real graph, no sum
+	// overflows and the changes are summed in place in f.standalone (8
+	// bytes a position, where 128-bit changes took 16 more, 16 MB of
+	// the fusion-off million-op run's peak); otherwise in 128 bits.
+	if total.hi == 0 && total.lo <= math.MaxInt64 {
+		d := f.standalone
+		for gi := range g.Groups {
+			if lo, hi, ok := standaloneRange(gi); ok {
+				d[lo] += g.Groups[gi].Size
+				if hi+1 < T {
+					d[hi+1] -= g.Groups[gi].Size
+				}
+			}
+		}
+		for t := 1; t < T; t++ {
+			d[t] += d[t-1]
+		}
+	} else {
+		live := make([]u128, T+1)
+		for gi := range g.Groups {
+			if lo, hi, ok := standaloneRange(gi); ok {
+				live[lo] = live[lo].plus(uint64(g.Groups[gi].Size))
+				live[hi+1] = live[hi+1].minus(uint64(g.Groups[gi].Size))
+			}
+		}
+		var sum u128
+		for t := range T {
+			sum = sum.add(live[t])
+			f.standalone[t] = sum.sat()
+		}
+	}
+	// Adding to a saturated standalone sum saturates as adding to the
+	// exact one would.
+	for t := range T {
+		standalone := u128{0, uint64(f.standalone[t])}
 		var pooled uint64
 		if i := order[t]; i >= 0 {
 			pooled = pooledIn[i]
 		}
-		f.standalone[t] = liveSum.sat()
-		all := liveSum.plus(uint64(f.pool(t))).sat()
+		all := standalone.plus(uint64(f.pool(t))).sat()
 		if f.peakAt < 0 || all > f.peak {
 			f.peak, f.peakAt = all, t
 		}
-		f.noPool = max(f.noPool, liveSum.plus(pooled).sat())
-		f.resident = max(f.resident, liveSum.add(poolTotal).sat())
+		f.noPool = max(f.noPool, standalone.plus(pooled).sat())
+		f.resident = max(f.resident, standalone.add(poolTotal).sat())
 	}
 	return f
 }

@@ -49,7 +49,7 @@ import (
 // (a 229 MB source whose live data reaches 730 MB ran at 822 MiB, the
 // same CPU as under 4.5 times its source, 983 MiB) instead of all the
 // time. Fusion off is capped too: a million ops without fusion kept some
-// 620 MiB live at their peak then (435-455 MB now), in many small
+// 620 MiB live at their peak then (some 430 MB now), in many small
 // objects, and ran at 724 MiB instead of 1148 (12 times the source) for
 // 1.5 times the CPU, a tenth of what mlir-opt takes on their output.
 //

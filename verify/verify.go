@@ -377,6 +377,14 @@ func (c *checker) header() bool {
 			len(p.Groups), len(p.Bundles), len(g.Groups), len(g.Bundles))
 		return false
 	}
+	// A group's bundle indexes the graph's bundles (or is -1): the
+	// checks that follow, and the JSON's, read that bundle.
+	for gi := range p.Groups {
+		if b := p.Groups[gi].Bundle; b < -1 || int(b) >= len(g.Bundles) {
+			c.fail("the plan gives group %d bundle %d; the graph has %d", gi, b, len(g.Bundles))
+			return false
+		}
+	}
 	if p.Budget != opt.Budget {
 		c.fail("the plan records budget %d, requested %d", p.Budget, opt.Budget)
 	}

@@ -687,3 +687,35 @@ func TestPlanAndJSON(t *testing.T) {
 		t.Fatalf("a corrupted plan: %v, %v", perr, jerr)
 	}
 }
+
+// TestGroupBundleOutOfRange: a plan whose pooled group names a bundle
+// past the graph's is reported by the header's checks, before anything
+// reads that bundle: the JSON's checks (the footprint's pooled bytes per
+// bundle) indexed it and panicked. The JSON is the correct plan's: the
+// writer indexes the bundles too.
+func TestGroupBundleOutOfRange(t *testing.T) {
+	applied := 0
+	for seed := int64(0); seed < 200 && applied < 20; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		src := randgraph.Generate(r, randomConfig(r))
+		s := setup{budget: planner.DefaultBudget}
+		p := plan(t, check(t, "rand.bir", []byte(src)), s)
+		var js bytes.Buffer
+		if err := planner.WriteJSON(&js, p); err != nil {
+			t.Fatal(err)
+		}
+		gi := slices.IndexFunc(p.Groups, func(pg planner.Group) bool { return pg.Offset >= 0 })
+		if gi < 0 {
+			continue
+		}
+		applied++
+		p.Groups[gi].Bundle = int32(len(p.Bundles) + r.Intn(3))
+		planErr, _ := verify.PlanAndJSON(p.Graph, p, verify.Options{Budget: s.budget}, &js)
+		if planErr == nil || !strings.Contains(planErr.Error(), fmt.Sprintf("the plan gives group %d bundle %d", gi, p.Groups[gi].Bundle)) {
+			t.Fatalf("seed %d: group %d's bundle %d: %v", seed, gi, p.Groups[gi].Bundle, planErr)
+		}
+	}
+	if applied < 5 {
+		t.Fatalf("only %d graphs pooled anything", applied)
+	}
+}

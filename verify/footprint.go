@@ -154,10 +154,14 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	// (saturated at MaxInt64, which the baseline's sum saturates at
 	// anyway).
 	pooledIn := make([]uint64, len(g.Bundles))
+	pooled := func(gi int) bool {
+		pg := &p.Groups[gi]
+		return !g.Groups[gi].LX && pg.Offset >= 0 && pg.Bundle >= 0
+	}
 	standaloneRange := func(gi int) (lo, hi int, ok bool) {
 		gr := &g.Groups[gi]
-		switch pg := &p.Groups[gi]; {
-		case gr.LX || T == 0 || pg.Offset >= 0 && pg.Bundle >= 0:
+		switch {
+		case gr.LX || T == 0 || pooled(gi):
 			return 0, 0, false
 		case gr.Input:
 			return 0, T - 1, true
@@ -171,8 +175,9 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	var total u128
 	for gi := range g.Groups {
 		size := uint64(g.Groups[gi].Size)
-		if pg := &p.Groups[gi]; !g.Groups[gi].LX && pg.Offset >= 0 && pg.Bundle >= 0 {
-			pooledIn[pg.Bundle] = min(pooledIn[pg.Bundle]+size, math.MaxInt64)
+		if pooled(gi) {
+			b := p.Groups[gi].Bundle
+			pooledIn[b] = min(pooledIn[b]+size, math.MaxInt64)
 		} else if _, _, ok := standaloneRange(gi); ok {
 			total = total.plus(size)
 		}
@@ -215,15 +220,15 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	// exact one would.
 	for t := range T {
 		standalone := u128{0, uint64(f.standalone[t])}
-		var pooled uint64
+		var baseline uint64 // the pooled bytes at t, standalone without pooling
 		if i := order[t]; i >= 0 {
-			pooled = pooledIn[i]
+			baseline = pooledIn[i]
 		}
 		all := standalone.plus(uint64(f.pool(t))).sat()
 		if f.peakAt < 0 || all > f.peak {
 			f.peak, f.peakAt = all, t
 		}
-		f.noPool = max(f.noPool, standalone.plus(pooled).sat())
+		f.noPool = max(f.noPool, standalone.plus(baseline).sat())
 		f.resident = max(f.resident, standalone.add(poolTotal).sat())
 	}
 	return f

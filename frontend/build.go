@@ -926,6 +926,9 @@ func (b *builder) measure() {
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
 	b.lists = intLists{}
+	// Every bundle is cut: what the slabs hold now is scratch (see
+	// slab.Slab.Cut).
+	b.ops, b.loops = slab.Slab[ir.Op]{}, slab.Slab[ir.Loop]{}
 	b.measure()
 	// The node names' duplicates are found on a goroutine of their own,
 	// beside the steps below, when the graph is small (a large one's

@@ -111,10 +111,15 @@ func (c *Slab[T]) Cut(start int) []T {
 	if len(list) > c.max() && cap(c.buf)-len(c.buf) > len(list)/8 {
 		// A list longer than Max grew alone into an array about twice
 		// its size (see grow): give it an exact copy instead, so that
-		// what holds the list does not keep the rest, and start a new
-		// array.
+		// what holds the list does not keep the rest. The array is
+		// then scratch: the next lists are built in it again, from
+		// start, instead of growing a new array from First by
+		// doubling (a graph of ten bundles of 100,000 ops allocated
+		// 114 MB that way for 48 MB of ops). What is past the length
+		// is kept zero, as a new array's is, for Extend.
 		list = append([]T(nil), list...)
-		c.buf = nil
+		clear(c.buf[start:])
+		c.buf = c.buf[:start]
 	}
 	return list
 }

@@ -61,7 +61,7 @@ func TestSlabLongList(t *testing.T) {
 	}
 	// The list moves to arrays of 16, 2*17 = 34, 2*35 = 70 and 2*71 =
 	// 142 elements: 42 spare, over an eighth of the list, so Cut copies
-	// it out and starts afresh.
+	// it out and builds the next list from the array's start.
 	if l := c.Cut(start); len(l) != 100 || l[99] != 99 || c.Mark() != 0 {
 		t.Errorf("long cut: len %d, %d elements left in the slab", len(l), c.Mark())
 	}
@@ -79,5 +79,29 @@ func TestSlabLongList(t *testing.T) {
 	c.Reset()
 	if c.Mark() != 0 {
 		t.Errorf("Reset left %d elements", c.Mark())
+	}
+}
+
+// After Cut copies a long list out, its array is the next lists'
+// scratch: a second long list of the same length costs its copy alone,
+// not the doubling from First again, and the array's reused elements
+// read zero, as a new array's do.
+func TestSlabLongListReusesArray(t *testing.T) {
+	var c Slab[int]
+	c.Max = 16
+	build := func() []int {
+		start := c.Mark()
+		for i := range 100 {
+			c.Push(&start, i+1)
+		}
+		return c.Cut(start)
+	}
+	build()
+	if allocs := testing.AllocsPerRun(10, func() { build() }); allocs != 1 {
+		t.Errorf("a long list after another: %v allocations, want 1 (its copy)", allocs)
+	}
+	start := c.Mark()
+	if e := c.Extend(&start, 100); slices.ContainsFunc(e, func(v int) bool { return v != 0 }) {
+		t.Errorf("Extend on the reused array: %v, want zeros", e)
 	}
 }

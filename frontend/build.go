@@ -50,6 +50,9 @@ type builder struct {
 	refs      ir.Chunked[ir.Access] // operands of misplaced cpu nodes: resolved only to report errors
 	lf        leafState             // the leaf node being built
 	attrs     []attrValue           // its attributes (see keywords), for leafEnd
+	// operands holds the names of the leaf's accesses, in order, until
+	// leafEnd resolves them (see resolveOperands).
+	operands []operand
 	// small is set for a source under smallSource bytes (see newBuilder).
 	small bool
 	// dupAside is the fewest node names finish looks for duplicates
@@ -623,12 +626,17 @@ func (b *builder) writes() {
 }
 
 // access adds an operand to the open leaf (see builder for what Buffer
-// and Group hold); pre is its name's token's (see internPre).
+// and Group hold); pre is its name's token's (see internPre). Its
+// Buffer is set by leafEnd (resolveOperands).
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	acc := lf.dst.Push(lf.off)
 	acc.Pos = name.Pos
-	acc.Buffer = int32(b.ref(name.Value, pre))
+	o := operand{name: name.Value, pre: pre}
+	if pre == 0 {
+		o.hash = b.names.prefetch(name.Value)
+	}
+	b.operands = append(b.operands, o)
 	ok := true
 	if step.set {
 		acc.Strides, ok = b.strides(step, lf.depth)
@@ -645,9 +653,48 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	}
 }
 
+// operand is the name of an access of the open leaf, as access took it:
+// a string of the parser's (valid until the leaf ends, see window) and
+// its token's pre.
+type operand struct {
+	name string
+	pre  int32
+	hash uint64 // the name's hash when pre is 0 (see nameTable.prefetch)
+}
+
+// resolveOperands sets the Buffer of each access of the open leaf (see
+// ref), in order, so that the names get their ids in order of first
+// appearance as if each were looked up where it is read. Looking them up
+// when the leaf ends is what pays: the name table is larger than the
+// CPU's caches, and the one cache miss a lookup costs is its first slot
+// (the probes after it and the name's record are mostly cached), which
+// access asked the CPU to load (nameTable.prefetch) while the rest of
+// the op was parsed. On the wide family's graph (2.7 million names, a
+// dozen operands an op, read through the command's window, where the
+// names are not numbered ahead), the lookups, each waiting on its slot,
+// were 30 % of parsing and checking it; the kargs and loops families
+// parse some 10 % faster too. A source scanned ahead (pre > 0) needs no
+// lookup but the first of each name (internPre).
+func (b *builder) resolveOperands() {
+	lf := &b.lf
+	accs := lf.dst.Slice(lf.off, int32(lf.dst.Len()))
+	for i, o := range b.operands {
+		var id int32
+		if o.pre == 0 {
+			id = b.names.internHash(o.name, o.hash)
+		} else {
+			id = b.internPre(o.name, o.pre)
+		}
+		accs[i].Buffer = b.ref(id)
+	}
+	clear(b.operands) // the names may be the parser's window
+	b.operands = b.operands[:0]
+}
+
 // leafEnd closes the open leaf.
 func (b *builder) leafEnd() {
 	lf := &b.lf
+	b.resolveOperands()
 	n := lf.dst.Len() - int(lf.off)
 	if lf.nreads < 0 {
 		lf.nreads = n
@@ -785,14 +832,13 @@ func parseInt(s string) (int64, bool) {
 }
 
 // ref is a reference to a buffer as an Access holds it while the graph is
-// built: the buffer's index, or -(id+2) when no buffer of that name is
-// declared yet.
-func (b *builder) ref(name string, pre int32) int {
-	id := b.internPre(name, pre)
+// built: the index of the buffer named id, or -(id+2) when no buffer of
+// that name is declared yet.
+func (b *builder) ref(id int32) int32 {
 	if e := b.names.entry(id); e.buf >= 0 {
-		return int(e.buf)
+		return e.buf
 	}
-	return -int(id) - 2
+	return -id - 2
 }
 
 // internPre is names.intern(s) for a name whose token's pre is set

@@ -3,8 +3,10 @@ package frontend
 import (
 	"hash/maphash"
 	"strings"
+	"unsafe"
 
 	"github.com/sdscgen/sdscgen/internal/fresh"
+	"github.com/sdscgen/sdscgen/internal/prefetch"
 )
 
 // The checker's storage. A million-op graph names about 2.5 million
@@ -115,8 +117,19 @@ func (t *hasher) hash(s string) uint64 {
 // intern returns the id of s, giving it a new one (with no bindings) the
 // first time it is seen. s need not outlive the call: the table keeps a
 // copy.
-func (t *nameTable) intern(s string) int32 {
+func (t *nameTable) intern(s string) int32 { return t.internHash(s, t.hash(s)) }
+
+// prefetch returns the hash of s after asking the CPU to load the slot
+// where its probe starts, so that a lookup of s a little later finds it
+// cached (see builder.resolveOperands).
+func (t *nameTable) prefetch(s string) uint64 {
 	h := t.hash(s)
+	prefetch.Line(unsafe.Pointer(&t.slots[uint32(h)&uint32(len(t.slots)-1)]))
+	return h
+}
+
+// internHash is intern(s) given h, s's hash.
+func (t *nameTable) internHash(s string, h uint64) int32 {
 	h32 := uint32(h)
 	r := &t.recent[(h>>32)&63]
 	if id := *r - 1; id >= 0 {

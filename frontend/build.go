@@ -213,11 +213,12 @@ func (b *builder) graphName(t Name) {
 }
 
 // buffer records a buffer declaration; pre is its name's token's (see
-// internPre).
-func (b *builder) buffer(d *BufferDecl, pre int32) {
+// internPre), hash what prefetch returned for it when the parser took
+// the name.
+func (b *builder) buffer(d *BufferDecl, pre int32, hash uint64) {
 	b.keyword(d.Name)
 	size := b.size(d)
-	id := b.internPre(d.Name.Value, pre)
+	id := b.lookup(d.Name.Value, pre, hash)
 	e := b.names.entry(id)
 	if e.buf >= 0 {
 		first := b.g.Buffers.At(int(e.buf)).Pos
@@ -632,11 +633,7 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	acc := lf.dst.Push(lf.off)
 	acc.Pos = name.Pos
-	o := operand{name: name.Value, pre: pre}
-	if pre == 0 {
-		o.hash = b.names.prefetch(name.Value)
-	}
-	b.operands = append(b.operands, o)
+	b.operands = append(b.operands, operand{name: name.Value, pre: pre, hash: b.prefetch(name.Value, pre)})
 	ok := true
 	if step.set {
 		acc.Strides, ok = b.strides(step, lf.depth)
@@ -659,7 +656,26 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 type operand struct {
 	name string
 	pre  int32
-	hash uint64 // the name's hash when pre is 0 (see nameTable.prefetch)
+	hash uint64 // see prefetch
+}
+
+// prefetch starts loading the name table's slot of the name s, whose
+// token's pre is pre, for a lookup soon after (lookup), and returns what
+// that lookup needs: its hash (nameTable.prefetch). A name scanned ahead
+// (pre > 0) needs neither (internPre).
+func (b *builder) prefetch(s string, pre int32) uint64 {
+	if pre != 0 {
+		return 0
+	}
+	return b.names.prefetch(s)
+}
+
+// lookup is internPre(s, pre) for a name prefetch returned hash for.
+func (b *builder) lookup(s string, pre int32, hash uint64) int32 {
+	if pre != 0 {
+		return b.internPre(s, pre)
+	}
+	return b.names.internHash(s, hash)
 }
 
 // resolveOperands sets the Buffer of each access of the open leaf (see
@@ -679,13 +695,7 @@ func (b *builder) resolveOperands() {
 	lf := &b.lf
 	accs := lf.dst.Slice(lf.off, int32(lf.dst.Len()))
 	for i, o := range b.operands {
-		var id int32
-		if o.pre == 0 {
-			id = b.names.internHash(o.name, o.hash)
-		} else {
-			id = b.internPre(o.name, o.pre)
-		}
-		accs[i].Buffer = b.ref(id)
+		accs[i].Buffer = b.ref(b.lookup(o.name, o.pre, o.hash))
 	}
 	clear(b.operands) // the names may be the parser's window
 	b.operands = b.operands[:0]

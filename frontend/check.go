@@ -50,7 +50,8 @@ func Check(f *File) (*ir.Graph, ErrorList) {
 	b := newBuilder(f.Filename, 0)
 	b.graphName(f.Graph.Name)
 	for i := range f.Graph.Buffers {
-		b.buffer(&f.Graph.Buffers[i], 0)
+		d := &f.Graph.Buffers[i]
+		b.buffer(d, 0, b.prefetch(d.Name.Value, 0))
 	}
 	for _, d := range f.Graph.Decls {
 		switch {

@@ -732,6 +732,12 @@ func (p *parser) decl(g *Graph) {
 		var b BufferDecl
 		pre := p.tok.pre
 		b.Name = p.declName(':', 0)
+		// The name is looked up once its size is parsed: its slot in
+		// the name table is loaded meanwhile (builder.prefetch).
+		var hash uint64
+		if p.b != nil {
+			hash = p.b.prefetch(b.Name.Value, pre)
+		}
 		colon := p.tok.pos
 		p.punct(':')
 		switch p.tok.kind {
@@ -760,7 +766,7 @@ func (p *parser) decl(g *Graph) {
 			p.unexpected(wantSize)
 		}
 		if p.b != nil {
-			p.b.buffer(&b, pre)
+			p.b.buffer(&b, pre, hash)
 			p.names.Reset()
 			return
 		}

@@ -27,7 +27,11 @@
 // constructs of an AST in source order, ParseCheck feeds it straight from
 // the parser. ParseCheckReader, what the tool uses on a file, is
 // ParseCheck reading from an io.Reader through a window of about a
-// megabyte (window.go): the source is never held whole. Declarations and
+// megabyte (window.go): the source is never held whole, and no goroutine
+// numbers its names ahead, so a name is a lookup in the name table, whose
+// first slot is a cache miss in a graph's table; the checker prefetches
+// that slot when the parser takes the name and looks it up when the op or
+// the buffer declaration ends (builder.prefetch). Declarations and
 // nodes may come in any order, so the checker resolves a reference on
 // sight only when its buffer is already declared; the rest, the bounds of
 // an access that need the buffer's size, the renames, the aliases, the

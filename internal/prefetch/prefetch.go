@@ -1,6 +1,6 @@
 // Package prefetch asks the CPU to start loading a cache line that the
 // caller will read soon, without waiting for it: the one speed trick of
-// the front end's name lookups (see frontend's builder.access).
+// the front end's name lookups (see frontend's builder.prefetch).
 //
 // Go has no portable prefetch: the runtime's is internal. A load whose
 // value is used later (the portable alternative) holds up every

@@ -688,7 +688,7 @@ func (b *builder) lookup(s string, pre int32, hash uint64) int32 {
 // the op was parsed. On the wide family's graph (2.7 million names, a
 // dozen operands an op, read through the command's window, where the
 // names are not numbered ahead), the lookups, each waiting on its slot,
-// were 30 % of parsing and checking it; the kargs and loops families
+// were 29 % of parsing and checking it; the kargs and loops families
 // parse some 10 % faster too. A source scanned ahead (pre > 0) needs no
 // lookup but the first of each name (internPre).
 func (b *builder) resolveOperands() {

@@ -121,7 +121,7 @@ func (t *nameTable) intern(s string) int32 { return t.internHash(s, t.hash(s)) }
 
 // prefetch returns the hash of s after asking the CPU to load the slot
 // where its probe starts, so that a lookup of s a little later finds it
-// cached (see builder.resolveOperands).
+// cached (see builder.prefetch).
 func (t *nameTable) prefetch(s string) uint64 {
 	h := t.hash(s)
 	prefetch.Line(unsafe.Pointer(&t.slots[uint32(h)&uint32(len(t.slots)-1)]))

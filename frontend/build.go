@@ -48,6 +48,7 @@ type builder struct {
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
 	refs      ir.Chunked[ir.Access] // operands of misplaced cpu nodes: resolved only to report errors
+	misplaced []ir.CPUNode          // those nodes (Name unset): where each one's refs are
 	lf        leafState             // the leaf node being built
 	attrs     []attrValue           // its attributes (see keywords), for leafEnd
 	// operands holds the names of the leaf's accesses, in order, until
@@ -632,7 +633,7 @@ func (b *builder) writes() {
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	acc := lf.dst.Push(lf.off)
-	acc.Pos = name.Pos
+	acc.At = b.g.AccessAt(lf.name.Pos, name.Pos)
 	b.operands = append(b.operands, operand{name: name.Value, pre: pre, hash: b.prefetch(name.Value, pre)})
 	ok := true
 	if step.set {
@@ -718,6 +719,7 @@ func (b *builder) leafEnd() {
 			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
 		})
 	case lf.cpu:
+		b.misplaced = append(b.misplaced, ir.CPUNode{Pos: lf.name.Pos, Accesses: ir.Span{Off: lf.off, Len: int32(n)}})
 	default:
 		step := b.ops.Mark() - b.opsStart
 		if b.nops++; b.memHook != nil && b.nops&0xffff == 0 {
@@ -1019,7 +1021,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			shadow[e.buf] = int32(i) + 1
 		}
 	}
-	resolve := func(acc *ir.Access) {
+	// resolve resolves the operand acc of the node whose name is at node.
+	resolve := func(node ir.Pos, acc *ir.Access) {
 		written := ""
 		if enc := acc.Buffer; enc >= 0 {
 			written = g.Buffers.At(int(enc)).Name
@@ -1028,9 +1031,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			}
 		} else {
 			written = b.names.name(-enc - 2)
-			acc.Buffer = int32(b.resolve(-enc-2, acc.Pos))
+			acc.Buffer = int32(b.resolve(-enc-2, g.AccessPos(node, acc)))
 			if acc.Buffer < 0 && isKeyword(written) {
-				b.errs.add(acc.Pos.In(b.file), "%s", keywordMsg(written))
+				b.errs.add(g.AccessPos(node, acc).In(b.file), "%s", keywordMsg(written))
 			}
 		}
 		farAt := acc.Group
@@ -1042,19 +1045,33 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		buf := g.Buffers.At(int(acc.Buffer))
 		switch {
 		case far < 0:
-			b.errs.add(acc.Pos.In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
+			b.errs.add(g.AccessPos(node, acc).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
 		case int64(far) >= buf.Size:
-			b.errs.add(acc.Pos.In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
+			b.errs.add(g.AccessPos(node, acc).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
 				quoteText(written), far, quoteText(buf.Name), buf.Size)
 		}
 	}
-	for _, acc := range g.Accesses.All() {
-		resolve(acc)
+	// Node by node (an operand's position is relative to its node's):
+	// the order of the diagnostics is the sort's.
+	resolveAll := func(accs *ir.Chunked[ir.Access], node ir.Pos, s ir.Span) {
+		list := accs.Slice(s.Off, s.Off+s.Len)
+		for i := range list {
+			resolve(node, &list[i])
+		}
 	}
-	for _, acc := range b.refs.All() {
-		resolve(acc)
+	for bi := range g.Bundles {
+		for oi := range g.Bundles[bi].Ops {
+			op := &g.Bundles[bi].Ops[oi]
+			resolveAll(&g.Accesses, op.Pos, op.Accesses)
+		}
 	}
-	b.refs = ir.Chunked[ir.Access]{}
+	for _, c := range g.CPU {
+		resolveAll(&g.Accesses, c.Pos, c.Accesses)
+	}
+	for _, c := range b.misplaced {
+		resolveAll(&b.refs, c.Pos, c.Accesses)
+	}
+	b.refs, b.misplaced = ir.Chunked[ir.Access]{}, nil
 	b.fars = ir.Chunked[int64]{}
 	for _, a := range b.aliases.All() {
 		a.v = b.resolve(a.view, a.viewPos)

@@ -111,6 +111,10 @@ type Graph struct {
 	// Op.Kind. Kinds[0] is "" (no kind) whenever any op has a kind; a
 	// graph without kinds may leave it nil.
 	Kinds []string
+	// AccessPositions holds the positions of the operands written on
+	// another line than their node's name, in source order (see
+	// Access.At).
+	AccessPositions []Pos
 	// Accesses holds the operands of every op of every bundle and of
 	// every CPU node, each one's reads then writes (located by
 	// Op.Accesses and Op.NReads, CPUNode.Accesses and CPUNode.NReads),
@@ -517,13 +521,18 @@ func (g *Graph) NewOp(name string, loops []int32, cores []int64, reads, writes [
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand, 24 bytes. It holds no pointers
+// Access is one read or write operand, 20 bytes. It holds no pointers
 // (the graph of a large input has millions of accesses, and the garbage
 // collector would otherwise mark every one): its `step` and `split` lists
 // live in the graph-wide Graph.Ints and are read through Graph.Strides
-// and Graph.Split.
+// and Graph.Split, and its position is a column on its node's line
+// unless it is written on another line (At).
 type Access struct {
-	Pos Pos
+	// At says where the operand's name is written: its column when it is
+	// on the line of its node's name (Op.Pos, CPUNode.Pos), as nearly
+	// every operand is, else -(k+1) for Graph.AccessPositions[k]. Make it
+	// with Graph.AccessAt; read it with Graph.AccessPos.
+	At int32
 	// Buffer indexes Graph.Buffers, after renames are resolved.
 	Buffer int32
 	// Group is Graph.Buffers.At(Buffer).Group, kept for convenience.
@@ -537,6 +546,26 @@ type Access struct {
 	// absent for a broadcast access (every core uses the same address).
 	// Read it with Graph.Split.
 	Split IntsRef
+}
+
+// AccessAt returns Access.At for an operand written at p, of a node
+// whose name is at node, adding p to g.AccessPositions when it is on
+// another line.
+func (g *Graph) AccessAt(node, p Pos) int32 {
+	if p.Line == node.Line && p.Col >= 0 {
+		return p.Col
+	}
+	g.AccessPositions = append(g.AccessPositions, p)
+	return -int32(len(g.AccessPositions))
+}
+
+// AccessPos returns where the operand a of the node whose name is at
+// node (Op.Pos, CPUNode.Pos) is written.
+func (g *Graph) AccessPos(node Pos, a *Access) Pos {
+	if a.At < 0 {
+		return g.AccessPositions[-a.At-1]
+	}
+	return Pos{Line: node.Line, Col: a.At}
 }
 
 // Span locates a run of one of the graph-wide arrays Accesses,

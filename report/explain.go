@@ -174,7 +174,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 		for _, t := range ts {
 			if t.Read == read {
 				a := g.Accesses.At(int(t.Access))
-				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), g.Position(a.Pos))
+				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), touchPos(g, t))
 				if int(a.Buffer) != bufIdx {
 					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
 				}
@@ -187,7 +187,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 		for _, c := range cs {
 			if c.Read == read {
 				a := c.Access(g)
-				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.Node].Name, g.Position(a.Pos))
+				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.Node].Name, cpuPos(g, c))
 				if int(a.Buffer) != bufIdx {
 					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
 				}

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -28,10 +29,8 @@ import (
 //
 // While the graph is being built, an ir.Access holds in Buffer the
 // buffer index when the name resolved on sight, else -(id+2) for the
-// name's id in the name table; and in Group what finish must check of its
-// bounds: 0 nothing, else i+1 for fars[i], which is -1 when its farthest
-// start overflows int64 (an error if the name resolves), or the farthest
-// start itself (an error if it is not inside the resolved buffer).
+// name's id in the name table; what finish must check of its bounds is
+// in fars (see farRec).
 type builder struct {
 	file  string
 	g     *ir.Graph
@@ -79,11 +78,12 @@ type builder struct {
 	loops slab.Slab[ir.Loop]
 
 	// fars holds, while the graph is built, the farthest start (see far)
-	// of each access with a step or a split where it is not 0; such an
-	// access's Group is its index here + 1 until finish. In chunks: a
-	// slice appended to grows by a quarter at a time, each step a copy
-	// into fresh pages (0.24 s of a 10.95 s run on the kargs family).
-	fars ir.Chunked[int64]
+	// of each access of Graph.Accesses with a step or a split where it
+	// is not 0, in the order of the accesses; refFars those of refs. In
+	// chunks: a slice appended to grows by a quarter at a time, each
+	// step a copy into fresh pages (0.24 s of a 10.95 s run on the kargs
+	// family).
+	fars, refFars ir.Chunked[farRec]
 
 	// The bundle under construction.
 	opsStart, loopsStart int
@@ -462,6 +462,7 @@ type leafState struct {
 	// top-level cpu node, refs for a misplaced one; they start at
 	// off, its writes at off+nreads (nreads < 0 until writes).
 	dst    *ir.Chunked[ir.Access]
+	fars   *ir.Chunked[farRec] // b.fars or b.refFars, as dst
 	off    int32
 	nreads int
 	depth  int // enclosing counted loops
@@ -488,7 +489,7 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 	case cpu:
 		b.node(name)
 		b.errorf(pos, "cpu node %s must be at the top level", quoteText(name.Value))
-		lf.dst = &b.refs
+		lf.dst, lf.fars = &b.refs, &b.refFars
 	case lf.top:
 		lf.node = b.node(name)
 		b.startBundle(lf.node, name.Pos, ir.KindOp)
@@ -497,6 +498,9 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 		lf.node = b.node(name)
 		lf.dst = &b.g.Accesses
 		lf.depth = len(b.stack())
+	}
+	if lf.fars == nil {
+		lf.fars = &b.fars
 	}
 	lf.off = int32(lf.dst.Len())
 }
@@ -646,9 +650,18 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	}
 	if (step.set || split.set) && ok && lf.coresOK {
 		if far := b.far(acc); far != 0 {
-			acc.Group = b.fars.Append(far) + 1
+			lf.fars.Append(farRec{acc: int32(lf.dst.Len() - 1), far: far})
 		}
 	}
+}
+
+// farRec is what finish must check of the bounds of the access at index
+// acc of its array: far is -1 when its farthest start overflows int64
+// (an error if the name resolves), else the farthest start itself (an
+// error if it is not inside the resolved buffer).
+type farRec struct {
+	acc int32
+	far int64
 }
 
 // operand is the name of an access of the open leaf, as access took it:
@@ -1021,8 +1034,19 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			shadow[e.buf] = int32(i) + 1
 		}
 	}
-	// resolve resolves the operand acc of the node whose name is at node.
-	resolve := func(node ir.Pos, acc *ir.Access) {
+	// The positions of the operands' diagnostics: an operand's is
+	// relative to its node's, found when first needed (owners[1] for
+	// refs).
+	var owners [2]nodeSpans
+	posOf := func(ref, i int, acc *ir.Access) ir.Pos {
+		if owners[ref] == nil {
+			owners[ref] = b.nodeSpans(ref == 1)
+		}
+		return owners[ref].pos(g, i, acc)
+	}
+	// resolve resolves acc, operand i of Graph.Accesses (ref 0) or refs
+	// (1), whose farthest start is far (0: nothing to check).
+	resolve := func(ref, i int, acc *ir.Access, far int64) {
 		written := ""
 		if enc := acc.Buffer; enc >= 0 {
 			written = g.Buffers.At(int(enc)).Name
@@ -1031,48 +1055,50 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			}
 		} else {
 			written = b.names.name(-enc - 2)
-			acc.Buffer = int32(b.resolve(-enc-2, g.AccessPos(node, acc)))
-			if acc.Buffer < 0 && isKeyword(written) {
-				b.errs.add(g.AccessPos(node, acc).In(b.file), "%s", keywordMsg(written))
+			buf, ok := b.resolved(-enc - 2)
+			if !ok {
+				// A diagnostic's position: found only then.
+				buf = b.resolve(-enc-2, posOf(ref, i, acc))
+				if buf < 0 && isKeyword(written) {
+					b.errs.add(posOf(ref, i, acc).In(b.file), "%s", keywordMsg(written))
+				}
 			}
+			acc.Buffer = int32(buf)
 		}
-		farAt := acc.Group
-		acc.Group = -1
-		if acc.Buffer < 0 || farAt == 0 {
+		if acc.Buffer < 0 || far == 0 {
 			return
 		}
-		far := *b.fars.At(int(farAt - 1))
 		buf := g.Buffers.At(int(acc.Buffer))
 		switch {
 		case far < 0:
-			b.errs.add(g.AccessPos(node, acc).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
-		case int64(far) >= buf.Size:
-			b.errs.add(g.AccessPos(node, acc).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
+			b.errs.add(posOf(ref, i, acc).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
+		case far >= buf.Size:
+			b.errs.add(posOf(ref, i, acc).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
 				quoteText(written), far, quoteText(buf.Name), buf.Size)
 		}
 	}
-	// Node by node (an operand's position is relative to its node's):
-	// the order of the diagnostics is the sort's.
-	resolveAll := func(accs *ir.Chunked[ir.Access], node ir.Pos, s ir.Span) {
-		list := accs.Slice(s.Off, s.Off+s.Len)
-		for i := range list {
-			resolve(node, &list[i])
+	for ref, arr := range [2]struct {
+		accs *ir.Chunked[ir.Access]
+		fars *ir.Chunked[farRec]
+	}{{&g.Accesses, &b.fars}, {&b.refs, &b.refFars}} {
+		// The far records are in the order of the accesses.
+		next, nextAcc := 0, int32(-1)
+		if arr.fars.Len() > 0 {
+			nextAcc = arr.fars.At(0).acc
 		}
-	}
-	for bi := range g.Bundles {
-		for oi := range g.Bundles[bi].Ops {
-			op := &g.Bundles[bi].Ops[oi]
-			resolveAll(&g.Accesses, op.Pos, op.Accesses)
+		for i, acc := range arr.accs.All() {
+			far := int64(0)
+			if int32(i) == nextAcc {
+				far = arr.fars.At(next).far
+				if next++; next < arr.fars.Len() {
+					nextAcc = arr.fars.At(next).acc
+				}
+			}
+			resolve(ref, i, acc, far)
 		}
-	}
-	for _, c := range g.CPU {
-		resolveAll(&g.Accesses, c.Pos, c.Accesses)
-	}
-	for _, c := range b.misplaced {
-		resolveAll(&b.refs, c.Pos, c.Accesses)
 	}
 	b.refs, b.misplaced = ir.Chunked[ir.Access]{}, nil
-	b.fars = ir.Chunked[int64]{}
+	b.fars, b.refFars = ir.Chunked[farRec]{}, ir.Chunked[farRec]{}
 	for _, a := range b.aliases.All() {
 		a.v = b.resolve(a.view, a.viewPos)
 		a.t = b.resolve(a.target, a.targetPos)
@@ -1119,10 +1145,50 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		b.errs.Sort()
 		return nil, b.errs
 	}
-	for _, a := range g.Accesses.All() {
-		a.Group = g.Buffers.At(int(a.Buffer)).Group
-	}
 	return g, nil
+}
+
+// nodeSpans lists the nodes of an array of operands (Graph.Accesses or
+// refs) in the order of their operands, for the positions of
+// diagnostics (see ir.Access.At).
+type nodeSpans []nodeSpan
+
+type nodeSpan struct {
+	off int32 // the node's first operand
+	pos ir.Pos
+}
+
+// nodeSpans returns the nodes of Graph.Accesses, or of refs when refs.
+func (b *builder) nodeSpans(refs bool) nodeSpans {
+	var n nodeSpans
+	add := func(pos ir.Pos, s ir.Span) {
+		if s.Len > 0 {
+			n = append(n, nodeSpan{s.Off, pos})
+		}
+	}
+	if refs {
+		for _, c := range b.misplaced {
+			add(c.Pos, c.Accesses)
+		}
+		return n
+	}
+	for bi := range b.g.Bundles {
+		for oi := range b.g.Bundles[bi].Ops {
+			op := &b.g.Bundles[bi].Ops[oi]
+			add(op.Pos, op.Accesses)
+		}
+	}
+	for _, c := range b.g.CPU {
+		add(c.Pos, c.Accesses)
+	}
+	slices.SortFunc(n, func(x, y nodeSpan) int { return cmp.Compare(x.off, y.off) })
+	return n
+}
+
+// pos returns where acc, operand i of the array, is written.
+func (n nodeSpans) pos(g *ir.Graph, i int, acc *ir.Access) ir.Pos {
+	k := sort.Search(len(n), func(k int) bool { return n[k].off > int32(i) }) - 1
+	return g.AccessPos(n[k].pos, acc)
 }
 
 // resolve maps the name id, referenced at p, to its buffer through the
@@ -1130,12 +1196,8 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 // chain was already reported, or the name is a keyword, which is
 // reported where it is written: see keyword).
 func (b *builder) resolve(id int32, p ir.Pos) int {
-	e := b.names.entry(id)
-	if e.ren >= 0 {
-		return b.renameTo[e.ren]
-	}
-	if e.buf >= 0 {
-		return int(e.buf)
+	if buf, ok := b.resolved(id); ok {
+		return buf
 	}
 	if isKeyword(b.names.name(id)) {
 		return -1
@@ -1143,4 +1205,18 @@ func (b *builder) resolve(id int32, p ir.Pos) int {
 	b.errs.add(p.In(b.file), "undeclared buffer %s", quoteText(b.names.name(id)))
 	b.errs[len(b.errs)-1].undeclared = id + 1
 	return -1
+}
+
+// resolved is resolve for a name that resolves without a diagnostic
+// (ok: renamed or declared): its buffer, or -1 when a broken rename
+// chain was already reported.
+func (b *builder) resolved(id int32) (buf int, ok bool) {
+	e := b.names.entry(id)
+	if e.ren >= 0 {
+		return b.renameTo[e.ren], true
+	}
+	if e.buf >= 0 {
+		return int(e.buf), true
+	}
+	return -1, false
 }

@@ -58,11 +58,7 @@ func dump(g *ir.Graph) string {
 	acc := func(as []ir.Access) string {
 		var s []string
 		for _, a := range as {
-			buf := g.Buffers.At(int(a.Buffer))
-			x := buf.Name
-			if a.Group != buf.Group {
-				x += "!badgroup"
-			}
+			x := g.Buffers.At(int(a.Buffer)).Name
 			if st := g.Strides(&a); st != nil {
 				x += fmt.Sprint(st)
 			}
@@ -576,7 +572,7 @@ func TestCores(t *testing.T) {
 	}
 	// rw reads z and zv and writes z: one storage, two names.
 	rw := g.Bundles[0].Ops[2]
-	if g.Reads(&rw)[0].Group != g.Reads(&rw)[1].Group || g.Reads(&rw)[0].Group != g.Writes(&rw)[0].Group || g.Reads(&rw)[0].Buffer == g.Reads(&rw)[1].Buffer {
+	if g.GroupOf(&g.Reads(&rw)[0]) != g.GroupOf(&g.Reads(&rw)[1]) || g.GroupOf(&g.Reads(&rw)[0]) != g.GroupOf(&g.Writes(&rw)[0]) || g.Reads(&rw)[0].Buffer == g.Reads(&rw)[1].Buffer {
 		t.Errorf("rw: accesses not one storage under two names: %+v %+v", g.Reads(&rw), g.Writes(&rw))
 	}
 }
@@ -681,6 +677,31 @@ func TestOperandsOnOtherLines(t *testing.T) {
 		}
 		if fmt.Sprint(g.AccessPositions) != "[{6 3} {7 10} {9 1}]" {
 			t.Errorf("positions kept aside %v, want [{6 3} {7 10} {9 1}]", g.AccessPositions)
+		}
+	}
+}
+
+// TestOperandDiagnosticsOnOtherLines: the diagnostics of operands
+// written on another line than their node's name are at the operands,
+// a misplaced cpu node's too, on both paths. Line 5 is `     nope
+// writes` (nope at column 6, undeclared); line 6 `   t split` (t at 4:
+// split 256 on 2 cores reaches byte 256 of t's 256); line 8 `  fused f {
+// cpu k reads` (cpu at 13); line 9 `    gone }` (gone at 5, undeclared).
+func TestOperandDiagnosticsOnOtherLines(t *testing.T) {
+	src := "graph g {\n  buffer a : 128; buffer t : 256\n  input a\n  op o cores 2 reads a,\n     nope writes\n   t split\n  256\n  fused f { cpu k reads\n    gone }\n}\n"
+	want := `t.bir:5:6: error: undeclared buffer "nope"
+t.bir:6:4: error: access to "t" reaches byte offset 256 but "t" is 256 bytes
+t.bir:8:13: error: cpu node "k" must be at the top level
+t.bir:9:5: error: undeclared buffer "gone"`
+	f, errs := Parse("t.bir", []byte(src))
+	if errs != nil {
+		t.Fatalf("Parse: %v", errs)
+	}
+	_, checkErrs := Check(f)
+	_, parseCheckErrs := ParseCheck("t.bir", []byte(src))
+	for _, got := range []ErrorList{checkErrs, parseCheckErrs} {
+		if got.Err() == nil || got.Err().Error() != want {
+			t.Errorf("got\n%v\nwant\n%s", got.Err(), want)
 		}
 	}
 }

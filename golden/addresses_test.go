@@ -86,9 +86,9 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 	argOf := map[int]int{}
 	for _, op := range b.Ops {
 		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
-			if _, pooled := pooledAt(int(a.Group)); !pooled && !g.Groups[a.Group].LX {
-				if _, ok := argOf[int(a.Group)]; !ok {
-					argOf[int(a.Group)] = len(argOf)
+			if _, pooled := pooledAt(int(g.GroupOf(&a))); !pooled && !g.Groups[g.GroupOf(&a)].LX {
+				if _, ok := argOf[int(g.GroupOf(&a))]; !ok {
+					argOf[int(g.GroupOf(&a))] = len(argOf)
 				}
 			}
 		}
@@ -110,7 +110,7 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 		syms := map[key]*symbol{}
 		var uses []*symbol
 		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
-			if g.Groups[a.Group].LX {
+			if g.Groups[g.GroupOf(&a)].LX {
 				continue
 			}
 			v := g.ViewOf(g.Buffers.At(int(a.Buffer))).ViewOffset
@@ -124,10 +124,10 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 				oc := coreOffset(g.Cores(&op), g.Split(&a), c)
 				var k key
 				var base int64
-				if off, pooled := pooledAt(int(a.Group)); pooled {
+				if off, pooled := pooledAt(int(g.GroupOf(&a))); pooled {
 					k, base = key{"pool", off + v + oc, 0}, pool+off+v+oc
 				} else {
-					n := int64(argOf[int(a.Group)])
+					n := int64(argOf[int(g.GroupOf(&a))])
 					if oc == coreOffset(g.Cores(&op), g.Split(&a), 0) {
 						k, base = key{"kernel", n, v}, argBase(int(n))+v
 					} else {

@@ -13,7 +13,7 @@ import (
 // overwrite its writes or the next op's accesses.
 func TestOpLists(t *testing.T) {
 	g := &ir.Graph{}
-	a := func(b int32) ir.Access { return ir.Access{Buffer: b, Group: b} }
+	a := func(b int32) ir.Access { return ir.Access{Buffer: b} }
 	o0 := g.NewOp("o0", []int32{0, 1}, []int64{2, 3}, []ir.Access{a(1), a(2)}, []ir.Access{a(3)})
 	o1 := g.NewOp("o1", nil, nil, nil, []ir.Access{a(4)})
 	o2 := g.NewOp("o2", nil, []int64{}, []ir.Access{a(5)}, nil)

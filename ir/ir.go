@@ -521,7 +521,7 @@ func (g *Graph) NewOp(name string, loops []int32, cores []int64, reads, writes [
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand, 20 bytes. It holds no pointers
+// Access is one read or write operand, 16 bytes. It holds no pointers
 // (the graph of a large input has millions of accesses, and the garbage
 // collector would otherwise mark every one): its `step` and `split` lists
 // live in the graph-wide Graph.Ints and are read through Graph.Strides
@@ -533,10 +533,9 @@ type Access struct {
 	// every operand is, else -(k+1) for Graph.AccessPositions[k]. Make it
 	// with Graph.AccessAt; read it with Graph.AccessPos.
 	At int32
-	// Buffer indexes Graph.Buffers, after renames are resolved.
+	// Buffer indexes Graph.Buffers, after renames are resolved; its
+	// group (Graph.GroupOf) is the storage accessed.
 	Buffer int32
-	// Group is Graph.Buffers.At(Buffer).Group, kept for convenience.
-	Group int32
 	// Strides locates the bytes the address advances per iteration of
 	// each enclosing loop, outermost first (len(Graph.OpLoops) entries);
 	// it is absent (0) when the access has no `step`. Read it with
@@ -547,6 +546,10 @@ type Access struct {
 	// Read it with Graph.Split.
 	Split IntsRef
 }
+
+// GroupOf returns the group (an index into g.Groups) that the operand a
+// accesses: its buffer's.
+func (g *Graph) GroupOf(a *Access) int32 { return g.Buffers.At(int(a.Buffer)).Group }
 
 // AccessAt returns Access.At for an operand written at p, of a node
 // whose name is at node, adding p to g.AccessPositions when it is on

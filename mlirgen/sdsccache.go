@@ -95,7 +95,8 @@ func sdscKey(lay *layout, op *ir.Op, st *opSyms, k []byte) ([]byte, [nRules]int)
 	accs := g.OpAccesses(op)
 	for ai := range accs {
 		a := &accs[ai]
-		sl := lay.slot(a.Group)
+		gi := g.GroupOf(a)
+		sl := lay.slot(gi)
 		split := uint64(0)
 		if a.Split.Present() {
 			split = 1
@@ -103,7 +104,7 @@ func sdscKey(lay *layout, op *ir.Op, st *opSyms, k []byte) ([]byte, [nRules]int)
 		switch sl.kind() {
 		case omitted:
 			k = binary.AppendUvarint(k, 0|split<<2)
-			k = binary.AppendUvarint(k, uint64(a.Group))
+			k = binary.AppendUvarint(k, uint64(gi))
 		case poolBase:
 			k = binary.AppendUvarint(k, 1|split<<2)
 		default:

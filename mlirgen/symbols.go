@@ -413,8 +413,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, table
 	key, last := sc.key[:0], sc.last[:0]
 	lastMap := int32(-1)
 	classify := func(a *ir.Access) {
-		gi := int(a.Group)
-		s := lay.slot(a.Group)
+		gi := lay.g.GroupOf(a)
+		s := lay.slot(gi)
 		if s.gen&^offDeclared == gen {
 			return
 		}
@@ -423,7 +423,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, table
 		switch {
 		case gr.LX:
 			s.info = int32(omitted)
-		case p.Pooled(gi, bi):
+		case p.Pooled(int(gi), bi):
 			s.info = int32(poolBase)
 			if off := p.Groups[gi].Offset; off%ir.StickBytes == 0 && off/ir.StickBytes < maxInline {
 				s.info |= offInline | int32(off/ir.StickBytes)<<argShift
@@ -527,7 +527,7 @@ func (lay *layout) addrs(op *ir.Op, st *opSyms, next *int64, tiled func(a *ir.Ac
 	accs := lay.g.OpAccesses(op)
 	for ai := range accs {
 		a := &accs[ai]
-		if lay.slot(a.Group).kind() == omitted {
+		if lay.slot(lay.g.GroupOf(a)).kind() == omitted {
 			continue
 		}
 		results += nc
@@ -593,7 +593,8 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 }
 
 func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, declare bool) {
-	sl := lay.slot(a.Group)
+	gi := lay.g.GroupOf(a)
+	sl := lay.slot(gi)
 	kind := sl.kind()
 	if kind == omitted {
 		return
@@ -603,7 +604,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 		v = lay.g.ViewOf(lay.g.Buffers.At(int(a.Buffer))).ViewOffset
 	}
 	if kind == poolBase {
-		off := lay.poolOffset(sl, int(a.Group))
+		off := lay.poolOffset(sl, int(gi))
 		base := off + v
 		if !a.Split.Present() {
 			// Every core uses the one address.

@@ -138,7 +138,7 @@ func (p *Result) footprint(ranges bool) *Footprint {
 		t32 := int32(t)
 		if n.CPU {
 			for _, a := range g.CPUAccesses(&g.CPU[n.Index]) {
-				touch(a.Group, t32)
+				touch(g.GroupOf(&a), t32)
 			}
 			continue
 		}
@@ -147,7 +147,7 @@ func (p *Result) footprint(ranges bool) *Footprint {
 		for oi := range b.Ops {
 			as := g.OpAccesses(&b.Ops[oi])
 			for i := range as {
-				touch(as[i].Group, t32)
+				touch(g.GroupOf(&as[i]), t32)
 			}
 		}
 	}

@@ -402,7 +402,7 @@ func plainFootprint(p *planner.Result) (names []string, standalone, pool []int64
 		n := node{pos: g.Bundles[i].Pos, i: i, touch: map[int32]bool{}}
 		for _, op := range g.Bundles[i].Ops {
 			for _, a := range g.OpAccesses(&op) {
-				n.touch[a.Group] = true
+				n.touch[g.GroupOf(&a)] = true
 			}
 		}
 		nodes = append(nodes, n)
@@ -410,7 +410,7 @@ func plainFootprint(p *planner.Result) (names []string, standalone, pool []int64
 	for i, c := range g.CPU {
 		n := node{pos: c.Pos, cpu: true, i: i, touch: map[int32]bool{}}
 		for _, a := range g.CPUAccesses(&c) {
-			n.touch[a.Group] = true
+			n.touch[g.GroupOf(&a)] = true
 		}
 		// insert by position
 		k := len(nodes)

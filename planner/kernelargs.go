@@ -26,7 +26,7 @@ func (p *Result) KernelArgs(bi int) []KernelArg {
 		as := g.OpAccesses(&b.Ops[oi])
 		for i := range as {
 			a := &as[i]
-			gi := a.Group
+			gi := g.GroupOf(a)
 			if g.Groups[gi].LX || p.Pooled(int(gi), bi) {
 				continue
 			}

@@ -80,9 +80,9 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 				op := &g.Bundles[bi].Ops[step]
 				var want []int
 				for _, a := range g.OpAccesses(op) {
-					if n, ok := num[a.Group]; ok {
+					if n, ok := num[g.GroupOf(&a)]; ok {
 						want = appendNew(want, n)
-					} else if !g.Groups[a.Group].LX && !p.Pooled(int(a.Group), bi) {
+					} else if !g.Groups[g.GroupOf(&a)].LX && !p.Pooled(int(g.GroupOf(&a)), bi) {
 						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Buffers.At(int(a.Buffer)).Name)
 					}
 				}

@@ -110,7 +110,7 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 		o := int32(oi)
 		reads, writes, loops := g.Reads(op), g.Writes(op), g.OpLoops(op)
 		for i := range reads {
-			gi := reads[i].Group
+			gi := g.GroupOf(&reads[i])
 			pg := &p.Groups[gi]
 			if pg.Bundle != b32 {
 				continue
@@ -139,7 +139,7 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 			pg.End = end
 		}
 		for i := range writes {
-			gi := writes[i].Group
+			gi := g.GroupOf(&writes[i])
 			pg := &p.Groups[gi]
 			if pg.Bundle != b32 {
 				continue

@@ -19,7 +19,7 @@ import (
 func specRange(g *ir.Graph, b *ir.Bundle, gi int32) (start, end int) {
 	touches := func(op *ir.Op, as []ir.Access) bool {
 		for _, a := range as {
-			if a.Group == gi {
+			if g.GroupOf(&a) == gi {
 				return true
 			}
 		}
@@ -86,7 +86,7 @@ func TestLiveRangesMatchSpec(t *testing.T) {
 				first, last := -1, -1
 				for s, op := range g.Bundles[pg.Bundle].Ops {
 					for _, a := range g.OpAccesses(&op) {
-						if a.Group == int32(gi) {
+						if g.GroupOf(&a) == int32(gi) {
 							if first < 0 {
 								first = s
 							}

@@ -345,19 +345,19 @@ func collectTouches(g *ir.Graph) []touches {
 			op := &g.Bundles[bi].Ops[oi]
 			reads, writes := g.Reads(op), g.Writes(op)
 			for i := range reads {
-				noteTouch(&ts[reads[i].Group], b, true)
+				noteTouch(&ts[g.GroupOf(&reads[i])], b, true)
 			}
 			for i := range writes {
-				noteTouch(&ts[writes[i].Group], b, false)
+				noteTouch(&ts[g.GroupOf(&writes[i])], b, false)
 			}
 		}
 	}
 	for ci := range g.CPU {
 		for _, a := range g.CPUReads(&g.CPU[ci]) {
-			ts[a.Group].cpuRead = true
+			ts[g.GroupOf(&a)].cpuRead = true
 		}
 		for _, a := range g.CPUWrites(&g.CPU[ci]) {
-			ts[a.Group].cpuWritten = true
+			ts[g.GroupOf(&a)].cpuWritten = true
 		}
 	}
 	return ts

@@ -184,8 +184,8 @@ func TestJSONViewOffset(t *testing.T) {
 		},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
-				h.NewOp("w", nil, nil, []ir.Access{{Buffer: 2, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
-				h.NewOp("r", nil, nil, []ir.Access{{Buffer: 1, Group: 0}}, []ir.Access{{Buffer: 0, Group: 0}}),
+				h.NewOp("w", nil, nil, []ir.Access{{Buffer: 2}}, []ir.Access{{Buffer: 0}}),
+				h.NewOp("r", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
 			},
 			Body: h.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}})}},
 	}

@@ -181,16 +181,16 @@ func forAccesses(g *ir.Graph, bundle func(gi int32, t Touch), cpu func(gi int32,
 		for oi := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[oi]
 			for k, a := range g.OpAccesses(op) {
-				bundle(a.Group, Touch{Bundle: int32(bi), Step: int32(oi), Read: int32(k) < op.NReads, Access: op.Accesses.Off + int32(k)})
+				bundle(g.GroupOf(&a), Touch{Bundle: int32(bi), Step: int32(oi), Read: int32(k) < op.NReads, Access: op.Accesses.Off + int32(k)})
 			}
 		}
 	}
 	for ci := range g.CPU {
 		for k, a := range g.CPUReads(&g.CPU[ci]) {
-			cpu(a.Group, CPUTouch{Node: int32(ci), K: int32(k), Read: true})
+			cpu(g.GroupOf(&a), CPUTouch{Node: int32(ci), K: int32(k), Read: true})
 		}
 		for k, a := range g.CPUWrites(&g.CPU[ci]) {
-			cpu(a.Group, CPUTouch{Node: int32(ci), K: int32(k)})
+			cpu(g.GroupOf(&a), CPUTouch{Node: int32(ci), K: int32(k)})
 		}
 	}
 }

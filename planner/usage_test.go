@@ -41,7 +41,7 @@ func TestIndexMatchesScan(t *testing.T) {
 					op := &g.Bundles[bi].Ops[oi]
 					for k := int32(0); k < op.Accesses.Len; k++ {
 						a := op.Accesses.Off + k
-						if int(g.Accesses.At(int(a)).Group) != gi {
+						if int(g.GroupOf(g.Accesses.At(int(a)))) != gi {
 							continue
 						}
 						read := k < op.NReads
@@ -57,13 +57,13 @@ func TestIndexMatchesScan(t *testing.T) {
 			var wantCPU []planner.CPUTouch
 			for ci := range g.CPU {
 				for k, a := range g.CPUReads(&g.CPU[ci]) {
-					if int(a.Group) == gi {
+					if int(g.GroupOf(&a)) == gi {
 						wantCPU = append(wantCPU, planner.CPUTouch{Node: int32(ci), K: int32(k), Read: true})
 						add(&wantU.CPUReadBy, ci)
 					}
 				}
 				for k, a := range g.CPUWrites(&g.CPU[ci]) {
-					if int(a.Group) == gi {
+					if int(g.GroupOf(&a)) == gi {
 						wantCPU = append(wantCPU, planner.CPUTouch{Node: int32(ci), K: int32(k)})
 						add(&wantU.CPUWrittenBy, ci)
 					}
@@ -89,7 +89,7 @@ func TestIndexMatchesScan(t *testing.T) {
 			for oi := range g.Bundles[bi].Ops {
 				op := &g.Bundles[bi].Ops[oi]
 				for k := int32(0); k < op.Accesses.Len; k++ {
-					if gi := g.Accesses.At(int(op.Accesses.Off + k)).Group; !slices.Contains(want, gi) {
+					if gi := g.GroupOf(g.Accesses.At(int(op.Accesses.Off + k))); !slices.Contains(want, gi) {
 						want = append(want, gi)
 					}
 				}

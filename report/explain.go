@@ -303,12 +303,12 @@ func writeLiveRange(w *bufio.Writer, g *ir.Graph, p *planner.Result, ix *planner
 		for s := int(l.First); s <= int(l.Last); s++ {
 			op := &b.Ops[s]
 			for _, a := range g.Reads(op) {
-				if int(a.Group) == gi && fr < 0 {
+				if int(g.GroupOf(&a)) == gi && fr < 0 {
 					fr = s
 				}
 			}
 			for _, a := range g.Writes(op) {
-				if int(a.Group) == gi && fw < 0 {
+				if int(g.GroupOf(&a)) == gi && fw < 0 {
 					fw = s
 				}
 			}

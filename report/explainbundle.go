@@ -61,7 +61,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 	touchedHere := make(map[int]bool)
 	for oi := range b.Ops {
 		for _, a := range g.OpAccesses(&b.Ops[oi]) {
-			touchedHere[int(a.Group)] = true
+			touchedHere[int(g.GroupOf(&a))] = true
 		}
 	}
 	for gi := range g.Groups {

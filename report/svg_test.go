@@ -325,8 +325,8 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 		seen := map[int]bool{}
 		for _, op := range g.Bundles[bi].Ops {
 			for _, a := range g.OpAccesses(&op) {
-				if !p.Pooled(int(a.Group), bi) {
-					seen[int(a.Group)] = true
+				if !p.Pooled(int(g.GroupOf(&a)), bi) {
+					seen[int(g.GroupOf(&a))] = true
 				}
 			}
 		}
@@ -623,8 +623,8 @@ func TestSVGEscapes(t *testing.T) {
 		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "a&b", Size: 256, Group: 0, View: -1}, {Name: "c<d>", Size: 128, Group: 1, View: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
-			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1, Group: 1}}, []ir.Access{{Buffer: 0, Group: 0}}),
-			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0, Group: 0}}, nil),
+			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
+			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0}}, nil),
 		}}},
 	}
 	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists

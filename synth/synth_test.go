@@ -256,13 +256,13 @@ func measure(t *testing.T, cfg Config) familyStats {
 			st.maxReads = max(st.maxReads, len(reads))
 			st.maxWrites = max(st.maxWrites, len(writes))
 			for _, a := range reads {
-				if w, ok := writer[a.Group]; ok {
+				if w, ok := writer[g.GroupOf(&a)]; ok {
 					st.farthest = max(st.farthest, bi-w)
 				}
 			}
 			for _, a := range writes {
-				if _, ok := writer[a.Group]; !ok {
-					writer[a.Group] = bi
+				if _, ok := writer[g.GroupOf(&a)]; !ok {
+					writer[g.GroupOf(&a)] = bi
 				}
 			}
 		}

@@ -127,12 +127,13 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	}
 	var poolTotal u128
 	touch := func(accs []ir.Access, t int32) {
-		for _, a := range accs {
-			if first[a.Group] == -1 {
-				first[a.Group] = t
+		for i := range accs {
+			gi := groupOf(g, &accs[i])
+			if first[gi] == -1 {
+				first[gi] = t
 			}
-			if t > last[a.Group] {
-				last[a.Group] = t
+			if t > last[gi] {
+				last[gi] = t
 			}
 		}
 	}
@@ -254,15 +255,16 @@ func deriveKernelArgs(g *ir.Graph, p *planner.Result, bi int) []kernelArg {
 		op := &b.Ops[oi]
 		for _, list := range [][]ir.Access{g.Reads(op), g.Writes(op)} {
 			for _, a := range list {
-				pg := &p.Groups[a.Group]
-				if g.Groups[a.Group].LX || (pg.Offset >= 0 && int(pg.Bundle) == bi) {
+				gi := groupOf(g, &a)
+				pg := &p.Groups[gi]
+				if g.Groups[gi].LX || (pg.Offset >= 0 && int(pg.Bundle) == bi) {
 					continue
 				}
-				k, ok := index[a.Group]
+				k, ok := index[gi]
 				if !ok {
 					k = len(out)
-					index[a.Group] = k
-					out = append(out, kernelArg{group: a.Group})
+					index[gi] = k
+					out = append(out, kernelArg{group: gi})
 				}
 				if name := g.Buffers.At(int(a.Buffer)).Name; !seen[name] {
 					seen[name] = true

@@ -61,12 +61,12 @@ func literalRange(g *ir.Graph, bi int, gi int32) (start, end int32) {
 	var reads, writes []int
 	for st := range b.Ops {
 		for _, a := range g.Reads(&b.Ops[st]) {
-			if a.Group == gi {
+			if g.GroupOf(&a) == gi {
 				reads = append(reads, st)
 			}
 		}
 		for _, a := range g.Writes(&b.Ops[st]) {
-			if a.Group == gi {
+			if g.GroupOf(&a) == gi {
 				writes = append(writes, st)
 			}
 		}

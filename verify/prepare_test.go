@@ -161,22 +161,11 @@ var corruptions = []corruption{
 		g.Groups[r.Intn(len(g.Groups))].Size -= int64(1 + r.Intn(256))
 		return true
 	}},
-	{"access group", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
-		if g.Accesses.Len() == 0 {
-			return false
-		}
-		g.Accesses.At(r.Intn(g.Accesses.Len())).Group = int32(r.Intn(len(g.Groups)))
-		return true
-	}},
 	{"access buffer", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {
 		if g.Accesses.Len() == 0 {
 			return false
 		}
-		a := g.Accesses.At(r.Intn(g.Accesses.Len()))
-		a.Buffer = int32(r.Intn(g.Buffers.Len()))
-		if r.Intn(2) == 0 {
-			a.Group = g.Buffers.At(int(a.Buffer)).Group // consistent, but elsewhere
-		}
+		g.Accesses.At(r.Intn(g.Accesses.Len())).Buffer = int32(r.Intn(g.Buffers.Len()))
 		return true
 	}},
 	{"buffer group", func(g *ir.Graph, p *planner.Result, r *rand.Rand) bool {

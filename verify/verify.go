@@ -607,14 +607,14 @@ func (c *checker) checkGraph() bool {
 				ok = false
 			} else if ok {
 				for ai := range c.g.Reads(op) {
-					touch(&ws[c.g.Reads(op)[ai].Group].start, b32)
+					touch(&ws[c.groupOf(&c.g.Reads(op)[ai])].start, b32)
 				}
 			}
 			if !c.checkAccesses("op", op.Name, c.g.Writes(op)) {
 				ok = false
 			} else if ok {
 				for ai := range c.g.Writes(op) {
-					touch(&ws[c.g.Writes(op)[ai].Group].end, b32)
+					touch(&ws[c.groupOf(&c.g.Writes(op)[ai])].end, b32)
 				}
 			}
 		}
@@ -626,14 +626,14 @@ func (c *checker) checkGraph() bool {
 			ok = false
 		} else if ok {
 			for ai := range reads {
-				ws[reads[ai].Group].bundle |= cpuRead
+				ws[c.groupOf(&reads[ai])].bundle |= cpuRead
 			}
 		}
 		if !c.checkAccesses("cpu", n.Name, writes) {
 			ok = false
 		} else if ok {
 			for ai := range writes {
-				ws[writes[ai].Group].bundle |= cpuWritten
+				ws[c.groupOf(&writes[ai])].bundle |= cpuWritten
 			}
 		}
 	}
@@ -671,21 +671,19 @@ func (c *checker) checkAccesses(kind, name string, accs []ir.Access) bool {
 		if a.Buffer < 0 || int(a.Buffer) >= g.Buffers.Len() {
 			c.fail("%s %s: buffer index %d out of range", kind, name, a.Buffer)
 			ok = false
-			continue
-		}
-		if b := g.Buffers.At(int(a.Buffer)); a.Group != b.Group {
-			c.fail("%s %s: access of %q records group %d, the buffer's is %d",
-				kind, name, b.Name, a.Group, b.Group)
-			ok = false
 		}
 	}
 	return ok
 }
 
-// groupOf resolves an access to its storage. Every check after begin
-// may read the group an access records: checkGraph has checked it is its
-// buffer's (or nothing after it runs).
-func (c *checker) groupOf(a *ir.Access) int { return int(a.Group) }
+// groupOf resolves an access to its storage: its buffer's group. Every
+// check after begin may read it: checkGraph has checked every access's
+// buffer index and every buffer's group index (or nothing after it
+// runs).
+func (c *checker) groupOf(a *ir.Access) int { return int(groupOf(c.g, a)) }
+
+// groupOf is checker.groupOf for the derivations that take the graph.
+func groupOf(g *ir.Graph, a *ir.Access) int32 { return g.Buffers.At(int(a.Buffer)).Group }
 
 // reasons derives the reason (bundle-ir.md §3.1) of every group from who
 // touches it (gathered in c.ws by checkGraph), and for candidates their

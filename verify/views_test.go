@@ -34,8 +34,7 @@ import (
 func viewGraph() *ir.Graph {
 	g := &ir.Graph{} // holds the accesses' strides and splits
 	acc := func(buf int32, strides, split []int64) ir.Access {
-		grp := map[int32]int32{0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 2}[buf]
-		return ir.Access{Buffer: buf, Group: grp, Strides: g.AddInts(strides), Split: g.AddInts(split)}
+		return ir.Access{Buffer: buf, Strides: g.AddInts(strides), Split: g.AddInts(split)}
 	}
 	out := &ir.Graph{Name: "views",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
@@ -192,7 +191,7 @@ func chainGraph(n int) *ir.Graph {
 		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
 		return int(i)
 	}
-	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i), Group: int32(i)} }
+	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i)} }
 	b := ir.Bundle{Name: "k", Kind: ir.KindFused}
 	var body []ir.Item
 	chain := make([]int, n+1)
@@ -241,9 +240,6 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	g.Groups = groups
 	for _, b := range g.Buffers.All() {
 		b.Group = newOf[b.Group]
-	}
-	for _, a := range g.Accesses.All() {
-		a.Group = newOf[a.Group]
 	}
 	return g
 }

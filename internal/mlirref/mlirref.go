@@ -251,7 +251,7 @@ func (e *emitter) kernelArgs() {
 	e.argOf = map[int]int{}
 	for oi := range e.b.Ops {
 		for _, a := range operands(e.g, &e.b.Ops[oi]) {
-			gi := int(a.Group)
+			gi := int(e.g.GroupOf(&a))
 			if e.g.Groups[gi].LX {
 				continue
 			}
@@ -312,7 +312,7 @@ func (e *emitter) op(oi int) {
 	maps := make([]int, len(accs)) // map number, -1 when untiled
 	for i, a := range accs {
 		maps[i] = -1
-		if g.Groups[a.Group].LX {
+		if g.Groups[g.GroupOf(&a)].LX {
 			continue
 		}
 		uses[i] = e.accessSymbols(syms, op, a, n)
@@ -344,7 +344,7 @@ func (e *emitter) op(oi int) {
 // of its n.
 func (e *emitter) accessSymbols(syms *opSyms, op *ir.Op, a ir.Access, n int) []*symbol {
 	g := e.g
-	gi := int(a.Group)
+	gi := int(g.GroupOf(&a))
 	v := g.ViewOf(g.Buffers.At(int(a.Buffer))).ViewOffset
 	uses := make([]*symbol, n)
 	if e.pooled(gi) {
@@ -465,7 +465,7 @@ func (e *emitter) file(oi int, accs []ir.Access, uses [][]*symbol, n int) {
 		facts.cores = []int64{1} // Reading 8
 	}
 	for i, a := range accs {
-		gi := int(a.Group)
+		gi := int(e.g.GroupOf(&a))
 		var st string
 		var row []int
 		switch {

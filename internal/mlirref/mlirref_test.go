@@ -176,8 +176,8 @@ module {
 // slice names are already declared).
 func TestCoresSlices(t *testing.T) {
 	ints := &ir.Graph{} // holds the accesses' strides and splits
-	acc := func(buf, grp int32, strides, split []int64) ir.Access {
-		return ir.Access{Buffer: buf, Group: grp, Strides: ints.AddInts(strides), Split: ints.AddInts(split)}
+	acc := func(buf int32, strides, split []int64) ir.Access {
+		return ir.Access{Buffer: buf, Strides: ints.AddInts(strides), Split: ints.AddInts(split)}
 	}
 	g := &ir.Graph{
 		Name: "h",
@@ -199,17 +199,17 @@ func TestCoresSlices(t *testing.T) {
 			Kind: ir.KindFused,
 			Ops: []ir.Op{
 				ints.NewOp("op0", nil, []int64{2},
-					[]ir.Access{acc(0, 0, nil, []int64{1024}), acc(1, 0, nil, []int64{1024})},
-					[]ir.Access{acc(2, 1, nil, []int64{256})}),
+					[]ir.Access{acc(0, nil, []int64{1024}), acc(1, nil, []int64{1024})},
+					[]ir.Access{acc(2, nil, []int64{256})}),
 				ints.NewOp("op1", []int32{0}, nil,
-					[]ir.Access{acc(3, 1, []int64{128}, nil), acc(4, 2, nil, nil)},
-					[]ir.Access{acc(0, 0, nil, nil)}),
+					[]ir.Access{acc(3, []int64{128}, nil), acc(4, nil, nil)},
+					[]ir.Access{acc(0, nil, nil)}),
 				ints.NewOp("op2", []int32{0}, []int64{2, 2},
-					[]ir.Access{acc(2, 1, nil, []int64{0, 256})},
-					[]ir.Access{acc(1, 0, nil, []int64{128, 0})}),
+					[]ir.Access{acc(2, nil, []int64{0, 256})},
+					[]ir.Access{acc(1, nil, []int64{128, 0})}),
 				ints.NewOp("op3", nil, nil,
-					[]ir.Access{acc(4, 2, nil, nil)},
-					[]ir.Access{acc(4, 2, nil, nil)}),
+					[]ir.Access{acc(4, nil, nil)},
+					[]ir.Access{acc(4, nil, nil)}),
 			},
 			Loops: []ir.Loop{{Name: "L", Count: 2, Parent: -1, Depth: 1, First: 1, Last: 2,
 				Body: ints.AddItems([]ir.Item{{Op: 1, Loop: -1}, {Op: 2, Loop: -1}})}},

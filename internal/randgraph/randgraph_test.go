@@ -88,10 +88,10 @@ func TestV2Coverage(t *testing.T) {
 				}
 				written := map[int32]bool{}
 				for _, a := range g.Writes(&op) {
-					written[a.Group] = true
+					written[g.GroupOf(&a)] = true
 				}
 				for i, a := range g.Reads(&op) {
-					if written[a.Group] {
+					if written[g.GroupOf(&a)] {
 						readWrite++
 					}
 					for _, b := range g.Reads(&op)[:i] {

@@ -456,11 +456,15 @@ func (c *checker) checkLists() bool {
 		c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
 		ok = false
 	}
-	// accessesOK reports whether every access's lists are inside Ints;
-	// when one is not, the caller reports each (accessesBad).
+	// positionOK reports whether an access's position, when kept aside
+	// (At < 0), is one of Graph.AccessPositions.
+	positionOK := func(a *ir.Access) bool { return a.At >= 0 || int64(-a.At) <= int64(len(g.AccessPositions)) }
+	// accessesOK reports whether every access's lists are inside Ints
+	// and its position where it says; when one is not, the caller
+	// reports each (accessesBad).
 	accessesOK := func(accs []ir.Access) bool {
 		for ai := range accs {
-			if !counted(int64(accs[ai].Strides), len(g.Ints), intLen) || !counted(int64(accs[ai].Split), len(g.Ints), intLen) {
+			if !counted(int64(accs[ai].Strides), len(g.Ints), intLen) || !counted(int64(accs[ai].Split), len(g.Ints), intLen) || !positionOK(&accs[ai]) {
 				return false
 			}
 		}
@@ -473,6 +477,10 @@ func (c *checker) checkLists() bool {
 			}
 			if r := accs[ai].Split; !counted(int64(r), len(g.Ints), intLen) {
 				intsBad(name, "split", r)
+			}
+			if !positionOK(&accs[ai]) {
+				c.fail("%s: operand position %d outside the graph's %d kept positions", name, -accs[ai].At-1, len(g.AccessPositions))
+				ok = false
 			}
 		}
 	}

@@ -340,6 +340,10 @@ func TestCatchesListCorruptions(t *testing.T) {
 			`bundle "k": op "a": loop list at 7 outside the graph's 2 loop-list entries`},
 		{"cores past the ints", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = ir.IntsRef(len(g.Ints) + 3) }, `bundle "k": op "c": cores list at`},
 		{"strides past the ints", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = ir.IntsRef(len(g.Ints)) }, `bundle "k": op "b": strides list at`},
+		// An operand written on another line than its node's name has
+		// its position kept aside; viewGraph keeps none.
+		{"operand position past the kept ones", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].At = -1 },
+			`bundle "k": op "b": operand position 0 outside the graph's 0 kept positions`},
 		{"split with a negative length", func(g *ir.Graph) {
 			ref := g.AddInts([]int64{128, 128})
 			g.Ints[ref-1] = -4

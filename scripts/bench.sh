@@ -56,7 +56,7 @@
 #   --base BIN     also time BIN (e.g. a build of main) on the same default
 #                  command, check that its output is the same bytes, and
 #                  print its figures beside this tree's (before/after in
-#                  one run)
+#                  one run: the medians of three runs of each, alternating)
 #   --plan-scaling also run the first-fit Go benchmarks at 100k and 1M
 #                  buffers (issue 4: Plan 1M <= 12 x Plan 100k)
 set -euo pipefail
@@ -117,6 +117,15 @@ timed() {
   /usr/bin/time -f '%e %U %S %M' -o "$out.raw" "$@"
   awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$out.raw" > "$out"
 }
+# median3 A B C: the median of each field ("wall cpu rss_kb") of three
+# timed outputs.
+median3() {
+  local f out=()
+  for f in 1 2 3; do
+    out+=("$(cat "$@" | awk -v f="$f" '{print $f}' | sort -g | sed -n 2p)")
+  done
+  echo "${out[@]}"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.3f", a / b}'; }
 mib() { echo $(($1 / 1024)); }
 synth() { # NAME OPS BUNDLES [FAMILY]
@@ -146,7 +155,7 @@ missed() { echo "MISSED: $*" >> "$dir/missed"; fail=1; }
 basetable() {
   [ -s "$dir/basetable" ] || return 0
   echo
-  echo "Before/after, default command, same run: \`--base\` binary vs this tree"
+  echo "Before/after, default command, same run: \`--base\` binary vs this tree, the medians of three alternating runs each (the first of this tree's is the row above)"
   echo
   echo "| graph | base CPU | wall | peak RSS | this CPU | wall | peak RSS | output |"
   echo "|---|---:|---:|---:|---:|---:|---:|---|"
@@ -171,9 +180,16 @@ row() { # SPEC: one table row
   if [ -n "$base" ]; then
     timed "$dir/$name.base" "$base" "${fl[@]}" --generic "$bir" > "$mlir.b"
     same=same; cmp -s "$mlir" "$mlir.b" || same=DIFFERENT
-    rm -f "$mlir.b"
-    read -r bw bc br < "$dir/$name.base"
-    read -r sw sc sr < "$dir/$name.sdsc"
+    # Two more alternations, this tree then the base, each writing its
+    # output as the first runs did: one run's CPU moves by 15-20 % with
+    # the VM's speed, so the table gives the medians of three.
+    for k in 2 3; do
+      timed "$dir/$name.sdsc$k" "$dir/sdscgen" "${fl[@]}" --generic "$bir" > "$mlir.t"
+      timed "$dir/$name.base$k" "$base" "${fl[@]}" --generic "$bir" > "$mlir.b"
+    done
+    rm -f "$mlir.b" "$mlir.t"
+    read -r bw bc br < <(median3 "$dir/$name.base" "$dir/$name.base2" "$dir/$name.base3")
+    read -r sw sc sr < <(median3 "$dir/$name.sdsc" "$dir/$name.sdsc2" "$dir/$name.sdsc3")
     printf '| %s | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s |\n' "$name" "$bc" "$bw" "$(mib "$br")" "$sc" "$sw" "$(mib "$sr")" "$same" >> "$dir/basetable"
   fi
   timed "$dir/$name.mlir-opt" mlir-opt-16 --allow-unregistered-dialect --split-input-file \

@@ -458,7 +458,7 @@ func (c *checker) checkLists() bool {
 	}
 	// positionOK reports whether an access's position, when kept aside
 	// (At < 0), is one of Graph.AccessPositions.
-	positionOK := func(a *ir.Access) bool { return a.At >= 0 || int64(-a.At) <= int64(len(g.AccessPositions)) }
+	positionOK := func(a *ir.Access) bool { return a.At >= 0 || -int64(a.At) <= int64(len(g.AccessPositions)) }
 	// accessesOK reports whether every access's lists are inside Ints
 	// and its position where it says; when one is not, the caller
 	// reports each (accessesBad).
@@ -479,7 +479,7 @@ func (c *checker) checkLists() bool {
 				intsBad(name, "split", r)
 			}
 			if !positionOK(&accs[ai]) {
-				c.fail("%s: operand position %d outside the graph's %d kept positions", name, -accs[ai].At-1, len(g.AccessPositions))
+				c.fail("%s: operand position %d outside the graph's %d kept positions", name, -int64(accs[ai].At)-1, len(g.AccessPositions))
 				ok = false
 			}
 		}

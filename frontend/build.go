@@ -631,9 +631,9 @@ func (b *builder) writes() {
 	b.lf.nreads = b.lf.dst.Len() - int(b.lf.off)
 }
 
-// access adds an operand to the open leaf (see builder for what Buffer
-// and Group hold); pre is its name's token's (see internPre). Its
-// Buffer is set by leafEnd (resolveOperands).
+// access adds an operand to the open leaf (see builder for what its
+// Buffer holds until finish, and farRec); pre is its name's token's (see
+// internPre). Its Buffer is set by leafEnd (resolveOperands).
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
 	acc := lf.dst.Push(lf.off)

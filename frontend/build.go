@@ -69,8 +69,11 @@ type builder struct {
 	kindIDs map[string]int32
 	kindHot [64]int32
 
-	// lists stores each distinct int list once in Graph.Ints.
+	// lists stores each distinct int list once in Graph.Ints, pairs
+	// each distinct pair of an access's step and split lists once in
+	// Graph.Addressings.
 	lists intLists
+	pairs addressings
 
 	// Storage the bundles' ops and loops are cut from (the other lists
 	// go to the graph-wide Graph.Accesses, LoopLists, Items and Ints).
@@ -172,7 +175,7 @@ func newBuilder(file string, size int) *builder {
 	} else {
 		b.names = newNameTable(size / 96)
 	}
-	b.lists.seed = b.names.seed64
+	b.lists.seed, b.pairs.seed = b.names.seed64, b.names.seed64
 	return b
 }
 
@@ -640,14 +643,16 @@ func (b *builder) access(name Name, pre int32, step, split ints) {
 	acc.At = b.g.AccessAt(lf.name.Pos, name.Pos)
 	b.operands = append(b.operands, operand{name: name.Value, pre: pre, hash: b.prefetch(name.Value, pre)})
 	ok := true
+	var d ir.Addressing
 	if step.set {
-		acc.Strides, ok = b.strides(step, lf.depth)
+		d.Strides, ok = b.strides(step, lf.depth)
 	}
 	if split.set {
 		var splitOK bool
-		acc.Split, splitOK = b.split(split)
+		d.Split, splitOK = b.split(split)
 		ok = ok && splitOK
 	}
+	acc.Addressing = b.pairs.add(b.g, d)
 	if (step.set || split.set) && ok && lf.coresOK {
 		if far := b.far(acc); far != 0 {
 			lf.fars.Append(farRec{acc: int32(lf.dst.Len() - 1), far: far})
@@ -996,7 +1001,7 @@ func (b *builder) measure() {
 // or every diagnostic sorted when there is any.
 func (b *builder) finish() (*ir.Graph, ErrorList) {
 	g := b.g
-	b.lists = intLists{}
+	b.lists, b.pairs = intLists{}, addressings{}
 	// Every bundle is cut: what the slabs hold now is scratch (see
 	// slab.Slab.Cut).
 	b.ops, b.loops = slab.Slab[ir.Op]{}, slab.Slab[ir.Loop]{}
@@ -1133,7 +1138,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	g.Accesses.Trim()
 	g.Buffers.Trim()
-	g.Ints, g.Items = ir.Trimmed(g.Ints), ir.Trimmed(g.Items)
+	g.Ints, g.Items, g.Addressings = ir.Trimmed(g.Ints), ir.Trimmed(g.Items), ir.Trimmed(g.Addressings)
 	g.LoopLists, g.Bundles = ir.Trimmed(g.LoopLists), ir.Trimmed(g.Bundles)
 	b.buildGroups(claims)
 	b.measure()

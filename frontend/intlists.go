@@ -92,3 +92,69 @@ func hashInts(seed uint64, v []int64) uint64 {
 	h *= 0x94d049bb133111eb
 	return h ^ h>>29
 }
+
+// addressings stores each distinct pair of an access's step and split
+// lists (each already stored once by intLists, so a pair is two
+// IntsRefs) once in Graph.Addressings, the way intLists stores a list:
+// an open-addressing hash set, with linear probing and at most half
+// full, of indices into Graph.Addressings, hashed from the name table's
+// seed. Which access's pair a repeat shares is the first one stored.
+// The synthetic families' 1M-op graphs have 0.9 to 3.1 million accesses
+// with a step or a split and 53,000 to 309,000 distinct pairs.
+type addressings struct {
+	slots []int32 // 0: empty
+	n     int     // pairs stored
+	seed  uint64
+}
+
+// add returns the index in g.Addressings of a pair equal to d,
+// appending d (Graph.AddAddressing) when there is none; 0 for the zero
+// pair.
+func (t *addressings) add(g *ir.Graph, d ir.Addressing) int32 {
+	if d == (ir.Addressing{}) {
+		return 0
+	}
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow(g)
+	}
+	mask := len(t.slots) - 1
+	for i := int(hashPair(t.seed, d)) & mask; ; i = (i + 1) & mask {
+		k := t.slots[i]
+		if k == 0 {
+			k = g.AddAddressing(d)
+			t.slots[i] = k
+			t.n++
+			return k
+		}
+		if g.Addressings[k] == d {
+			return k
+		}
+	}
+}
+
+// grow doubles the slots (or makes the first ones), placing every pair
+// again.
+func (t *addressings) grow(g *ir.Graph) {
+	old := t.slots
+	t.slots = make([]int32, max(2*len(old), minIntSlots))
+	mask := len(t.slots) - 1
+	for _, k := range old {
+		if k == 0 {
+			continue
+		}
+		i := int(hashPair(t.seed, g.Addressings[k])) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = k
+	}
+}
+
+// hashPair hashes a pair's two references from seed (hashInts's mixing).
+func hashPair(seed uint64, d ir.Addressing) uint64 {
+	h := seed ^ (uint64(uint32(d.Strides))<<32|uint64(uint32(d.Split)))*0x9e3779b97f4a7c15
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 29
+	return h
+}

@@ -28,6 +28,11 @@ func TestIntListsShared(t *testing.T) {
 	if want := []int64{1, 4, 1, 512, 1, 4096}; !slices.Equal(g.Ints, want) {
 		t.Fatalf("Ints = %v, want %v: each distinct list once, after its length, in order of first use", g.Ints, want)
 	}
+	// The pairs: no step and no split (a's write, never stored), split
+	// [512] alone, step [4096] alone.
+	if want := []ir.Addressing{{}, {Split: 3}, {Strides: 5}}; !slices.Equal(g.Addressings, want) {
+		t.Fatalf("Addressings = %v, want %v: each distinct pair once, in order of first use", g.Addressings, want)
+	}
 	for i := range g.Bundles[0].Ops {
 		op := &g.Bundles[0].Ops[i]
 		r, w := g.Reads(op)[0], g.Writes(op)[0]
@@ -88,13 +93,59 @@ func TestIntListsAdd(t *testing.T) {
 	}
 }
 
+// TestAddressingsAdd checks the pair table on its own, through its
+// growth: a repeat of a pair gets the first one's index; pairs that
+// differ in either reference, or that swap them, do not share; the zero
+// pair is 0 and stored never.
+func TestAddressingsAdd(t *testing.T) {
+	g := &ir.Graph{}
+	var pairs addressings
+	first := map[ir.Addressing]int32{}
+	for round := range 2 {
+		for i := range 5000 {
+			d := ir.Addressing{Strides: ir.IntsRef(i % 70), Split: ir.IntsRef(i / 70)}
+			if i%2 == 1 {
+				d.Strides, d.Split = d.Split, d.Strides
+			}
+			k := pairs.add(g, d)
+			if d == (ir.Addressing{}) {
+				if k != 0 {
+					t.Fatalf("the zero pair got %d", k)
+				}
+				continue
+			}
+			if f, ok := first[d]; ok {
+				if k != f {
+					t.Fatalf("round %d: %+v got %d, its first copy is at %d", round, d, k, f)
+				}
+				continue
+			}
+			if round > 0 {
+				t.Fatalf("round %d: %+v was stored anew", round, d)
+			}
+			first[d] = k
+		}
+	}
+	if len(g.Addressings) != len(first)+1 || g.Addressings[0] != (ir.Addressing{}) {
+		t.Fatalf("Addressings holds %d pairs (first %+v), want the zero pair and %d distinct ones", len(g.Addressings), g.Addressings[0], len(first))
+	}
+	for d, k := range first {
+		if g.Addressings[k] != d {
+			t.Errorf("pair %d = %+v, want %+v", k, g.Addressings[k], d)
+		}
+	}
+	if 2*pairs.n > len(pairs.slots) {
+		t.Errorf("%d pairs in %d slots: more than half full", pairs.n, len(pairs.slots))
+	}
+}
+
 // TestIntListsSeeded: the builder's list table hashes from the name
 // table's random seed, so that two builders place the same lists
 // differently and an input cannot be written to make its lists collide.
 func TestIntListsSeeded(t *testing.T) {
 	a, b := newBuilder("a.bir", 0), newBuilder("b.bir", 0)
-	if a.lists.seed != a.names.seed64 || b.lists.seed != b.names.seed64 {
-		t.Fatalf("list seeds %#x, %#x; name seeds %#x, %#x", a.lists.seed, b.lists.seed, a.names.seed64, b.names.seed64)
+	if a.lists.seed != a.names.seed64 || b.lists.seed != b.names.seed64 || a.pairs.seed != a.names.seed64 || b.pairs.seed != b.names.seed64 {
+		t.Fatalf("list seeds %#x, %#x; pair seeds %#x, %#x; name seeds %#x, %#x", a.lists.seed, b.lists.seed, a.pairs.seed, b.pairs.seed, a.names.seed64, b.names.seed64)
 	}
 	if a.lists.seed == b.lists.seed {
 		t.Errorf("two builders share the list seed %#x", a.lists.seed)

@@ -107,7 +107,12 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			t.Errorf("bad access %+v", a)
 			return
 		}
-		for _, r := range []ir.IntsRef{a.Strides, a.Split} {
+		if a.Addressing < 0 || (a.Addressing > 0 && int(a.Addressing) >= len(g.Addressings)) {
+			t.Errorf("access %+v: addressing outside Addressings (%d)", a, len(g.Addressings))
+			return
+		}
+		d := g.AddressingOf(&a)
+		for _, r := range []ir.IntsRef{d.Strides, d.Split} {
 			if r != 0 && (r < 1 || int(r) > len(g.Ints) || g.Ints[r-1] < 0 || int64(r)+g.Ints[r-1] > int64(len(g.Ints))) {
 				t.Errorf("access %+v: list at %d outside Ints (%d)", a, r, len(g.Ints))
 				return
@@ -136,6 +141,17 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		if b := g.Buffers.At(int(a.Buffer)); far != 0 && far >= float64(b.Size) && far < 1<<53 {
 			t.Errorf("access to %q reaches %v of %v bytes", b.Name, far, float64(b.Size))
 		}
+	}
+	// Addressings: the zero pair first, then distinct non-zero pairs.
+	if len(g.Addressings) > 0 && g.Addressings[0] != (ir.Addressing{}) {
+		t.Errorf("Addressings[0] is %+v", g.Addressings[0])
+	}
+	seenPair := map[ir.Addressing]bool{}
+	for i, d := range g.Addressings {
+		if i > 0 && (d == (ir.Addressing{}) || seenPair[d]) {
+			t.Errorf("Addressings[%d] is %+v: zero or a duplicate", i, d)
+		}
+		seenPair[d] = true
 	}
 	// Kinds: "" first, then distinct non-empty names, each on some op;
 	// every op's Kind indexes it.
@@ -217,7 +233,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	for _, c := range g.CPU {
 		for _, a := range g.CPUAccesses(&c) {
 			access(a, nil, nil)
-			if a.Strides.Present() || a.Split.Present() {
+			if a.Addressing != 0 {
 				t.Errorf("cpu node %q has strides or a split", c.Name)
 			}
 		}

@@ -338,9 +338,9 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 			}
 			for j, sp := range e.splits[op.Name] {
 				if j < len(g.Reads(op)) {
-					g.Reads(op)[j].Split = g.AddInts(sp)
+					g.SetSplit(&g.Reads(op)[j], sp)
 				} else {
-					g.Writes(op)[j-len(g.Reads(op))].Split = g.AddInts(sp)
+					g.SetSplit(&g.Writes(op)[j-len(g.Reads(op))], sp)
 				}
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // graph's memory: Buffer 16 (name) + 8 (pos) + 8 (size) + 2*4 (group,
 // view); Bundle 16 + 8 + 8 (kind) + 2*24 (ops, loops) + 8 (body);
 // Op 16 (name) + 8 (pos) + 4*4 (reads, loops, cores, kind) + 8
-// (accesses); Access 4*4; Group 8 (members) + 8 (size) + 4 (root) +
+// (accesses); Access 3*4; Group 8 (members) + 8 (size) + 4 (root) +
 // 3 flags, padded to 24; Loop 16 + 8 + 8 + 4*4 + 8; Item 2*4; CPUNode
 // 16 + 8 + 4 (reads) + 8 (accesses), padded to 40.
 func TestSizes(t *testing.T) {
@@ -25,7 +25,7 @@ func TestSizes(t *testing.T) {
 		{"Buffer", unsafe.Sizeof(Buffer{}), 40},
 		{"Bundle", unsafe.Sizeof(Bundle{}), 88},
 		{"Op", unsafe.Sizeof(Op{}), 48},
-		{"Access", unsafe.Sizeof(Access{}), 16},
+		{"Access", unsafe.Sizeof(Access{}), 12},
 		{"Group", unsafe.Sizeof(Group{}), 24},
 		{"Loop", unsafe.Sizeof(Loop{}), 56},
 		{"Item", unsafe.Sizeof(Item{}), 8},

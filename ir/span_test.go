@@ -40,7 +40,8 @@ func TestSpan(t *testing.T) {
 func TestCoreOffset(t *testing.T) {
 	g := &Graph{}
 	cores := []int64{2, 3}
-	split := Access{Split: g.AddInts([]int64{100, 1000})}
+	var split Access
+	g.SetSplit(&split, []int64{100, 1000})
 	bcast := Access{}
 	want := []int64{0, 100, 1000, 1100, 2000, 2100}
 	for c, w := range want {
@@ -51,11 +52,12 @@ func TestCoreOffset(t *testing.T) {
 			t.Errorf("broadcast core %d: %d", c, got)
 		}
 	}
-	st := Access{Strides: g.AddInts([]int64{0, 0})}
+	var st Access
+	g.SetStrides(&st, []int64{0, 0})
 	if g.HasStride(&st) || g.HasStride(&bcast) {
 		t.Error("zero strides reported as a stride")
 	}
-	st.Strides = g.AddInts([]int64{0, 8})
+	g.SetStrides(&st, []int64{0, 8})
 	if !g.HasStride(&st) {
 		t.Error("stride 8 not reported")
 	}

@@ -6,17 +6,17 @@ import "slices"
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
 // enclose it so that its strides keep their meaning. Buffers, groups
-// (and their member lists), CPU nodes, renames, claims, the accesses (and their positions) and
-// the Ints (each op keeps its loops' count, so its strides keep their
-// length) are shared with g, which is not modified; the loop lists and
+// (and their member lists), CPU nodes, renames, claims, the accesses
+// (their positions and addressings) and the Ints (each op keeps its
+// loops' count, so its strides keep their length) are shared with g, which is not modified; the loop lists and
 // loop bodies are the unfused graph's own. Like every graph, the result
 // is read-only: its bundles' Body spans are shared among them, and so
 // are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
-		AccessPositions: g.AccessPositions,
-		MemberLists:     g.MemberLists}
+		Addressings: g.Addressings, AccessPositions: g.AccessPositions,
+		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
 	// item of its parent's body: its loop list is the one list 0..d-1 of
 	// its depth (at listAt[d]), the body of loop k < d-1 is Items[k+1]

@@ -98,7 +98,7 @@ func sdscKey(lay *layout, op *ir.Op, st *opSyms, k []byte) ([]byte, [nRules]int)
 		gi := g.GroupOf(a)
 		sl := lay.slot(gi)
 		split := uint64(0)
-		if a.Split.Present() {
+		if g.AddressingOf(a).Split.Present() {
 			split = 1
 		}
 		switch sl.kind() {

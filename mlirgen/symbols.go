@@ -606,7 +606,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 	if kind == poolBase {
 		off := lay.poolOffset(sl, int(gi))
 		base := off + v
-		if !a.Split.Present() {
+		if !lay.g.AddressingOf(a).Split.Present() {
 			// Every core uses the one address.
 			k := lay.regPool(st, sl, off, base, declare)
 			for c := 0; c < nc; c++ {

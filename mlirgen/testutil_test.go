@@ -66,9 +66,9 @@ func (e *editor) kind(k string, ops ...string) {
 func (e *editor) split(op string, k int, split ...int64) {
 	o := e.op(op)
 	if k < len(e.g.Reads(o)) {
-		e.g.Reads(o)[k].Split = e.g.AddInts(split)
+		e.g.SetSplit(&e.g.Reads(o)[k], split)
 	} else {
-		e.g.Writes(o)[k-len(e.g.Reads(o))].Split = e.g.AddInts(split)
+		e.g.SetSplit(&e.g.Writes(o)[k-len(e.g.Reads(o))], split)
 	}
 }
 

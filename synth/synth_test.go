@@ -79,7 +79,7 @@ func TestValid(t *testing.T) {
 					}
 				}
 				for _, a := range g.Writes(&op) {
-					if a.Split.Present() {
+					if g.AddressingOf(&a).Split.Present() {
 						split++
 					}
 				}

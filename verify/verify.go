@@ -459,12 +459,21 @@ func (c *checker) checkLists() bool {
 	// positionOK reports whether an access's position, when kept aside
 	// (At < 0), is one of Graph.AccessPositions.
 	positionOK := func(a *ir.Access) bool { return a.At >= 0 || -int64(a.At) <= int64(len(g.AccessPositions)) }
-	// accessesOK reports whether every access's lists are inside Ints
-	// and its position where it says; when one is not, the caller
-	// reports each (accessesBad).
+	// addressingOK reports whether an access's addressing is one of
+	// Graph.Addressings (or 0, none).
+	addressingOK := func(a *ir.Access) bool {
+		return a.Addressing == 0 || a.Addressing > 0 && int64(a.Addressing) < int64(len(g.Addressings))
+	}
+	// accessesOK reports whether every access's addressing is in
+	// Addressings and its lists inside Ints, and its position where it
+	// says; when one is not, the caller reports each (accessesBad).
 	accessesOK := func(accs []ir.Access) bool {
 		for ai := range accs {
-			if !counted(int64(accs[ai].Strides), len(g.Ints), intLen) || !counted(int64(accs[ai].Split), len(g.Ints), intLen) || !positionOK(&accs[ai]) {
+			a := &accs[ai]
+			if !addressingOK(a) || !positionOK(a) {
+				return false
+			}
+			if d := g.AddressingOf(a); !counted(int64(d.Strides), len(g.Ints), intLen) || !counted(int64(d.Split), len(g.Ints), intLen) {
 				return false
 			}
 		}
@@ -472,11 +481,17 @@ func (c *checker) checkLists() bool {
 	}
 	accessesBad := func(name string, accs []ir.Access) {
 		for ai := range accs {
-			if r := accs[ai].Strides; !counted(int64(r), len(g.Ints), intLen) {
-				intsBad(name, "strides", r)
-			}
-			if r := accs[ai].Split; !counted(int64(r), len(g.Ints), intLen) {
-				intsBad(name, "split", r)
+			if !addressingOK(&accs[ai]) {
+				c.fail("%s: operand addressing %d outside the graph's %d", name, accs[ai].Addressing, len(g.Addressings))
+				ok = false
+			} else {
+				d := g.AddressingOf(&accs[ai])
+				if r := d.Strides; !counted(int64(r), len(g.Ints), intLen) {
+					intsBad(name, "strides", r)
+				}
+				if r := d.Split; !counted(int64(r), len(g.Ints), intLen) {
+					intsBad(name, "split", r)
+				}
 			}
 			if !positionOK(&accs[ai]) {
 				c.fail("%s: operand position %d outside the graph's %d kept positions", name, -int64(accs[ai].At)-1, len(g.AccessPositions))

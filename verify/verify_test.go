@@ -629,7 +629,8 @@ func corruptedSynth(t *testing.T) (*planner.Result, []int) {
 		case 38:
 			b := &p.Graph.Bundles[bi]
 			op := &b.Ops[len(b.Ops)-1]
-			p.Graph.Reads(op)[0].Strides = p.Graph.AddInts(append(p.Graph.Strides(&p.Graph.Reads(op)[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+			a := &p.Graph.Reads(op)[0]
+			p.Graph.SetStrides(a, append(p.Graph.Strides(a), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 		}
 		hit = append(hit, bi)
 	}

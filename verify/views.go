@@ -296,7 +296,7 @@ func (c *checker) checkCoresCPU() {
 		n := &c.g.CPU[ni]
 		accs := c.g.CPUAccesses(n)
 		for ai := range accs {
-			if a := &accs[ai]; a.Split.Present() || a.Strides.Present() {
+			if d := c.g.AddressingOf(&accs[ai]); d.Split.Present() || d.Strides.Present() {
 				c.fail("cpu %q: an access with a split or step", n.Name)
 			}
 		}

@@ -34,7 +34,10 @@ import (
 func viewGraph() *ir.Graph {
 	g := &ir.Graph{} // holds the accesses' strides and splits
 	acc := func(buf int32, strides, split []int64) ir.Access {
-		return ir.Access{Buffer: buf, Strides: g.AddInts(strides), Split: g.AddInts(split)}
+		a := ir.Access{Buffer: buf}
+		g.SetStrides(&a, strides)
+		g.SetSplit(&a, split)
+		return a
 	}
 	out := &ir.Graph{Name: "views",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
@@ -67,7 +70,7 @@ func viewGraph() *ir.Graph {
 			Body:  g.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}}),
 		}},
 	}
-	out.Ints, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items
+	out.Ints, out.Addressings, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items
 	return out
 }
 
@@ -128,10 +131,10 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"loop in its own body", func(g *ir.Graph) {
 			g.Bundles[0].Loops[0].Body = g.AddItems([]ir.Item{{Op: 1, Loop: -1}, {Op: -1, Loop: 0}})
 		}, `bundle "k": loop "L" appears twice in the tree`},
-		{"split leaves the buffer", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
-		{"step leaves the view", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = g.AddInts([]int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
-		{"split of the wrong length", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[2])[0].Split = g.AddInts([]int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
-		{"split without cores", func(g *ir.Graph) { g.Writes(&g.Bundles[0].Ops[0])[0].Split = g.AddInts([]int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
+		{"split leaves the buffer", func(g *ir.Graph) { g.SetSplit(&g.Reads(&g.Bundles[0].Ops[2])[0], []int64{1024, 3072}) }, `its access of "t" reaches start 4096, outside the name's 4096 bytes`},
+		{"step leaves the view", func(g *ir.Graph) { g.SetStrides(&g.Reads(&g.Bundles[0].Ops[1])[0], []int64{1024}) }, `its access of "hi" reaches start 3072, outside the name's 2048 bytes`},
+		{"split of the wrong length", func(g *ir.Graph) { g.SetSplit(&g.Reads(&g.Bundles[0].Ops[2])[0], []int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
+		{"split without cores", func(g *ir.Graph) { g.SetSplit(&g.Writes(&g.Bundles[0].Ops[0])[0], []int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
 		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = g.AddInts([]int64{2, 0}) }, `cores entry 0 is below 1`},
 	}
 	for _, tc := range cases {
@@ -339,7 +342,16 @@ func TestCatchesListCorruptions(t *testing.T) {
 		{"loop list past the array", func(g *ir.Graph) { g.Bundles[0].Ops[0].Loops = int32(len(g.LoopLists) + 5) },
 			`bundle "k": op "a": loop list at 7 outside the graph's 2 loop-list entries`},
 		{"cores past the ints", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = ir.IntsRef(len(g.Ints) + 3) }, `bundle "k": op "c": cores list at`},
-		{"strides past the ints", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Strides = ir.IntsRef(len(g.Ints)) }, `bundle "k": op "b": strides list at`},
+		{"strides past the ints", func(g *ir.Graph) {
+			g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = g.AddAddressing(ir.Addressing{Strides: ir.IntsRef(len(g.Ints))})
+		}, `bundle "k": op "b": strides list at`},
+		// viewGraph's four addressings: the zero pair, b's read's step
+		// (twice: SetStrides, then SetSplit keeping it) and c's read's
+		// split.
+		{"addressing past the array", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = int32(len(g.Addressings)) },
+			`bundle "k": op "b": operand addressing 4 outside the graph's 4`},
+		{"negative addressing", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = -1 },
+			`bundle "k": op "b": operand addressing -1 outside the graph's 4`},
 		// An operand written on another line than its node's name has
 		// its position kept aside; viewGraph keeps none.
 		{"operand position past the kept ones", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].At = -1 },
@@ -349,7 +361,8 @@ func TestCatchesListCorruptions(t *testing.T) {
 		{"split with a negative length", func(g *ir.Graph) {
 			ref := g.AddInts([]int64{128, 128})
 			g.Ints[ref-1] = -4
-			g.Reads(&g.Bundles[0].Ops[2])[0].Split = ref
+			a := &g.Reads(&g.Bundles[0].Ops[2])[0]
+			a.Addressing = g.AddAddressing(ir.Addressing{Strides: g.AddressingOf(a).Strides, Split: ref})
 		}, `bundle "k": op "c": split list at`},
 		{"members past the array", func(g *ir.Graph) { g.Groups[1].Members.Off = int32(len(g.MemberLists)) }, `group 1: members [6, +1) outside the graph's 6 member entries`},
 		{"loop body past the items", func(g *ir.Graph) { g.Bundles[0].Loops[0].Body.Len = 5 }, `bundle "k": loop "L": body [0, +5) outside the graph's 4 items`},

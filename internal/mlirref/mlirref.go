@@ -482,7 +482,7 @@ func (e *emitter) file(oi int, accs []ir.Access, uses [][]*symbol, n int) {
 			}
 		}
 		facts.storage = append(facts.storage, st)
-		facts.split = append(facts.split, a.Split.Present())
+		facts.split = append(facts.split, g.AddressingOf(&a).Split.Present())
 		facts.table = append(facts.table, row)
 	}
 	// Reading 6: against the first op of each earlier file, in file

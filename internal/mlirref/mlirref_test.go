@@ -177,7 +177,10 @@ module {
 func TestCoresSlices(t *testing.T) {
 	ints := &ir.Graph{} // holds the accesses' strides and splits
 	acc := func(buf int32, strides, split []int64) ir.Access {
-		return ir.Access{Buffer: buf, Strides: ints.AddInts(strides), Split: ints.AddInts(split)}
+		a := ir.Access{Buffer: buf}
+		ints.SetStrides(&a, strides)
+		ints.SetSplit(&a, split)
+		return a
 	}
 	g := &ir.Graph{
 		Name: "h",
@@ -216,7 +219,7 @@ func TestCoresSlices(t *testing.T) {
 			Body: ints.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}}),
 		}},
 	}
-	g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items = ints.Ints, ints.Accesses, ints.LoopLists, ints.MemberLists, ints.Items
+	g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items = ints.Ints, ints.Addressings, ints.Accesses, ints.LoopLists, ints.MemberLists, ints.Items
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

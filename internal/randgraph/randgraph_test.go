@@ -79,7 +79,7 @@ func TestV2Coverage(t *testing.T) {
 				}
 				if g.Cores(&op) != nil {
 					for _, a := range g.Reads(&op) {
-						if a.Split.Present() {
+						if g.AddressingOf(&a).Split.Present() {
 							split++
 						} else {
 							broadcast++

@@ -118,23 +118,33 @@ func Lookup(name string, opt Options) (Placer, error) {
 // the processing order of bundle-ir.md §3.3 step 1. Ties on all three keep input
 // order.
 func StartOrder(items []Interval) []int {
-	idx, _ := appendStartOrder(nil, nil, items)
+	idx, _ := appendStartOrder[int](nil, nil, items)
 	return idx
 }
 
-// AppendStartOrder appends StartOrder(items) to dst.
-func AppendStartOrder(dst []int, items []Interval) []int {
+// AppendStartOrder appends StartOrder(items) to dst, as int32 indices
+// (len(items) must fit in an int32): the planner appends them to its
+// candidate list, which holds int32.
+func AppendStartOrder(dst []int32, items []Interval) []int32 {
 	dst, _ = appendStartOrder(dst, nil, items)
 	return dst
 }
 
+// index is the type of the indices appendStartOrder appends: int for
+// StartOrder and FirstFit, int32 for AppendStartOrder.
+type index interface{ int | int32 }
+
 // appendStartOrder appends StartOrder(items) to dst, with pos as scratch
 // for the counting sort; it returns dst and pos, grown as needed.
-func appendStartOrder(dst, pos []int, items []Interval) ([]int, []int) {
+func appendStartOrder[I index](dst []I, pos []int, items []Interval) ([]I, []int) {
 	if lo, span, ok := denseSpan(items); ok {
 		return startOrderDense(dst, pos, items, lo, span)
 	}
-	return append(dst, startOrderSorted(items)...), pos
+	dst = slices.Grow(dst, len(items))
+	for _, i := range startOrderSorted(items) {
+		dst = append(dst, I(i))
+	}
+	return dst, pos
 }
 
 // byEndName orders intervals that start at the same step.
@@ -163,7 +173,7 @@ func startOrderSorted(items []Interval) []int {
 // startOrderDense is a counting sort by start over the span [lo, lo+span),
 // then a stable sort of each run of equal starts by (end, name): O(n + span)
 // for the usual handful of buffers starting at one step of a bundle.
-func startOrderDense(dst, pos []int, items []Interval, lo, span int) ([]int, []int) {
+func startOrderDense[I index](dst []I, pos []int, items []Interval, lo, span int) ([]I, []int) {
 	if cap(pos) < span+1 {
 		pos = make([]int, span+1)
 	}
@@ -181,14 +191,14 @@ func startOrderDense(dst, pos []int, items []Interval, lo, span int) ([]int, []i
 	next := pos[:span] // next[s]: the next slot for start lo+s
 	for i := range items {
 		s := items[i].Start - lo
-		idx[next[s]] = i
+		idx[next[s]] = I(i)
 		next[s]++
 	}
 	// next[s] is now the end of run s, which is where run s+1 starts.
 	start := 0
 	for s := 0; s < span; s++ {
 		if run := idx[start:next[s]]; len(run) > 1 {
-			slices.SortStableFunc(run, func(x, y int) int { return byEndName(&items[x], &items[y]) })
+			slices.SortStableFunc(run, func(x, y I) int { return byEndName(&items[x], &items[y]) })
 		}
 		start = next[s]
 	}

@@ -31,16 +31,27 @@ func TestDenseAndSortedPathsAgree(t *testing.T) {
 		if _, _, dense := denseSpan(items); dense != (span <= 4*n+64) {
 			t.Fatalf("trial %d: denseSpan says %v for span %d over %d items", trial, dense, span, n)
 		}
+		want := startOrderSorted(items)
+		// AppendStartOrder, which appends int32 indices (after a
+		// prefix here), gives the same order on either path.
+		got32 := AppendStartOrder([]int32{-1}, items)
+		if len(got32) != len(want)+1 || got32[0] != -1 {
+			t.Fatalf("trial %d: AppendStartOrder gave %v, want -1 then %v", trial, got32, want)
+		}
+		for k, i := range want {
+			if got32[k+1] != int32(i) {
+				t.Fatalf("trial %d: AppendStartOrder gave %v, want -1 then %v", trial, got32, want)
+			}
+		}
 		if span > 1<<16 {
 			// Too sparse to count over (the public functions sort);
 			// still check that they agree with the sorting paths.
-			if !slices.Equal(StartOrder(items), startOrderSorted(items)) || LowerBound(items) != lowerBoundSorted(items) {
+			if !slices.Equal(StartOrder(items), want) || LowerBound(items) != lowerBoundSorted(items) {
 				t.Fatalf("trial %d: public functions disagree with the sorting paths", trial)
 			}
 			continue
 		}
-		want := startOrderSorted(items)
-		if got, _ := startOrderDense(nil, nil, items, lo, span); !slices.Equal(got, want) {
+		if got, _ := startOrderDense[int](nil, nil, items, lo, span); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: dense order %v, sorted %v\n%v", trial, got, want, items)
 		}
 		// Appending after a prefix, with scratch left dirty by an

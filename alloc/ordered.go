@@ -21,11 +21,13 @@ type Ordered func(n int, budget int64, item func(k int) (size int64, start, end 
 
 // SortStartOrder sorts idx, distinct indices of intervals numbered in
 // name order, into StartOrder's order: by start, then end, then index
-// (that is, name). steps(i) returns interval i's start and end.
+// (that is, name). steps(i) returns interval i's start and end. The
+// indices are int32, as the planner's candidate lists (which it sorts in
+// place) hold them.
 //
 // As StartOrder, it counts over steps when the intervals are dense in
 // time (see denseSpan) and sorts otherwise.
-func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
+func SortStartOrder(idx []int32, steps func(i int32) (start, end int)) {
 	if len(idx) < 2 {
 		return
 	}
@@ -34,7 +36,7 @@ func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
 		s, e := steps(i)
 		lo, hi = min(lo, s), max(hi, e)
 	}
-	byEndIndex := func(x, y int) int {
+	byEndIndex := func(x, y int32) int {
 		_, ex := steps(x)
 		_, ey := steps(y)
 		if c := cmp.Compare(ex, ey); c != 0 {
@@ -43,7 +45,7 @@ func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
 		return cmp.Compare(x, y)
 	}
 	if hi-lo >= 4*len(idx)+64 {
-		slices.SortFunc(idx, func(x, y int) int {
+		slices.SortFunc(idx, func(x, y int32) int {
 			sx, _ := steps(x)
 			sy, _ := steps(y)
 			if c := cmp.Compare(sx, sy); c != 0 {
@@ -90,7 +92,7 @@ func SortStartOrder(idx []int, steps func(i int) (start, end int)) {
 // FirstFit's is (and dropped after a huge call).
 type orderState struct {
 	pos []int32
-	tmp []int
+	tmp []int32
 }
 
 var orderPool = sync.Pool{New: func() any { return new(orderState) }}

@@ -34,11 +34,11 @@ func TestSortStartOrderMatchesStartOrder(t *testing.T) {
 		}
 		namedInOrder(items)
 		// A random subset, shuffled.
-		var idx, want []int
+		var idx, want []int32
 		sub := make([]Interval, 0, n)
 		for i := range items {
 			if iter%2 == 0 || rng.Intn(3) > 0 {
-				idx = append(idx, i)
+				idx = append(idx, int32(i))
 				sub = append(sub, items[i])
 			}
 		}
@@ -46,7 +46,7 @@ func TestSortStartOrderMatchesStartOrder(t *testing.T) {
 			want = append(want, idx[k])
 		}
 		rng.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
-		steps := func(i int) (int, int) { return items[i].Start, items[i].End }
+		steps := func(i int32) (int, int) { return items[i].Start, items[i].End }
 		SortStartOrder(idx, steps)
 		if !slices.Equal(idx, want) {
 			t.Fatalf("iter %d (n=%d spread=%d): got %v, want %v", iter, n, spread, idx, want)

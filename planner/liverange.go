@@ -30,11 +30,11 @@ func planBundles(g *ir.Graph, p *Result, opt Options, place alloc.Func, ordered 
 	for bi := range nb {
 		at[bi+1] += at[bi]
 	}
-	cands := make([]int, at[nb])
+	cands := make([]int32, at[nb])
 	next := slices.Clone(at[:nb])
 	for gi := range p.Groups {
 		if b := p.Groups[gi].Bundle; b >= 0 {
-			cands[next[b]] = gi
+			cands[next[b]] = int32(gi)
 			next[b]++
 		}
 	}
@@ -95,7 +95,7 @@ type scratch struct {
 //     the outermost loop's start if the group is written at or before
 //     that loop's end: the first write after s (or at s) decides, which is
 //     what pending waits for.
-func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, cands []int, collect bool) {
+func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, cands []int32, collect bool) {
 	if len(cands) == 0 {
 		return
 	}
@@ -170,12 +170,12 @@ func (sc *scratch) liveRanges(g *ir.Graph, p *Result, bi int, pending []bool, ca
 // An allocator with an ordered form (Options.Ordered) reads the
 // candidates straight from the plan; any other is handed them as
 // []alloc.Interval, in the order of their first touch, as it always was.
-func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, ordered alloc.Ordered, cands []int) {
+func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place alloc.Func, ordered alloc.Ordered, cands []int32) {
 	if len(cands) == 0 {
 		return
 	}
 	pb := &p.Bundles[bi]
-	steps := func(gi int) (int, int) { pg := &p.Groups[gi]; return int(pg.Start), int(pg.End) }
+	steps := func(gi int32) (int, int) { pg := &p.Groups[gi]; return int(pg.Start), int(pg.End) }
 	if ordered != nil {
 		alloc.SortStartOrder(cands, steps)
 		item := func(k int) (int64, int, int) {
@@ -212,7 +212,7 @@ func (sc *scratch) place(g *ir.Graph, p *Result, bi int, budget int64, place all
 	pb.LowerBound = LowerBound(items)
 	out := alloc.AppendStartOrder(cands[:0], items)
 	for j, k := range out {
-		gi := int(sc.firstTouch[k])
+		gi := sc.firstTouch[k]
 		out[j] = gi
 		if off := res.Offsets[k]; off >= 0 {
 			p.Groups[gi].Offset = off

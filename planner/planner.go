@@ -188,8 +188,10 @@ type Result struct {
 	Bundles []Bundle
 	// CandidateGroups holds every bundle's candidates, bundle after
 	// bundle: each Bundle.Candidates locates its own (read them with
-	// Candidates).
-	CandidateGroups []int
+	// Candidates). An entry is an ir.Graph.Groups index, int32 (4 bytes)
+	// as the graph's own group indices are: a plan holds one per
+	// candidate.
+	CandidateGroups []int32
 	// Compare, when set (--compare), lists the pool sizes other
 	// allocators would need; the plan JSON shows them per bundle.
 	Compare []Alternative
@@ -238,7 +240,7 @@ func (b Bundle) HasPool() bool { return b.Candidates.Len > 0 }
 
 // Candidates returns bundle bi's candidates (see Bundle.Candidates),
 // capacity capped.
-func (p *Result) Candidates(bi int) []int {
+func (p *Result) Candidates(bi int) []int32 {
 	s := p.Bundles[bi].Candidates
 	return p.CandidateGroups[s.Off : s.Off+s.Len : s.Off+s.Len]
 }

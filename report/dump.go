@@ -101,7 +101,7 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 		}
 		var cands []string
 		for _, gi := range p.Candidates(bi) {
-			c := groupName(g, gi) + "@"
+			c := groupName(g, int(gi)) + "@"
 			if off := p.Groups[gi].Offset; off >= 0 {
 				c += strconv.FormatInt(off, 10)
 			} else {

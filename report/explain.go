@@ -336,11 +336,11 @@ func shareBytes(p *planner.Result, gi int) []int {
 	var out []int
 	for _, o := range p.Candidates(int(pg.Bundle)) {
 		og := &p.Groups[o]
-		if o == gi || og.Offset < 0 {
+		if int(o) == gi || og.Offset < 0 {
 			continue
 		}
 		if og.Offset < hi && lo < og.Offset+g.Groups[o].Size {
-			out = append(out, o)
+			out = append(out, int(o))
 		}
 	}
 	sortByOffset(p, out)
@@ -354,8 +354,8 @@ func liveWith(p *planner.Result, gi int) []int {
 	var out []int
 	for _, o := range p.Candidates(int(pg.Bundle)) {
 		og := &p.Groups[o]
-		if o != gi && og.Offset >= 0 && og.Start <= pg.End && pg.Start <= og.End {
-			out = append(out, o)
+		if int(o) != gi && og.Offset >= 0 && og.Start <= pg.End && pg.Start <= og.End {
+			out = append(out, int(o))
 		}
 	}
 	sortByOffset(p, out)

@@ -250,7 +250,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 	for _, gi := range p.Candidates(bi) {
 		pg := p.Groups[gi]
 		if pg.Offset >= 0 && g.Groups[gi].Members.Len == 1 && (largest < 0 || int64(pg.End-pg.Start+1)*g.Groups[gi].Size > int64(p.Groups[largest].End-p.Groups[largest].Start+1)*g.Groups[largest].Size) {
-			largest = gi
+			largest = int(gi)
 		}
 	}
 	if largest >= 0 {
@@ -295,7 +295,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		t.Logf("no pooled view: searching a pooled root")
 		for _, gi := range p.Candidates(bi) {
 			if p.Groups[gi].Offset >= 0 {
-				group = gi
+				group = int(gi)
 				break
 			}
 		}

@@ -462,7 +462,7 @@ func (d *svgDoc) buffers(p *planner.Result, bi int, sc svgScale, placed []box) {
 		if pg.Offset < 0 {
 			continue
 		}
-		name := groupName(g, gi)
+		name := groupName(g, int(gi))
 		size := g.Groups[gi].Size
 		x, y, rw, rh := sc.Drawn(int(pg.Start), int(pg.End), pg.Offset, size)
 		fill, dark := colors(name)
@@ -470,7 +470,7 @@ func (d *svgDoc) buffers(p *planner.Result, bi int, sc svgScale, placed []box) {
 		// darker shade of their own colour, so that a buffer thinner
 		// than a pixel still shows as a hairline.
 		r := svgRect{Name: name, Offset: pg.Offset, Size: size, Class: "b", X: num(x), Y: num(y), W: num(rw), H: num(rh), Fill: fill,
-			Title: fmt.Sprintf("%s: %s (%d bytes), steps %d..%d, offset %d%s", name, HumanSize(size), size, pg.Start, pg.End, pg.Offset, viewsNote(g, gi))}
+			Title: fmt.Sprintf("%s: %s (%d bytes), steps %d..%d, offset %d%s", name, HumanSize(size), size, pg.Start, pg.End, pg.Offset, viewsNote(g, int(gi)))}
 		if rw < 3 || rh < 6 {
 			r.Class, r.Stroke = "s", dark
 		}

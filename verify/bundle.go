@@ -360,7 +360,7 @@ func (c *checker) checkBundle(s *scratch, bi int) {
 	} else {
 		listed := p.CandidateGroups[cs.Off : cs.Off+cs.Len]
 		for k := range m {
-			if listed[k] != int(x.group(k)) {
+			if listed[k] != x.group(k) {
 				c.fail("bundle %q: candidate %d is group %d, (start, end, name) order gives %q", b.Name, k, listed[k], x.name(k))
 				break
 			}

@@ -306,8 +306,8 @@ func TestCatchesMutations(t *testing.T) {
 			for _, a := range p.Candidates(bi) {
 				for _, b := range p.Candidates(bi) {
 					ga, gb := p.Groups[a], p.Groups[b]
-					if a != b && p.Pooled(a, bi) && p.Pooled(b, bi) && ga.Start <= gb.End && gb.Start <= ga.End {
-						return a, b, true
+					if a != b && p.Pooled(int(a), bi) && p.Pooled(int(b), bi) && ga.Start <= gb.End && gb.Start <= ga.End {
+						return int(a), int(b), true
 					}
 				}
 			}
@@ -609,7 +609,7 @@ func corruptedSynth(t *testing.T) (*planner.Result, []int) {
 	pooledIn := func(bi int) int {
 		for _, gi := range p.Candidates(bi) {
 			if p.Groups[gi].Offset >= 0 {
-				return gi
+				return int(gi)
 			}
 		}
 		t.Fatalf("bundle %d pools nothing", bi)

@@ -228,7 +228,7 @@ func TestCoresSlices(t *testing.T) {
 			{Reason: planner.LX, Bundle: -1, Offset: -1},
 		},
 		Bundles:         []planner.Bundle{{Candidates: ir.Span{Off: 0, Len: 1}, PoolSize: 1536}},
-		CandidateGroups: []int{1},
+		CandidateGroups: []int32{1},
 	}
 	expect(t, Emit(g, p, 0, Options{}), `#map_0 = affine_map<(d0)[s0] -> (s0 + 128*d0)>
 module {

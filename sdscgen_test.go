@@ -56,7 +56,7 @@ func TestZeroOptions(t *testing.T) {
 // reasonOf is the decision for the group of buffer name.
 func reasonOf(res *sdscgen.Result, name string) planner.Reason {
 	for _, b := range res.Graph.Buffers.All() {
-		if b.Name == name {
+		if res.Graph.Str(b.Name) == name {
 			return res.Plan.Groups[b.Group].Reason
 		}
 	}

@@ -151,12 +151,16 @@ func newBuilder(file string, size int) *builder {
 		ops:   slab.Slab[ir.Op]{First: size / 80, Max: 1 << 14},
 		loops: slab.Slab[ir.Loop]{First: size / 400, Max: 1 << 14},
 	}
+	// The names the graph keeps are tokens of the source, each stored
+	// once: a source under a block's size needs one block of at most its
+	// size (see ir.NameStore).
+	b.g.Names.SizeFirst(size)
 	if size > 0 && size < smallSource {
 		b.small = true
 		// A name per 80 bytes (at 10k ops) filled the table sized for
 		// one per 96 to near its 3/4 limit, where linear probing makes
 		// long runs: twice the slots keep it under half full.
-		b.names = newNameTable(size / 40)
+		b.names = newNameTable(size/40, &b.g.Names)
 		b.byPre = fresh.Make[int32](size / 40)
 		// The lists that grew by appending, each growth a copy and
 		// the clearing of the new array's tail (pages touched twice):
@@ -173,7 +177,7 @@ func newBuilder(file string, size int) *builder {
 		b.g.Buffers.SizeFirst(size / 64)
 		b.g.Accesses.SizeFirst(size / 33)
 	} else {
-		b.names = newNameTable(size / 96)
+		b.names = newNameTable(size/96, &b.g.Names)
 	}
 	b.lists.seed, b.pairs.seed = b.names.seed64, b.names.seed64
 	return b
@@ -213,7 +217,7 @@ func (b *builder) keyword(t Name) {
 
 func (b *builder) graphName(t Name) {
 	b.keyword(t)
-	b.g.Name, b.g.Pos = b.names.arena.str(b.names.arena.copy(t.Value)), t.Pos
+	b.g.Name, b.g.Pos = b.g.Str(b.g.AddName(t.Value)), t.Pos
 }
 
 // buffer records a buffer declaration; pre is its name's token's (see
@@ -234,7 +238,7 @@ func (b *builder) buffer(d *BufferDecl, pre int32, hash uint64) {
 	// Field by field: Push returns a zero element in place, and a
 	// composite literal would be built aside and copied.
 	nb := b.g.Buffers.Push(int32(n))
-	nb.Name, nb.Pos, nb.Size, nb.View = b.names.name(id), d.Name.Pos, size, -1
+	nb.Name, nb.Pos, nb.Size, nb.View = e.ref, d.Name.Pos, size, -1
 }
 
 // size computes a buffer's byte size rounded up to whole sticks; it
@@ -327,21 +331,21 @@ func (b *builder) list(kind string, names []Name) {
 }
 
 // node declares a node name in the node namespace and returns the
-// graph's copy of it. Duplicates are found in finish (nodeDuplicates):
-// node names are only ever declared, never looked up, so sorting them
-// once is cheaper than a probe of the name table each.
-func (b *builder) node(t Name) string {
+// graph's copy of it, in Graph.Names. Duplicates are found in finish
+// (nodeDuplicates): node names are only ever declared, never looked up,
+// so sorting them once is cheaper than a probe of the name table each.
+func (b *builder) node(t Name) ir.Name {
 	b.keyword(t)
 	if len(t.Value) > maxNodeName {
 		b.errorf(t.Pos, "node name is %d bytes long; at most %d are allowed", len(t.Value), maxNodeName)
 	}
-	ref := b.names.arena.copy(t.Value)
+	ref := b.g.AddName(t.Value)
 	if k := len(b.nodeDecls) - 1; k < 0 || len(b.nodeDecls[k]) == cap(b.nodeDecls[k]) {
 		b.nodeDecls = append(b.nodeDecls, make([]nodeDecl, 0, chunkCap(64, len(b.nodeDecls), nodeChunk)))
 	}
 	last := &b.nodeDecls[len(b.nodeDecls)-1]
 	*last = append(*last, nodeDecl{prefix: prefix8(t.Value), ref: ref, pos: t.Pos})
-	return b.names.arena.str(ref)
+	return ref
 }
 
 const nodeChunk = 1 << 16
@@ -360,16 +364,17 @@ func chunkCap(first, k, limit int) int {
 
 // nodeDecl is one node name declaration, for nodeDuplicates.
 type nodeDecl struct {
-	prefix uint64 // prefix8 of the name
-	ref    arenaRef
+	prefix uint64  // prefix8 of the name
+	ref    ir.Name // the name, in Graph.Names
 	pos    Pos
 }
 
 // nodeDuplicates reports to errs every node name in decls declared
 // before, at the later declarations, naming the first; the names are in
-// arena. It touches nothing else of the builder, so that finish can run
-// it beside its other steps; measure is the builder's (builder.measure).
-func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorList, measure func()) {
+// names, the graph's store. It touches nothing else of the builder, so
+// that finish can run it beside its other steps (which read the store
+// and add no name to it); measure is the builder's (builder.measure).
+func nodeDuplicates(file string, decls [][]nodeDecl, names *ir.NameStore, errs *ErrorList, measure func()) {
 	// starts[c] is the index of chunk c's first declaration.
 	starts := make([]int, len(decls))
 	n := 0
@@ -387,7 +392,7 @@ func nodeDuplicates(file string, decls [][]nodeDecl, arena *arena, errs *ErrorLi
 			keys = append(keys, prefixKey{chunk[j].prefix, int32(starts[c] + j)})
 		}
 	}
-	name := func(i int32) string { return arena.str(decl(i).ref) }
+	name := func(i int32) string { return names.Str(decl(i).ref) }
 	// Sorted stably by name, the declarations of one name are adjacent,
 	// in source order.
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
@@ -459,8 +464,8 @@ func astInts(l *IntList) ints {
 // leafState is the leaf node being built, from leafStart to leafEnd.
 type leafState struct {
 	cpu, top bool
-	name     Name   // as written (messages only)
-	node     string // the graph's copy of the name
+	name     Name    // as written (messages only)
+	node     ir.Name // the graph's copy of the name
 	// dst is where its accesses go: Graph.Accesses for an op and a
 	// top-level cpu node, refs for a misplaced one; they start at
 	// off, its writes at off+nreads (nreads < 0 until writes).
@@ -495,7 +500,7 @@ func (b *builder) leafStart(cpu bool, pos Pos, name Name) {
 		lf.dst, lf.fars = &b.refs, &b.refFars
 	case lf.top:
 		lf.node = b.node(name)
-		b.startBundle(lf.node, name.Pos, ir.KindOp)
+		b.startBundle(b.g.Str(lf.node), name.Pos, ir.KindOp)
 		lf.dst = &b.g.Accesses
 	default:
 		lf.node = b.node(name)
@@ -536,7 +541,7 @@ func (b *builder) internKind(s string) int32 {
 			b.g.Kinds = []string{""}
 		}
 		// s may be in the parser's window: the graph keeps a copy.
-		c := b.names.arena.str(b.names.arena.copy(s))
+		c := b.g.Str(b.g.AddName(s))
 		k = int32(len(b.g.Kinds))
 		b.g.Kinds = append(b.g.Kinds, c)
 		b.kindIDs[c] = k
@@ -731,7 +736,7 @@ func (b *builder) leafEnd() {
 	switch {
 	case lf.cpu && lf.top:
 		b.g.CPU = append(b.g.CPU, ir.CPUNode{
-			Name:     lf.node,
+			Name:     b.g.Str(lf.node),
 			Pos:      lf.name.Pos,
 			NReads:   int32(lf.nreads),
 			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
@@ -772,7 +777,7 @@ func (b *builder) leafEnd() {
 }
 
 func (b *builder) openFused(name Name) {
-	s := b.node(name)
+	s := b.g.Str(b.node(name))
 	if len(b.open) == 0 {
 		b.startBundle(s, name.Pos, ir.KindFused)
 	}
@@ -782,7 +787,7 @@ func (b *builder) openFused(name Name) {
 }
 
 func (b *builder) openLoop(name, count Name) {
-	s := b.node(name)
+	s := b.g.Str(b.node(name))
 	if len(b.open) == 0 {
 		b.startBundle(s, name.Pos, ir.KindLoop)
 	}
@@ -1020,11 +1025,11 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	}
 	if b.small && b.dupAside > 0 && nodes >= b.dupAside && b.memHook == nil {
 		dupDone = make(chan struct{})
-		decls, arena := b.nodeDecls, &b.names.arena
+		decls := b.nodeDecls
 		b.nodeDecls = nil
 		go func() {
 			defer close(dupDone)
-			nodeDuplicates(b.file, decls, arena, &dupErrs, b.measure)
+			nodeDuplicates(b.file, decls, &g.Names, &dupErrs, b.measure)
 		}()
 	}
 	b.resolveRenames()
@@ -1054,7 +1059,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	resolve := func(ref, i int, acc *ir.Access, far int64) {
 		written := ""
 		if enc := acc.Buffer; enc >= 0 {
-			written = g.Buffers.At(int(enc)).Name
+			written = g.Str(g.Buffers.At(int(enc)).Name)
 			if shadow != nil && shadow[enc] != 0 {
 				acc.Buffer = int32(b.renameTo[shadow[enc]-1])
 			}
@@ -1079,7 +1084,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			b.errs.add(posOf(ref, i, acc).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
 		case far >= buf.Size:
 			b.errs.add(posOf(ref, i, acc).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
-				quoteText(written), far, quoteText(buf.Name), buf.Size)
+				quoteText(written), far, quoteText(g.Str(buf.Name)), buf.Size)
 		}
 	}
 	for ref, arr := range [2]struct {
@@ -1119,7 +1124,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	b.suggestNames()
 	b.names.slots, b.names.entries = nil, nil
 	if dupDone == nil {
-		nodeDuplicates(b.file, b.nodeDecls, &b.names.arena, &b.errs, b.measure)
+		nodeDuplicates(b.file, b.nodeDecls, &g.Names, &b.errs, b.measure)
 		b.nodeDecls = nil
 	}
 	b.names = nil

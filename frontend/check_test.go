@@ -33,18 +33,18 @@ func dump(g *ir.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s\n", g.Name)
 	for _, x := range g.Buffers.All() {
-		fmt.Fprintf(&b, "buffer %s %d group=%s", x.Name, x.Size, g.GroupKey(&g.Groups[x.Group]))
+		fmt.Fprintf(&b, "buffer %s %d group=%s", g.Str(x.Name), x.Size, g.GroupKey(&g.Groups[x.Group]))
 		if v := g.ViewOf(x); v.Alias >= 0 {
-			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Buffers.At(int(v.Alias)).Name, v.AliasOffset, v.ViewOffset)
+			fmt.Fprintf(&b, " alias=%s+%d view=%d", g.Str(g.Buffers.At(int(v.Alias)).Name), v.AliasOffset, v.ViewOffset)
 		}
 		b.WriteString("\n")
 	}
 	for _, x := range g.Groups {
 		var m []string
 		for _, i := range g.Members(&x) {
-			m = append(m, g.Buffers.At(int(i)).Name)
+			m = append(m, g.Str(g.Buffers.At(int(i)).Name))
 		}
-		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Buffers.At(int(x.Root)).Name, strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Str(g.Buffers.At(int(x.Root)).Name), strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -58,7 +58,7 @@ func dump(g *ir.Graph) string {
 	acc := func(as []ir.Access) string {
 		var s []string
 		for _, a := range as {
-			x := g.Buffers.At(int(a.Buffer)).Name
+			x := g.Str(g.Buffers.At(int(a.Buffer)).Name)
 			if st := g.Strides(&a); st != nil {
 				x += fmt.Sprint(st)
 			}
@@ -94,7 +94,7 @@ func dump(g *ir.Graph) string {
 			if o.Kind != 0 {
 				cores = fmt.Sprintf(" kind=%d:%s", o.Kind, g.OpKind(&o)) + cores
 			}
-			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", step, o.Name, cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
+			fmt.Fprintf(&b, "  op%d %s%s loops=%v reads=[%s] writes=[%s]\n", step, g.Str(o.Name), cores, g.OpLoops(&o), acc(g.Reads(&o)), acc(g.Writes(&o)))
 		}
 	}
 	for _, c := range g.CPU {
@@ -224,8 +224,8 @@ func TestSizes(t *testing.T) {
 		t.Fatalf("got %d buffers", g.Buffers.Len())
 	}
 	for _, b := range g.Buffers.All() {
-		if b.Size != want[b.Name] {
-			t.Errorf("size of %s = %d, want %d", b.Name, b.Size, want[b.Name])
+		if b.Size != want[g.Str(b.Name)] {
+			t.Errorf("size of %s = %d, want %d", g.Str(b.Name), b.Size, want[g.Str(b.Name)])
 		}
 	}
 }
@@ -457,13 +457,13 @@ func TestViews(t *testing.T) {
 		t.Fatalf("%d buffers", g.Buffers.Len())
 	}
 	for _, b := range g.Buffers.All() {
-		w := want[b.Name]
+		w := want[g.Str(b.Name)]
 		alias, v := "", g.ViewOf(b)
 		if v.Alias >= 0 {
-			alias = g.Buffers.At(int(v.Alias)).Name
+			alias = g.Str(g.Buffers.At(int(v.Alias)).Name)
 		}
 		if alias != w.alias || v.AliasOffset != w.off || v.ViewOffset != w.vof {
-			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", b.Name, alias, v.AliasOffset, v.ViewOffset, w.alias, w.off, w.vof)
+			t.Errorf("%s: alias %q + %d, view offset %d; want %q + %d, %d", g.Str(b.Name), alias, v.AliasOffset, v.ViewOffset, w.alias, w.off, w.vof)
 		}
 	}
 	if len(g.Groups) != 2 {
@@ -475,8 +475,8 @@ func TestViews(t *testing.T) {
 		members    int
 	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
 		gr := &g.Groups[i]
-		if g.GroupKey(gr) != w.name || g.Buffers.At(int(gr.Root)).Name != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
-			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Buffers.At(int(gr.Root)).Name, gr.Size, len(g.Members(gr)), w)
+		if g.GroupKey(gr) != w.name || g.Str(g.Buffers.At(int(gr.Root)).Name) != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Str(g.Buffers.At(int(gr.Root)).Name), gr.Size, len(g.Members(gr)), w)
 		}
 	}
 }
@@ -535,7 +535,7 @@ func TestCores(t *testing.T) {
 		var op *ir.Op
 		for i := range g.Bundles {
 			for j := range g.Bundles[i].Ops {
-				if g.Bundles[i].Name == c.bundle && g.Bundles[i].Ops[j].Name == c.op {
+				if g.Bundles[i].Name == c.bundle && g.Str(g.Bundles[i].Ops[j].Name) == c.op {
 					op = &g.Bundles[i].Ops[j]
 				}
 			}
@@ -567,7 +567,7 @@ func TestCores(t *testing.T) {
 	}
 	// twice reads x with two different steps: both kept, in order.
 	tw := g.Bundles[0].Ops[3]
-	if tw.Name != "twice" || fmt.Sprint(g.Strides(&g.Reads(&tw)[0]), g.Strides(&g.Reads(&tw)[1])) != "[4096] [8192]" || g.Reads(&tw)[0].Buffer != g.Reads(&tw)[1].Buffer {
+	if g.Str(tw.Name) != "twice" || fmt.Sprint(g.Strides(&g.Reads(&tw)[0]), g.Strides(&g.Reads(&tw)[1])) != "[4096] [8192]" || g.Reads(&tw)[0].Buffer != g.Reads(&tw)[1].Buffer {
 		t.Errorf("twice: %+v", g.Reads(&tw))
 	}
 	// rw reads z and zv and writes z: one storage, two names.
@@ -595,7 +595,7 @@ func TestKinds(t *testing.T) {
 		got := map[string]int32{}
 		for _, b := range g.Bundles {
 			for i := range b.Ops {
-				got[b.Ops[i].Name] = b.Ops[i].Kind
+				got[g.Str(b.Ops[i].Name)] = b.Ops[i].Kind
 			}
 		}
 		wantOps := map[string]int32{"relu0": 1, "relu1": 1, "add2": 2, "plain3": 0, "t4": 3, "relu5": 1, "odd6": 4, "alone": 0}
@@ -606,7 +606,7 @@ func TestKinds(t *testing.T) {
 		u := g.Unfused()
 		for _, b := range u.Bundles {
 			want := ""
-			if k := wantOps[b.Ops[0].Name]; k > 0 {
+			if k := wantOps[u.Str(b.Ops[0].Name)]; k > 0 {
 				want = g.Kinds[k]
 			}
 			if got := u.OpKind(&b.Ops[0]); got != want {

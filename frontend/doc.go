@@ -106,7 +106,7 @@
 // same parser with the checker attached: the slabs are then scratch,
 // reused for the
 // next construct, and the source is read in place, not copied (every name
-// the graph keeps is copied into the checker's arena).
+// the graph keeps is copied into the graph's name store, ir.NameStore).
 //
 // The grammar is also written for participle in ast.go, and
 // parseReference runs it. That parser is the executable reference: the
@@ -150,5 +150,7 @@
 // random probe per name), and the garbage collector marking the graph.
 // That marking is kept small by the graph's layout (see ir.Op): an op
 // holds no list of its own, only spans into graph-wide arrays that hold
-// no pointers, so the collector follows one pointer per op (its name).
+// no pointers, and its name, like a buffer's, is an ir.Name into the
+// graph's name store (a few hundred 64 KiB blocks), so the collector
+// follows no pointer per op or buffer: their arrays are never scanned.
 package frontend

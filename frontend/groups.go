@@ -135,7 +135,7 @@ func (b *builder) buildGroups(claims []int) {
 		}
 		if first := lineOf[v]; first != nil {
 			b.errorf(a.viewPos, "%s is already a view of %s (alias at %s)",
-				quoteText(a.viewName), quoteText(bufs.At(int(g.ViewOf(bufs.At(v)).Alias)).Name), at(first.viewPos))
+				quoteText(a.viewName), quoteText(g.Str(bufs.At(int(g.ViewOf(bufs.At(v)).Alias)).Name)), at(first.viewPos))
 			continue
 		}
 		lineOf[v] = a
@@ -179,11 +179,11 @@ func (b *builder) buildGroups(claims []int) {
 			groupOf[r] = k + 1
 		}
 		count[k]++
-		if bf.Name < bufs.At(int(nameOf[k])).Name {
+		if g.Str(bf.Name) < g.Str(bufs.At(int(nameOf[k])).Name) {
 			nameOf[k] = int32(i)
 		}
 	}
-	rank := groupOrder(bufs, nameOf) // group number -> index in Groups
+	rank := groupOrder(g, nameOf) // group number -> index in Groups
 	nameOf = nil
 	g.Groups = make([]ir.Group, len(rank))
 	// Each group's Members starts empty at its place in the one member
@@ -217,14 +217,15 @@ func (b *builder) buildGroups(claims []int) {
 }
 
 // groupOrder returns the rank of every group when the groups are sorted
-// by name, nameOf[k] being the buffer that names group k.
-func groupOrder(bufs *ir.Chunked[ir.Buffer], nameOf []int32) []int32 {
+// by name, nameOf[k] being the buffer of g that names group k.
+func groupOrder(g *ir.Graph, nameOf []int32) []int32 {
+	bufs := &g.Buffers
 	keys := make([]prefixKey, len(nameOf))
 	for k, i := range nameOf {
-		keys[k] = prefixKey{prefix8(bufs.At(int(i)).Name), int32(k)}
+		keys[k] = prefixKey{prefix8(g.Str(bufs.At(int(i)).Name)), int32(k)}
 	}
 	keys = sortByPrefix(keys, func(a, b prefixKey) int {
-		return strings.Compare(bufs.At(int(nameOf[a.k])).Name, bufs.At(int(nameOf[b.k])).Name)
+		return strings.Compare(g.Str(bufs.At(int(nameOf[a.k])).Name), g.Str(bufs.At(int(nameOf[b.k])).Name))
 	})
 	rank := make([]int32, len(keys))
 	for r := range keys {
@@ -363,7 +364,7 @@ func (b *builder) viewOffsets(lineOf []*aliasRec) []int32 {
 				if a.hasOffset {
 					pos = a.offPos
 				}
-				name := quoteText(bm.Name)
+				name := quoteText(g.Str(bm.Name))
 				sum, fits := add(base, v.AliasOffset)
 				if !fits {
 					b.errorf(pos, "view offset of %s overflows int64 (%d + %d)", name, base, v.AliasOffset)
@@ -392,6 +393,6 @@ func (b *builder) aliasCycle(loop []int, lineOf []*aliasRec) {
 			first = k
 		}
 	}
-	name := func(k int) string { return b.g.Buffers.At(loop[(first+k)%len(loop)]).Name }
+	name := func(k int) string { return b.g.Str(b.g.Buffers.At(loop[(first+k)%len(loop)]).Name) }
 	b.errorf(lineOf[loop[first]].viewPos, "alias cycle: %s", cycleText(len(loop), name))
 }

@@ -35,11 +35,11 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			}
 			inGroup[m]++
 			if int(b.Group) != gi {
-				t.Errorf("buffer %q in group %q says group %d", b.Name, g.GroupKey(&gr), b.Group)
+				t.Errorf("buffer %q in group %q says group %d", g.Str(b.Name), g.GroupKey(&gr), b.Group)
 			}
 			size = max(size, g.ViewOf(b).ViewOffset+b.Size)
-			if name == "" || b.Name < name {
-				name = b.Name
+			if name == "" || g.Str(b.Name) < name {
+				name = g.Str(b.Name)
 			}
 		}
 		if roots != 1 {
@@ -52,7 +52,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 	views := 0
 	for i, b := range g.Buffers.All() {
 		if inGroup[i] != 1 || b.Size < 0 || b.Size%ir.StickBytes != 0 {
-			t.Errorf("buffer %q: in %d groups, size %d", b.Name, inGroup[i], b.Size)
+			t.Errorf("buffer %q: in %d groups, size %d", g.Str(b.Name), inGroup[i], b.Size)
 		}
 		// A view sits at its base's view offset plus its own offset, in
 		// its base's group; a root at 0. The sum cannot overflow: the
@@ -62,10 +62,10 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		switch {
 		case b.View < 0:
 		case int(b.View) >= len(g.Views) || v.Alias < 0:
-			t.Errorf("view %q: View %d of %d, alias %d", b.Name, b.View, len(g.Views), v.Alias)
+			t.Errorf("view %q: View %d of %d, alias %d", g.Str(b.Name), b.View, len(g.Views), v.Alias)
 		case int(v.Alias) >= g.Buffers.Len() || g.Buffers.At(int(v.Alias)).Group != b.Group || v.AliasOffset < 0 ||
 			v.ViewOffset != g.ViewOf(g.Buffers.At(int(v.Alias))).ViewOffset+v.AliasOffset:
-			t.Errorf("view %q: alias %d + %d, view offset %d", b.Name, v.Alias, v.AliasOffset, v.ViewOffset)
+			t.Errorf("view %q: alias %d + %d, view offset %d", g.Str(b.Name), v.Alias, v.AliasOffset, v.ViewOffset)
 		default:
 			views++
 		}
@@ -139,7 +139,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			far += float64(s) * float64(loops[k]-1)
 		}
 		if b := g.Buffers.At(int(a.Buffer)); far != 0 && far >= float64(b.Size) && far < 1<<53 {
-			t.Errorf("access to %q reaches %v of %v bytes", b.Name, far, float64(b.Size))
+			t.Errorf("access to %q reaches %v of %v bytes", g.Str(b.Name), far, float64(b.Size))
 		}
 	}
 	// Addressings: the zero pair first, then distinct non-zero pairs.
@@ -170,7 +170,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		for i := range b.Ops {
 			k := b.Ops[i].Kind
 			if k < 0 || int(k) >= max(len(g.Kinds), 1) {
-				t.Errorf("op %q: kind %d of %d", b.Ops[i].Name, k, len(g.Kinds))
+				t.Errorf("op %q: kind %d of %d", g.Str(b.Ops[i].Name), k, len(g.Kinds))
 				continue
 			}
 			if k > 0 {
@@ -205,7 +205,7 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			for d, li := range g.OpLoops(&op) {
 				l := b.Loops[li]
 				if int(l.Depth) != d+1 || i < int(l.First) || i > int(l.Last) {
-					t.Errorf("op %q not inside its loop %d", op.Name, li)
+					t.Errorf("op %q not inside its loop %d", g.Str(op.Name), li)
 				}
 				counts = append(counts, l.Count)
 			}
@@ -213,13 +213,13 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				n := 1
 				for _, s := range g.Cores(&op) {
 					if s < 1 || s > ir.MaxCores {
-						t.Errorf("op %q: cores entry %d", op.Name, s)
+						t.Errorf("op %q: cores entry %d", g.Str(op.Name), s)
 					}
 					n *= int(min(s, ir.MaxCores+1))
 					n = min(n, ir.MaxCores+1)
 				}
 				if n > ir.MaxCores || len(g.Cores(&op)) == 0 {
-					t.Errorf("op %q: cores %v", op.Name, g.Cores(&op))
+					t.Errorf("op %q: cores %v", g.Str(op.Name), g.Cores(&op))
 				}
 			}
 			for _, a := range g.Reads(&op) {

@@ -2,11 +2,11 @@ package frontend
 
 import (
 	"hash/maphash"
-	"strings"
 	"unsafe"
 
 	"github.com/sdscgen/sdscgen/internal/fresh"
 	"github.com/sdscgen/sdscgen/internal/prefetch"
+	"github.com/sdscgen/sdscgen/ir"
 )
 
 // The checker's storage. A million-op graph names about 2.5 million
@@ -26,7 +26,9 @@ import (
 // cache miss in a table larger than the caches, at every probe: on the
 // wide family's graph, 2.7 million names, a third of the time the table
 // took.) The records hold no pointers, so that the garbage collector
-// never scans them.
+// never scans them. The names themselves are copied into the graph's
+// store (ir.Graph.Names), once each: a record's ir.Name is what the
+// graph's Buffer.Name of that name holds.
 type nameTable struct {
 	slots []uint64 // hash<<32 | id+1; 0: empty
 	n     int      // ids handed out
@@ -39,7 +41,9 @@ type nameTable struct {
 	// address (entry) is therefore valid only until the next intern.
 	entries [][]nameEntry
 	first   int // the first chunk's initial capacity
-	arena   arena
+	// store is the graph's name store, where intern copies each new
+	// name.
+	store *ir.NameStore
 	hasher
 	// recent caches the ids of the names looked up last, by hash: an
 	// op mostly reads what the op before it wrote, and a hit costs no
@@ -52,10 +56,10 @@ type nameTable struct {
 // (Node names are a namespace of their own, kept apart: see
 // builder.node.)
 type nameEntry struct {
-	ref  arenaRef // the name, a copy owned by the graph (see arena)
-	hash uint32   // the low 32 bits of the name's hash
-	buf  int32    // index of the buffer of that name, or -1
-	ren  int32    // index of the effective rename from it, or -1
+	ref  ir.Name // the name, in the graph's store
+	hash uint32  // the low 32 bits of the name's hash
+	buf  int32   // index of the buffer of that name, or -1
+	ren  int32   // index of the effective rename from it, or -1
 }
 
 const (
@@ -64,14 +68,15 @@ const (
 	minEntries = 64
 )
 
-// newNameTable returns a table sized for about hint names: it grows
-// (copying only the slots) when they are more.
-func newNameTable(hint int) *nameTable {
+// newNameTable returns a table sized for about hint names, which copies
+// the names into store: it grows (copying only the slots) when they are
+// more.
+func newNameTable(hint int, store *ir.NameStore) *nameTable {
 	n := 1 << 10
 	for 3*n < 4*hint && n < 1<<26 {
 		n *= 2
 	}
-	return &nameTable{slots: fresh.Make[uint64](n), hasher: newHasher(), first: min(max(hint, minEntries), entryChunk)}
+	return &nameTable{slots: fresh.Make[uint64](n), hasher: newHasher(), first: min(max(hint, minEntries), entryChunk), store: store}
 }
 
 // entry returns the record of id, valid until the next intern.
@@ -80,7 +85,7 @@ func (t *nameTable) entry(id int32) *nameEntry {
 }
 
 // name returns the name of id.
-func (t *nameTable) name(id int32) string { return t.arena.str(t.entry(id).ref) }
+func (t *nameTable) name(id int32) string { return t.store.Str(t.entry(id).ref) }
 
 // hasher hashes names with a random seed.
 type hasher struct {
@@ -133,7 +138,7 @@ func (t *nameTable) internHash(s string, h uint64) int32 {
 	h32 := uint32(h)
 	r := &t.recent[(h>>32)&63]
 	if id := *r - 1; id >= 0 {
-		if e := t.entry(id); e.hash == h32 && t.arena.str(e.ref) == s {
+		if e := t.entry(id); e.hash == h32 && t.store.Str(e.ref) == s {
 			return id
 		}
 	}
@@ -151,7 +156,7 @@ func (t *nameTable) internHash(s string, h uint64) int32 {
 				t.entries = append(t.entries, make([]nameEntry, 0, c))
 			}
 			last := &t.entries[len(t.entries)-1]
-			*last = append(*last, nameEntry{ref: t.arena.copy(s), hash: h32, buf: -1, ren: -1})
+			*last = append(*last, nameEntry{ref: t.store.Add(s), hash: h32, buf: -1, ren: -1})
 			*sl, *r = uint64(h32)<<32|uint64(id+1), id+1
 			if 4*t.n >= 3*len(t.slots) {
 				t.grow()
@@ -160,7 +165,7 @@ func (t *nameTable) internHash(s string, h uint64) int32 {
 		}
 		if uint32(*sl>>32) == h32 {
 			id := int32(uint32(*sl)) - 1
-			if t.arena.str(t.entry(id).ref) == s {
+			if t.store.Str(t.entry(id).ref) == s {
 				*r = id + 1
 				return id
 			}
@@ -184,40 +189,4 @@ func (t *nameTable) grow() {
 		}
 		t.slots[i] = v
 	}
-}
-
-// arena copies names into large shared blocks: the graph's names are
-// substrings of them, so that they neither keep the source alive nor
-// cost an allocation each. A block is a strings.Builder grown once to
-// its final capacity; the builder only ever appends, so every string
-// taken from it stays unchanged.
-type arena struct {
-	blocks []*strings.Builder
-	size   int // capacity of the next block
-}
-
-// arenaRef locates a name in the arena: its block, offset and length.
-type arenaRef struct {
-	block, off, n uint32
-}
-
-const arenaMax = 1 << 20
-
-func (a *arena) copy(s string) arenaRef {
-	k := len(a.blocks) - 1
-	if k < 0 || a.blocks[k].Cap()-a.blocks[k].Len() < len(s) {
-		a.size = min(max(2*a.size, 4096), arenaMax)
-		b := new(strings.Builder)
-		b.Grow(max(a.size, len(s)))
-		a.blocks = append(a.blocks, b)
-		k++
-	}
-	off := a.blocks[k].Len()
-	a.blocks[k].WriteString(s)
-	return arenaRef{block: uint32(k), off: uint32(off), n: uint32(len(s))}
-}
-
-// str returns the name r locates.
-func (a *arena) str(r arenaRef) string {
-	return a.blocks[r.block].String()[r.off : r.off+r.n]
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sdscgen/sdscgen/ir"
 )
 
 // TestNameTable: ids are handed out in order of first appearance, the
@@ -26,7 +28,7 @@ func TestNameTable(t *testing.T) {
 			names = append(names, "b"+strconv.Itoa(i/4)+"."+strconv.Itoa(i%7))
 		}
 	}
-	tab := newNameTable(0) // 1024 slots: grows five times
+	tab := newNameTable(0, new(ir.NameStore)) // 1024 slots: grows five times
 	want := map[string]int32{}
 	for _, s := range names {
 		id := tab.intern(s)
@@ -59,7 +61,7 @@ func TestNameTable(t *testing.T) {
 // growth: every id is in exactly one slot, with the low 32 bits of its
 // name's hash, which a probe compares before it loads the id's record.
 func TestNameTableSlots(t *testing.T) {
-	tab := newNameTable(0)
+	tab := newNameTable(0, new(ir.NameStore))
 	for i := range 100_000 {
 		tab.intern("n" + strconv.Itoa(i))
 	}

@@ -44,7 +44,7 @@ func ParseCheck(filename string, src []byte) (*ir.Graph, ErrorList) {
 		return nil, tooBig(filename)
 	}
 	// The scanner and parser only slice the text; every string that
-	// outlives the call is copied (the builder's name arena, messages).
+	// outlives the call is copied (the graph's name store, messages).
 	return parseCheck(filename, src, defaultPipe)
 }
 

@@ -113,7 +113,7 @@ func (b *builder) suggestNames() {
 		if en.buf < 0 && en.ren < 0 {
 			continue // not declared: an undeclared name itself
 		}
-		n := int(en.ref.n)
+		n := int(en.ref.Len)
 		var c string // the candidate, read only when some word is near its length
 		for i := range ts {
 			w := &ts[i]

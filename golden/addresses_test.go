@@ -319,7 +319,7 @@ type v2Edit struct {
 func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	t.Helper()
 	for _, b := range g.Buffers.All() {
-		if off, ok := e.views[b.Name]; ok {
+		if off, ok := e.views[g.Str(b.Name)]; ok {
 			g.EditView(b).ViewOffset = off
 		}
 	}
@@ -333,10 +333,10 @@ func (e v2Edit) apply(t *testing.T, g *ir.Graph) {
 	for bi := range g.Bundles {
 		for k := range g.Bundles[bi].Ops {
 			op := &g.Bundles[bi].Ops[k]
-			if c, ok := e.cores[op.Name]; ok {
+			if c, ok := e.cores[g.Str(op.Name)]; ok {
 				op.Cores = g.AddInts(c)
 			}
-			for j, sp := range e.splits[op.Name] {
+			for j, sp := range e.splits[g.Str(op.Name)] {
 				if j < len(g.Reads(op)) {
 					g.SetSplit(&g.Reads(op)[j], sp)
 				} else {
@@ -461,7 +461,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 				views := map[string]int64{}
 				for _, gr := range g.Groups {
 					for k, m := range g.Members(&gr)[1:] {
-						views[g.Buffers.At(int(m)).Name] = 128 * int64(k+1)
+						views[g.Str(g.Buffers.At(int(m)).Name)] = 128 * int64(k+1)
 					}
 				}
 				e := v2Edit{views: views, cores: map[string][]int64{}, splits: map[string][][]int64{}}
@@ -474,7 +474,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 						if r.Intn(2) == 0 {
 							cores = []int64{2, 2}
 						}
-						e.cores[op.Name] = cores
+						e.cores[g.Str(op.Name)] = cores
 						for range len(g.Reads(&op)) + len(g.Writes(&op)) {
 							var sp []int64
 							if r.Intn(3) > 0 {
@@ -482,7 +482,7 @@ func TestAddressesLoweredV2(t *testing.T) {
 									sp = append(sp, 128*int64(r.Intn(4)))
 								}
 							}
-							e.splits[op.Name] = append(e.splits[op.Name], sp)
+							e.splits[g.Str(op.Name)] = append(e.splits[g.Str(op.Name)], sp)
 						}
 					}
 				}

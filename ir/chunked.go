@@ -34,7 +34,8 @@ type Chunked[T any] struct {
 }
 
 // ChunkLen is the largest length of a Chunked's chunks, but for a chunk
-// of a single run longer than it: 65,536 (1.5 MiB of accesses).
+// of a single run longer than it: 65,536 (768 KiB of accesses, 2 MiB of
+// buffers).
 const ChunkLen = 1 << chunkShift
 
 // A chunk is at least firstChunk long (but for one that a run which did

@@ -37,22 +37,22 @@ func TestOpLists(t *testing.T) {
 	} {
 		op := c.op
 		if got := bufs(g.Reads(op)); got != c.reads {
-			t.Errorf("%s reads %s, want %s", op.Name, got, c.reads)
+			t.Errorf("%s reads %s, want %s", g.Str(op.Name), got, c.reads)
 		}
 		if got := bufs(g.Writes(op)); got != c.writes {
-			t.Errorf("%s writes %s, want %s", op.Name, got, c.writes)
+			t.Errorf("%s writes %s, want %s", g.Str(op.Name), got, c.writes)
 		}
 		if got := bufs(g.OpAccesses(op)); got != c.all {
-			t.Errorf("%s accesses %s, want %s", op.Name, got, c.all)
+			t.Errorf("%s accesses %s, want %s", g.Str(op.Name), got, c.all)
 		}
 		if got := fmt.Sprint(g.OpLoops(op)); got != c.loops {
-			t.Errorf("%s loops %s, want %s", op.Name, got, c.loops)
+			t.Errorf("%s loops %s, want %s", g.Str(op.Name), got, c.loops)
 		}
 		if (g.Cores(op) == nil) != c.coresNil || g.NumCores(op) != c.numCores {
-			t.Errorf("%s cores %v (nil %v), %d cores; want nil %v, %d", op.Name, g.Cores(op), g.Cores(op) == nil, g.NumCores(op), c.coresNil, c.numCores)
+			t.Errorf("%s cores %v (nil %v), %d cores; want nil %v, %d", g.Str(op.Name), g.Cores(op), g.Cores(op) == nil, g.NumCores(op), c.coresNil, c.numCores)
 		}
 		if int(op.NReads) != c.nrds {
-			t.Errorf("%s has %d reads", op.Name, op.NReads)
+			t.Errorf("%s has %d reads", g.Str(op.Name), op.NReads)
 		}
 	}
 	// o1 has no reads: nil, as an op without reads had before.
@@ -78,7 +78,8 @@ func TestOpLists(t *testing.T) {
 // TestGroupMembers: a group's members come from Graph.MemberLists and its
 // name is its smallest member name, whatever the declaration order.
 func TestGroupMembers(t *testing.T) {
-	g := &ir.Graph{Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "t"}, {Name: "hi"}, {Name: "b"}, {Name: "a"}}...)}
+	g := &ir.Graph{}
+	g.Buffers = ir.ChunkedOf([]ir.Buffer{{Name: g.AddName("t")}, {Name: g.AddName("hi")}, {Name: g.AddName("b")}, {Name: g.AddName("a")}}...)
 	g1 := ir.Group{Members: g.AddMembers([]int32{0, 1, 2}), Root: 0}
 	g2 := ir.Group{Members: g.AddMembers([]int32{3}), Root: 3}
 	if got := fmt.Sprint(g.Members(&g1)); got != "[0 1 2]" || cap(g.Members(&g1)) != 3 {
@@ -193,7 +194,7 @@ func TestCPUNodeLists(t *testing.T) {
 	names := func(as []ir.Access) string {
 		s := []string{}
 		for _, x := range as {
-			s = append(s, g.Buffers.At(int(x.Buffer)).Name)
+			s = append(s, g.Str(g.Buffers.At(int(x.Buffer)).Name))
 		}
 		return fmt.Sprint(s)
 	}

@@ -18,8 +18,11 @@
 // list, and read through Graph methods that return capacity-capped
 // slices (Reads, Writes, OpAccesses, CPUReads, CPUWrites, CPUAccesses,
 // OpLoops, Cores, Members, LoopBody, Strides, Split). The garbage
-// collector never scans those arrays; an Access and a Group hold no
-// pointer at all, an Op, a CPUNode and a Loop only their name.
+// collector never scans those arrays. The names of the buffers and ops
+// are Names, 8-byte references into the graph's one NameStore (Names),
+// read with Graph.Str: a Buffer, an Op, an Access and a Group hold no
+// pointer at all, a CPUNode and a Loop only their name (a string that
+// shares the store's bytes).
 package ir
 
 import (
@@ -77,6 +80,11 @@ const StickBytes = 128
 // Graph is one checked `graph` block.
 type Graph struct {
 	Name string
+	// Names stores the names of the buffers and ops (Buffer.Name and
+	// Op.Name locate them), and the bytes the frontend's other names
+	// (bundles, loops, CPU nodes, kinds, the graph's) share. Read a Name
+	// with Graph.Str; add one with Graph.AddName.
+	Names NameStore
 	// File is the source file name every Pos of the graph refers to.
 	File string
 	Pos  Pos
@@ -182,10 +190,13 @@ type Claim struct {
 // p.In(g.File).
 func (g *Graph) Position(p Pos) Position { return p.In(g.File) }
 
-// Buffer is one declared buffer, 40 bytes (a graph may have millions;
-// the few that are views keep their alias in Graph.Views).
+// Buffer is one declared buffer, 32 bytes with no pointer (a graph may
+// have millions; the few that are views keep their alias in
+// Graph.Views).
 type Buffer struct {
-	Name string
+	// Name locates the buffer's name in Graph.Names: read it with
+	// Graph.Str.
+	Name Name
 	Pos  Pos
 	// Size is the byte size rounded up to a whole number of sticks.
 	Size int64
@@ -272,7 +283,7 @@ func (g *Graph) Members(gr *Group) []int32 {
 func (g *Graph) GroupKey(gr *Group) string {
 	name := ""
 	for k, m := range g.Members(gr) {
-		if n := g.Buffers.At(int(m)).Name; k == 0 || n < name {
+		if n := g.Str(g.Buffers.At(int(m)).Name); k == 0 || n < name {
 			name = n
 		}
 	}
@@ -381,13 +392,16 @@ func (g *Graph) AddItems(v []Item) Span {
 
 // Op is one leaf op (one sdsc_execute). It holds no list of its own:
 // its lists are in graph-wide arrays, read through Graph.Reads,
-// Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, so that
-// an op is 48 bytes with one pointer (its name) and the arrays behind the
-// lists hold no pointers at all.
+// Graph.Writes, Graph.OpAccesses, Graph.OpLoops and Graph.Cores, and its
+// name is in Graph.Names, so that an op is 40 bytes with no pointer (a
+// bundle's ops are an array the garbage collector never scans) and the
+// arrays behind the lists hold no pointers at all.
 //
 // An op's step is its index in Bundle.Ops: it is not stored.
 type Op struct {
-	Name string
+	// Name locates the op's name in Graph.Names: read it with
+	// Graph.Str.
+	Name Name
 	Pos  Pos
 	// NReads is how many of the op's accesses are reads: Accesses
 	// locates its reads, then its writes, in Graph.Accesses.
@@ -513,11 +527,11 @@ func (g *Graph) AddLoopList(v []int32) int32 {
 	return int32(off)
 }
 
-// NewOp makes an op of g from lists, appending them to the graph's
-// arrays (a convenience for code that builds graphs by hand; cores nil
-// means no `cores` clause).
+// NewOp makes an op of g from its name and lists, adding them to the
+// graph's store and arrays (a convenience for code that builds graphs by
+// hand; cores nil means no `cores` clause).
 func (g *Graph) NewOp(name string, loops []int32, cores []int64, reads, writes []Access) Op {
-	op := Op{Name: name, Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
+	op := Op{Name: g.AddName(name), Loops: g.AddLoopList(loops), Cores: g.AddInts(cores)}
 	op.Accesses, op.NReads = g.AddAccesses(reads, writes)
 	return op
 }

@@ -7,13 +7,15 @@ import "slices"
 // own, named after the op, wrapped in copies of the counted loops that
 // enclose it so that its strides keep their meaning. Buffers, groups
 // (and their member lists), CPU nodes, renames, claims, the accesses
-// (their positions and addressings) and the Ints (each op keeps its
-// loops' count, so its strides keep their length) are shared with g, which is not modified; the loop lists and
+// (their positions and addressings), the Ints (each op keeps its
+// loops' count, so its strides keep their length) and the name store
+// (the ops keep their Names; a bundle's name is its op's, sharing the
+// store's bytes) are shared with g, which is not modified; the loop lists and
 // loop bodies are the unfused graph's own. Like every graph, the result
 // is read-only: its bundles' Body spans are shared among them, and so
 // are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
-	out := &Graph{Name: g.Name, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
+	out := &Graph{Name: g.Name, Names: g.Names, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
 		Addressings: g.Addressings, AccessPositions: g.AccessPositions,
 		MemberLists: g.MemberLists}
@@ -73,7 +75,7 @@ func (g *Graph) Unfused() *Graph {
 		var prevCopies []Loop
 		for i := range b.Ops {
 			op := &b.Ops[i]
-			nb := Bundle{Name: op.Name, Pos: op.Pos, Kind: KindOp}
+			nb := Bundle{Name: g.Str(op.Name), Pos: op.Pos, Kind: KindOp}
 			nop := *op
 			loops := g.OpLoops(op)
 			nop.Loops = listAt[len(loops)]

@@ -216,7 +216,7 @@ func SDSCWhy(p *planner.Result, bi, step int) (why string, nearest int) {
 	lo := 0
 	for r := range nRules {
 		if string(mine[lo:mEnds[r]]) != string(theirs[lo:tEnds[r]]) {
-			return "it differs from " + ops[nearest].Name + " in " + ruleText[r], nearest
+			return "it differs from " + p.Graph.Str(ops[nearest].Name) + " in " + ruleText[r], nearest
 		}
 		lo = mEnds[r]
 	}

@@ -19,7 +19,7 @@ type editor struct {
 
 func (e *editor) buffer(name string) int {
 	for k, b := range e.g.Buffers.All() {
-		if b.Name == name {
+		if e.g.Str(b.Name) == name {
 			return k
 		}
 	}
@@ -43,7 +43,7 @@ func (e *editor) view(name string, off int64) {
 func (e *editor) op(name string) *ir.Op {
 	for b := range e.g.Bundles {
 		for k := range e.g.Bundles[b].Ops {
-			if op := &e.g.Bundles[b].Ops[k]; op.Name == name {
+			if op := &e.g.Bundles[b].Ops[k]; e.g.Str(op.Name) == name {
 				return op
 			}
 		}

@@ -274,7 +274,7 @@ func TestFootprintByReasonModels(t *testing.T) {
 
 func groupOf(g *ir.Graph, name string) int {
 	for _, b := range g.Buffers.All() {
-		if b.Name == name {
+		if g.Str(b.Name) == name {
 			return int(b.Group)
 		}
 	}

@@ -172,13 +172,13 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 		b = append(b, "\n        {\"arg\": "...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ", \"group\": "...)
-		b = appendString(b, g.Buffers.At(int(g.Groups[ka.Group].Root)).Name)
+		b = appendString(b, g.Str(g.Buffers.At(int(g.Groups[ka.Group].Root)).Name))
 		b = append(b, ", \"names\": ["...)
 		for j, n := range ka.Names {
 			if j > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendString(b, g.Buffers.At(int(n)).Name)
+			b = appendString(b, g.Str(g.Buffers.At(int(n)).Name))
 		}
 		jw.b = append(b, "]}"...)
 		if jw.flush() {
@@ -196,7 +196,7 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 			b = append(b, ',')
 		}
 		b = append(b, "\n        {\"name\": "...)
-		b = appendString(b, ops[k].Name)
+		b = appendString(b, g.Str(ops[k].Name))
 		b = append(b, ", \"step\": "...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ", \"pos\": "...)
@@ -223,7 +223,7 @@ func (jw *jsonWriter) buffer(p *Result, buf *ir.Buffer) bool {
 	g := p.Graph
 	pg := &p.Groups[buf.Group]
 	b := append(jw.b, "\n    {\"name\": "...)
-	b = appendString(b, buf.Name)
+	b = appendString(b, g.Str(buf.Name))
 	b = append(b, ", \"size\": "...)
 	b = decimal.Append(b, buf.Size)
 	b = append(b, ", \"bundle\": "...)
@@ -254,7 +254,7 @@ func (jw *jsonWriter) buffer(p *Result, buf *ir.Buffer) bool {
 		b = appendString(b, pg.Reason.String())
 	}
 	b = append(b, ", \"group\": "...)
-	b = appendString(b, g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
+	b = appendString(b, g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name))
 	b = append(b, ", \"pos\": "...)
 	b = appendPos(b, jw.file, buf.Pos)
 	jw.b = append(b, '}')

@@ -44,7 +44,7 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 				num[a.Group] = n
 				for _, b := range a.Names {
 					if buf := g.Buffers.At(int(b)); buf.Group != a.Group {
-						t.Fatalf("seed %d: %%arg_%d: name %s is not of its group", seed, n, buf.Name)
+						t.Fatalf("seed %d: %%arg_%d: name %s is not of its group", seed, n, g.Str(buf.Name))
 					}
 				}
 			}
@@ -83,11 +83,11 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 					if n, ok := num[g.GroupOf(&a)]; ok {
 						want = appendNew(want, n)
 					} else if !g.Groups[g.GroupOf(&a)].LX && !p.Pooled(int(g.GroupOf(&a)), bi) {
-						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Buffers.At(int(a.Buffer)).Name)
+						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Str(g.Buffers.At(int(a.Buffer)).Name))
 					}
 				}
 				if !eq(got, want) {
-					t.Fatalf("seed %d bundle %s op %s: operands refer to %v, KernelArgs gives %v\n%s", seed, g.Bundles[bi].Name, op.Name, got, want, text)
+					t.Fatalf("seed %d bundle %s op %s: operands refer to %v, KernelArgs gives %v\n%s", seed, g.Bundles[bi].Name, g.Str(op.Name), got, want, text)
 				}
 				step++
 				checked++

@@ -170,12 +170,12 @@ func TestLowerBoundSaturates(t *testing.T) {
 // and the pool holds the group's size (5120 = view offset 3072 + 2048, more
 // than the root's 4096 bytes).
 func TestJSONViewOffset(t *testing.T) {
-	h := &ir.Graph{} // holds the ops' lists
+	h := &ir.Graph{} // holds the names and the ops' lists
 	g := &ir.Graph{Name: "v",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "t", Size: 4096, Group: 0, View: -1},
-			{Name: "hi", Size: 2048, Group: 0, View: 0},
-			{Name: "x", Size: 128, Group: 1, View: -1},
+			{Name: h.AddName("t"), Size: 4096, Group: 0, View: -1},
+			{Name: h.AddName("hi"), Size: 2048, Group: 0, View: 0},
+			{Name: h.AddName("x"), Size: 128, Group: 1, View: -1},
 		}...),
 		Views: []ir.View{{Alias: 0, AliasOffset: 3072, ViewOffset: 3072}},
 		Groups: []ir.Group{
@@ -189,7 +189,7 @@ func TestJSONViewOffset(t *testing.T) {
 			},
 			Body: h.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: 1, Loop: -1}})}},
 	}
-	g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items = h.Ints, h.Accesses, h.LoopLists, h.MemberLists, h.Items
+	g.Names, g.Ints, g.Accesses, g.LoopLists, g.MemberLists, g.Items = h.Names, h.Ints, h.Accesses, h.LoopLists, h.MemberLists, h.Items
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	var js bytes.Buffer
 	if err := planner.WriteJSON(&js, p); err != nil {

@@ -36,9 +36,9 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 	for _, b := range g.Buffers.All() {
 		view := ""
 		if v := g.ViewOf(b); v.Alias >= 0 {
-			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Buffers.At(int(v.Alias)).Name, v.AliasOffset, v.ViewOffset)
+			view = fmt.Sprintf(" alias=%s+%d view_offset=%d", g.Str(g.Buffers.At(int(v.Alias)).Name), v.AliasOffset, v.ViewOffset)
 		}
-		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", b.Name, b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
+		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", g.Str(b.Name), b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}
 	for gi, gr := range g.Groups {
 		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
@@ -57,7 +57,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 			if k := g.OpKind(&op); k != "" {
 				cores = " kind=" + k + cores
 			}
-			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", step, op.Name, cores,
+			fmt.Fprintf(bw, "  op %d %s%s loops=%s reads=%s writes=%s  # %s\n", step, g.Str(op.Name), cores,
 				ints(g.OpLoops(&op)), accesses(g, g.Reads(&op)), accesses(g, g.Writes(&op)), lc(op.Pos))
 		}
 	}
@@ -144,7 +144,7 @@ func ints(a []int32) string {
 func accesses(g *ir.Graph, as []ir.Access) string {
 	s := make([]string, len(as))
 	for i, a := range as {
-		s[i] = g.Buffers.At(int(a.Buffer)).Name
+		s[i] = g.Str(g.Buffers.At(int(a.Buffer)).Name)
 		if strides := g.Strides(&a); strides != nil {
 			st := make([]string, len(strides))
 			for k, x := range strides {

@@ -68,7 +68,7 @@ func Explain(w io.Writer, p *planner.Result, name string, sdscCache bool) error 
 	g := p.Graph
 	bufIdx := -1
 	for i, b := range g.Buffers.All() {
-		if b.Name == name {
+		if g.Str(b.Name) == name {
 			bufIdx = i
 			break
 		}
@@ -121,9 +121,9 @@ func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int,
 
 	if via != nil {
 		fmt.Fprintf(bw, "%s is renamed to %s (rename at %s): every reference to %s is %s.\n\n",
-			name, buf.Name, g.Position(via.Pos), name, buf.Name)
+			name, g.Str(buf.Name), g.Position(via.Pos), name, g.Str(buf.Name))
 	}
-	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", buf.Name, HumanSize(buf.Size), buf.Size, g.Position(buf.Pos))
+	fmt.Fprintf(bw, "buffer %s: %s (%d bytes), declared at %s\n", g.Str(buf.Name), HumanSize(buf.Size), buf.Size, g.Position(buf.Pos))
 	var from []string
 	for _, r := range g.Renames {
 		if r.To == bufIdx {
@@ -134,7 +134,7 @@ func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int,
 		fmt.Fprintf(bw, "  renamed from: %s\n", strings.Join(from, ", "))
 	}
 	if v := viewPhrase(g, bufIdx); v != "" {
-		fmt.Fprintf(bw, "  %s is %s\n", buf.Name, v)
+		fmt.Fprintf(bw, "  %s is %s\n", g.Str(buf.Name), v)
 	}
 	flags := groupFlags(*gr, "graph input", "graph output", "LX")
 	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", groupName(g, gi), memberList(g, gi, ", "), HumanSize(gr.Size), gr.Size)
@@ -144,7 +144,7 @@ func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int,
 	bw.WriteString("\n")
 	for _, c := range g.Claims {
 		if b := g.Buffers.At(c.Buffer); int(b.Group) == gi {
-			fmt.Fprintf(bw, "  %s %s at %s\n", b.Name, claimPhrase[c.Kind], g.Position(c.Pos))
+			fmt.Fprintf(bw, "  %s %s at %s\n", g.Str(b.Name), claimPhrase[c.Kind], g.Position(c.Pos))
 		}
 	}
 
@@ -176,7 +176,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 				a := g.Accesses.At(int(t.Access))
 				l := fmt.Sprintf("  bundle %s, step %d, op %s at %s", g.Bundles[t.Bundle].Name, t.Step, opAt(g, int(t.Bundle), int(t.Step)), touchPos(g, t))
 				if int(a.Buffer) != bufIdx {
-					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
+					l += ", as " + g.Str(g.Buffers.At(int(a.Buffer)).Name)
 				}
 				if c := coresPhrase(g, &g.Bundles[t.Bundle].Ops[t.Step], g.Split(a)); c != "" {
 					l += ", " + c
@@ -189,7 +189,7 @@ func writeTouchers(bw *bufio.Writer, g *ir.Graph, ix *planner.Index, gi, bufIdx 
 				a := c.Access(g)
 				l := fmt.Sprintf("  CPU node %s at %s", g.CPU[c.Node].Name, cpuPos(g, c))
 				if int(a.Buffer) != bufIdx {
-					l += ", as " + g.Buffers.At(int(a.Buffer)).Name
+					l += ", as " + g.Str(g.Buffers.At(int(a.Buffer)).Name)
 				}
 				lines = append(lines, l)
 			}
@@ -242,7 +242,7 @@ func writePlacement(bw *bufio.Writer, p *planner.Result, bufIdx int) {
 		fmt.Fprintf(bw, "pool: offset %d, bytes [%d, %d) of bundle %s's %s pool (%d bytes; lower bound %s)\n",
 			pg.Offset, pg.Offset, pg.Offset+gr.Size, g.Bundles[pg.Bundle].Name, HumanSize(pb.PoolSize), pb.PoolSize, lowerBytes(pb.LowerBound))
 		if v := g.ViewOf(buf).ViewOffset; v != 0 || buf.Size != gr.Size {
-			fmt.Fprintf(bw, "  %s itself: bytes [%d, %d) (view offset %d)\n", buf.Name, pg.Offset+v, pg.Offset+v+buf.Size, v)
+			fmt.Fprintf(bw, "  %s itself: bytes [%d, %d) (view offset %d)\n", g.Str(buf.Name), pg.Offset+v, pg.Offset+v+buf.Size, v)
 		}
 		shares := shareBytes(p, gi)
 		if len(shares) == 0 {
@@ -380,7 +380,7 @@ func unknown(g *ir.Graph, name string) error {
 			e.Node = "a bundle"
 		}
 		for _, op := range b.Ops {
-			if op.Name == name && e.Node == "" {
+			if g.Str(op.Name) == name && e.Node == "" {
 				e.Node = "an op of bundle " + b.Name
 			}
 		}
@@ -397,7 +397,7 @@ func unknown(g *ir.Graph, name string) error {
 	}
 	names := make([]string, 0, g.Buffers.Len()+len(g.Renames))
 	for _, b := range g.Buffers.All() {
-		names = append(names, b.Name)
+		names = append(names, g.Str(b.Name))
 	}
 	for _, r := range g.Renames {
 		names = append(names, r.From)

@@ -13,7 +13,7 @@ import (
 func opIndex(p *planner.Result, name string) (bi, step int) {
 	for bi := range p.Graph.Bundles {
 		for k := range p.Graph.Bundles[bi].Ops {
-			if p.Graph.Bundles[bi].Ops[k].Name == name {
+			if p.Graph.Str(p.Graph.Bundles[bi].Ops[k].Name) == name {
 				return bi, k
 			}
 		}
@@ -31,7 +31,7 @@ func explainOp(w io.Writer, p *planner.Result, bi, step int, cache bool) error {
 	b := &g.Bundles[bi]
 	op := &b.Ops[step]
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "op %s: step %d of bundle %s, declared at %s\n", op.Name, step, b.Name, g.Position(op.Pos))
+	fmt.Fprintf(bw, "op %s: step %d of bundle %s, declared at %s\n", g.Str(op.Name), step, b.Name, g.Position(op.Pos))
 	if k := g.OpKind(op); k != "" {
 		fmt.Fprintf(bw, "  kind %s\n", k)
 	} else {
@@ -45,8 +45,8 @@ func explainOp(w io.Writer, p *planner.Result, bi, step int, cache bool) error {
 	case int(u.First) != step:
 		first := &b.Ops[u.First]
 		fmt.Fprintf(bw, "SDSC file sdsc_%d.json: shared with %s (step %d), which compiled it: the same kind, cores, read and write counts, storage per access and symbol table shape\n",
-			u.File, first.Name, u.First)
-		fmt.Fprintf(bw, "  its execute prints %s's file and symbol ids; its operands, declarations and applies are its own\n", first.Name)
+			u.File, g.Str(first.Name), u.First)
+		fmt.Fprintf(bw, "  its execute prints %s's file and symbol ids; its operands, declarations and applies are its own\n", g.Str(first.Name))
 	default:
 		why, _ := mlirgen.SDSCWhy(p, bi, step)
 		fmt.Fprintf(bw, "SDSC file sdsc_%d.json: its own: %s\n", u.File, why)

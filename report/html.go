@@ -156,7 +156,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 	d.Names = make([]string, g.Buffers.Len())
 	d.BufGroup = make([]int32, g.Buffers.Len())
 	for i, b := range g.Buffers.All() {
-		d.Names[i] = b.Name
+		d.Names[i] = g.Str(b.Name)
 		d.BufGroup[i] = b.Group
 	}
 	n := len(g.Groups)
@@ -189,7 +189,7 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 		b := &g.Bundles[bi]
 		hb := htmlBundle{Name: b.Name, Kind: b.Kind.String(), Ops: make([]string, len(b.Ops)), Lower: p.Bundles[bi].LowerBound}
 		for s := range b.Ops {
-			hb.Ops[s] = b.Ops[s].Name
+			hb.Ops[s] = g.Str(b.Ops[s].Name)
 		}
 		for _, q := range plans {
 			pb := &q.Bundles[bi]

@@ -92,7 +92,7 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 		t.Fatalf("header %q %d %v, %d bundles", d.Graph, d.Budget, d.Allocators, len(d.Bundles))
 	}
 	for i, b := range g.Buffers.All() {
-		if d.Names[i] != b.Name || d.BufGroup[i] != int(b.Group) {
+		if d.Names[i] != g.Str(b.Name) || d.BufGroup[i] != int(b.Group) {
 			t.Errorf("buffer %d: %q in %d", i, d.Names[i], d.BufGroup[i])
 		}
 	}
@@ -306,7 +306,7 @@ func TestHTMLGoldenInputs(t *testing.T) {
 		}
 		for gi := range p.Graph.Groups {
 			var b bytes.Buffer
-			report.Explain(&b, p, p.Graph.Buffers.At(int(p.Graph.Groups[gi].Root)).Name, false)
+			report.Explain(&b, p, p.Graph.Str(p.Graph.Buffers.At(int(p.Graph.Groups[gi].Root)).Name), false)
 			if texts[gi] != b.String() {
 				t.Errorf("%s: explanation of group %d differs", c.name, gi)
 			}
@@ -364,14 +364,14 @@ func TestHTMLEscapes(t *testing.T) {
 	h := &ir.Graph{}
 	names := []string{`a&b</script><script>alert(1)</script>`, `c<d>"'`}
 	g := &ir.Graph{Name: `g</title><b>`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: names[0], Size: 256, Group: 0, View: -1}, {Name: names[1], Size: 128, Group: 1, View: -1}}...),
+		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: h.AddName(names[0]), Size: 256, Group: 0, View: -1}, {Name: h.AddName(names[1]), Size: 128, Group: 1, View: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
 			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0}}, nil),
 		}}},
 	}
-	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
+	g.Names, g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Names, h.Ints, h.Accesses, h.LoopLists, h.MemberLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	page, d := renderHTML(t, p, report.HTMLOptions{})
 	checkPage(t, page, d, p)

@@ -57,9 +57,9 @@ func Remarks(w io.Writer, p *planner.Result, mode RemarkMode) error {
 			via = " (" + v + ")"
 		}
 		if pooled {
-			fmt.Fprintf(bw, "%s: remark: %s%s %s\n", g.Position(b.Pos), b.Name, via, evidence(p, ix, gi))
+			fmt.Fprintf(bw, "%s: remark: %s%s %s\n", g.Position(b.Pos), g.Str(b.Name), via, evidence(p, ix, gi))
 		} else {
-			fmt.Fprintf(bw, "%s: remark: %s%s not pooled [%s]: %s\n", g.Position(b.Pos), b.Name, via, p.Groups[gi].Reason, evidence(p, ix, gi))
+			fmt.Fprintf(bw, "%s: remark: %s%s not pooled [%s]: %s\n", g.Position(b.Pos), g.Str(b.Name), via, p.Groups[gi].Reason, evidence(p, ix, gi))
 		}
 	}
 	return bw.Flush()

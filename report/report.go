@@ -64,7 +64,7 @@ func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position {
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
 // ir.Graph.GroupKey, the smallest member name, as planning does.
-func groupName(g *ir.Graph, gi int) string { return g.Buffers.At(int(g.Groups[gi].Root)).Name }
+func groupName(g *ir.Graph, gi int) string { return g.Str(g.Buffers.At(int(g.Groups[gi].Root)).Name) }
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
 // else "a view of t0's storage" or "a view 2048 bytes into t0's storage".
@@ -74,7 +74,7 @@ func viewPhrase(g *ir.Graph, bi int) string {
 	if int(gr.Root) == bi {
 		return ""
 	}
-	root := g.Buffers.At(int(gr.Root)).Name
+	root := g.Str(g.Buffers.At(int(gr.Root)).Name)
 	v := g.ViewOf(b).ViewOffset
 	if v == 0 {
 		return fmt.Sprintf("a view of %s's storage", root)
@@ -126,7 +126,7 @@ func fallbacksOf(p *planner.Result, touched []int32, bi int) [][]int {
 }
 
 // opAt names the op at step s of bundle bi.
-func opAt(g *ir.Graph, bi, s int) string { return g.Bundles[bi].Ops[s].Name }
+func opAt(g *ir.Graph, bi, s int) string { return g.Str(g.Bundles[bi].Ops[s].Name) }
 
 // evidence is the one-line justification of group gi's reason, with
 // source positions; used by remarks and explain. ix is p.Index().
@@ -200,11 +200,11 @@ func evidence(p *planner.Result, ix *planner.Index, gi int) string {
 // (joined by sep).
 func memberList(g *ir.Graph, gi int, sep string) string {
 	gr := &g.Groups[gi]
-	parts := []string{g.Buffers.At(int(gr.Root)).Name}
+	parts := []string{g.Str(g.Buffers.At(int(gr.Root)).Name)}
 	for _, m := range g.Members(gr) {
 		if m != gr.Root {
 			b := g.Buffers.At(int(m))
-			parts = append(parts, fmt.Sprintf("%s@%d", b.Name, g.ViewOf(b).ViewOffset))
+			parts = append(parts, fmt.Sprintf("%s@%d", g.Str(b.Name), g.ViewOf(b).ViewOffset))
 		}
 	}
 	return strings.Join(parts, sep)

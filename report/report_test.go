@@ -476,7 +476,7 @@ func TestRemarks(t *testing.T) {
 			t.Fatalf("%s: %d remarks, want %d:\n%s", mode, len(lines), len(want), b.String())
 		}
 		for k, buf := range want {
-			prefix := fmt.Sprintf("%s: remark: %s ", p.Graph.Position(buf.Pos), buf.Name)
+			prefix := fmt.Sprintf("%s: remark: %s ", p.Graph.Position(buf.Pos), g.Str(buf.Name))
 			if !strings.HasPrefix(lines[k], prefix) {
 				t.Errorf("%s: line %d = %q, want prefix %q", mode, k, lines[k], prefix)
 			}

@@ -248,7 +248,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			}
 			pooled++
 			// Rectangles are named by the group's root.
-			name := g.Buffers.At(int(g.Groups[gi].Root)).Name
+			name := g.Str(g.Buffers.At(int(g.Groups[gi].Root)).Name)
 			r, ok := doc.rects[name]
 			if !ok {
 				t.Fatalf("bundle %s: no rectangle for pooled %s", g.Bundles[bi].Name, name)
@@ -283,7 +283,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			for _, m := range g.Members(&g.Groups[gi]) {
 				if m != g.Groups[gi].Root {
 					b := g.Buffers.At(int(m))
-					views = append(views, fmt.Sprintf("%s@%d", b.Name, g.ViewOf(b).ViewOffset))
+					views = append(views, fmt.Sprintf("%s@%d", g.Str(b.Name), g.ViewOf(b).ViewOffset))
 				}
 			}
 			if len(views) > 0 {
@@ -618,16 +618,16 @@ func TestSVGScales(t *testing.T) {
 
 // TestSVGEscapes renders a hand-built graph whose names need escaping.
 func TestSVGEscapes(t *testing.T) {
-	h := &ir.Graph{} // holds the ops' lists
+	h := &ir.Graph{} // holds the names and the ops' lists
 	g := &ir.Graph{Name: `g<&>"'`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: "a&b", Size: 256, Group: 0, View: -1}, {Name: "c<d>", Size: 128, Group: 1, View: -1}}...),
+		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: h.AddName("a&b"), Size: 256, Group: 0, View: -1}, {Name: h.AddName("c<d>"), Size: 128, Group: 1, View: -1}}...),
 		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
 			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0}}, nil),
 		}}},
 	}
-	g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Ints, h.Accesses, h.LoopLists, h.MemberLists
+	g.Names, g.Ints, g.Accesses, g.LoopLists, g.MemberLists = h.Names, h.Ints, h.Accesses, h.LoopLists, h.MemberLists
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	out := checkSVG(t, p)
 	doc := parseSVG(t, out[0])

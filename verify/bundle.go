@@ -80,7 +80,7 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 	for st := range b.Ops {
 		op := &b.Ops[st]
 		if inner[st] == notSeen {
-			c.fail("bundle %q: op %q is not in the tree", b.Name, op.Name)
+			c.fail("bundle %q: op %q is not in the tree", b.Name, c.g.Str(op.Name))
 			continue
 		}
 		depth := 0
@@ -92,12 +92,12 @@ func (c *checker) loopsOf(s *scratch, b *ir.Bundle) {
 			same = same && k >= 0 && loops[k] == l
 		}
 		if !same || depth != len(loops) {
-			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, op.Name, loops, s.chainOf(int32(st)))
+			c.fail("bundle %q: op %q records loops %v, the tree says %v", b.Name, c.g.Str(op.Name), loops, s.chainOf(int32(st)))
 		}
 		for _, accs := range [2][]ir.Access{c.g.Reads(op), c.g.Writes(op)} {
 			for ai := range accs {
 				if strides := c.g.Strides(&accs[ai]); strides != nil && len(strides) != depth {
-					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, op.Name, len(strides), depth)
+					c.fail("bundle %q: op %q: %d strides under %d loops", b.Name, c.g.Str(op.Name), len(strides), depth)
 				}
 			}
 		}
@@ -128,12 +128,12 @@ func (c *checker) walk(s *scratch, b *ir.Bundle, items []ir.Item) {
 		switch {
 		case it.Op >= 0 && int(it.Op) < len(b.Ops):
 			if inner[it.Op] != notSeen {
-				c.fail("bundle %q: op %q appears twice in the tree", b.Name, b.Ops[it.Op].Name)
+				c.fail("bundle %q: op %q appears twice in the tree", b.Name, c.g.Str(b.Ops[it.Op].Name))
 				continue
 			}
 			if int32(it.Op) != s.walked && !s.misordered {
 				s.misordered = true
-				c.fail("bundle %q: the tree lists op %q (step %d) where step %d belongs", b.Name, b.Ops[it.Op].Name, it.Op, s.walked)
+				c.fail("bundle %q: the tree lists op %q (step %d) where step %d belongs", b.Name, c.g.Str(b.Ops[it.Op].Name), it.Op, s.walked)
 			}
 			s.walked++
 			inner[it.Op] = -1

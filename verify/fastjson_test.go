@@ -93,7 +93,7 @@ func TestBufferFastPathEscapes(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	g.Buffers.At(0).Name = "a\"\\é"
+	g.Buffers.At(0).Name = g.AddName("a\"\\é")
 	p := planner.Plan(g, planner.Options{Budget: planner.DefaultBudget})
 	c := &checker{g: g, p: p, views: deriveViews(g)}
 	if got := c.appendBuffer(nil, 0); got != nil {
@@ -139,7 +139,7 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		return true
 	}
 	dst = append(dst, `{"name": `...)
-	if !str(buf.Name) {
+	if !str(g.Str(buf.Name)) {
 		return nil
 	}
 	dst = append(dst, `, "size": `...)
@@ -177,7 +177,7 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		return nil
 	}
 	dst = append(dst, `, "group": `...)
-	if !str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name) {
+	if !str(g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)) {
 		return nil
 	}
 	dst = append(dst, `, "pos": `...)

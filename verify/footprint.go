@@ -266,7 +266,7 @@ func deriveKernelArgs(g *ir.Graph, p *planner.Result, bi int) []kernelArg {
 					index[gi] = k
 					out = append(out, kernelArg{group: gi})
 				}
-				if name := g.Buffers.At(int(a.Buffer)).Name; !seen[name] {
+				if name := g.Str(g.Buffers.At(int(a.Buffer)).Name); !seen[name] {
 					seen[name] = true
 					out[k].names = append(out[k].names, name)
 				}

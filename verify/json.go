@@ -552,8 +552,8 @@ func (c *checker) bufferMin(i int) int {
 		return 0
 	}
 	buf := c.g.Buffers.At(i)
-	n := 300 + 7*20 + len(buf.Name) + len(c.g.File) // the keys and reason, the integers, the file
-	n += len(c.g.Buffers.At(int(c.g.Groups[buf.Group].Root)).Name)
+	n := 300 + 7*20 + len(c.g.Str(buf.Name)) + len(c.g.File) // the keys and reason, the integers, the file
+	n += len(c.g.Str(c.g.Buffers.At(int(c.g.Groups[buf.Group].Root)).Name))
 	if pg := &c.p.Groups[buf.Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
 		n += len(c.g.Bundles[pg.Bundle].Name)
 	}
@@ -572,7 +572,7 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 	pg := &p.Groups[buf.Group]
 	m := matcher{data: data, ok: true}
 	m.lit(`{"name": `)
-	m.str(buf.Name)
+	m.str(g.Str(buf.Name))
 	m.lit(`, "size": `)
 	m.int(buf.Size)
 	m.lit(`, "bundle": `)
@@ -606,7 +606,7 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 		m.str(pg.Reason.String())
 	}
 	m.lit(`, "group": `)
-	m.str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
+	m.str(g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name))
 	m.lit(`, "pos": "`)
 	m.lit(c.plainFile())
 	m.lit(`:`)
@@ -703,27 +703,27 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 	g, p := c.g, c.p
 	buf := g.Buffers.At(i)
 	pg := p.Groups[buf.Group]
-	if !jb.Name.is(buf.Name) {
-		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, jb.Name, buf.Name)
+	if !jb.Name.is(g.Str(buf.Name)) {
+		c.fail("plan JSON: buffer %d is %s, declaration order gives %q", i, jb.Name, g.Str(buf.Name))
 		return
 	}
 	if !jb.Size.is(buf.Size) {
-		c.fail("plan JSON: buffer %q: size %s, want %d", buf.Name, jb.Size, buf.Size)
+		c.fail("plan JSON: buffer %q: size %s, want %d", g.Str(buf.Name), jb.Size, buf.Size)
 	}
 	if pg.Bundle >= 0 {
 		bn := g.Bundles[pg.Bundle].Name
 		if !jb.Bundle.is(bn) || !jb.Start.is(int64(pg.Start)) || !jb.End.is(int64(pg.End)) {
-			c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", buf.Name, bn, pg.Start, pg.End)
+			c.fail("plan JSON: buffer %q: bundle/start/end differ from its group's (%q, %d, %d)", g.Str(buf.Name), bn, pg.Start, pg.End)
 		}
 	} else if jb.Bundle.ok || jb.Start.ok || jb.End.ok {
-		c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", buf.Name)
+		c.fail("plan JSON: buffer %q: bundle/start/end set for a non-candidate", g.Str(buf.Name))
 	}
 	if pg.Offset >= 0 {
 		if !jb.Offset.is(pg.Offset) {
-			c.fail("plan JSON: buffer %q: offset %s, its group's is %d", buf.Name, jb.Offset, pg.Offset)
+			c.fail("plan JSON: buffer %q: offset %s, its group's is %d", g.Str(buf.Name), jb.Offset, pg.Offset)
 		}
 	} else if jb.Offset.ok {
-		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", buf.Name, jb.Offset.v)
+		c.fail("plan JSON: buffer %q: offset %d for an unpooled group", g.Str(buf.Name), jb.Offset.v)
 	}
 	want := claimedView(c.g, buf).ViewOffset // where the chain is broken, Plan reports it
 	if c.views != nil {
@@ -732,13 +732,13 @@ func (c *checker) checkBuffer(i int, jb *bufferJSON) {
 		}
 	}
 	if !jb.ViewOffset.is(want) {
-		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", buf.Name, jb.ViewOffset, want)
+		c.fail("plan JSON: buffer %q: view_offset %s, its alias chain gives %d", g.Str(buf.Name), jb.ViewOffset, want)
 	}
 	if pg.Reason == planner.Pooled {
 		if jb.Reason.ok {
-			c.fail("plan JSON: buffer %q: reason %s for a pooled group", buf.Name, jb.Reason)
+			c.fail("plan JSON: buffer %q: reason %s for a pooled group", g.Str(buf.Name), jb.Reason)
 		}
 	} else if !jb.Reason.is(pg.Reason.String()) {
-		c.fail("plan JSON: buffer %q: reason %s, want %q", buf.Name, jb.Reason, pg.Reason)
+		c.fail("plan JSON: buffer %q: reason %s, want %q", g.Str(buf.Name), jb.Reason, pg.Reason)
 	}
 }

@@ -159,7 +159,7 @@ func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 				return
 			}
 			want := args[k]
-			root := c.g.Buffers.At(int(c.g.Groups[want.group].Root)).Name
+			root := c.g.Str(c.g.Buffers.At(int(c.g.Groups[want.group].Root)).Name)
 			if !a.Arg.is(int64(k)) || !a.Group.is(root) {
 				c.fail("plan JSON: bundle %q: kernel argument %d is %s (group %s), want %d (group %q)", name, k, a.Arg, a.Group, k, root)
 			}
@@ -183,8 +183,8 @@ func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 				return
 			}
 			op := &b.Ops[k]
-			if !o.Name.is(op.Name) || !o.Step.is(int64(k)) || !o.Pos.ok || !posIs(c.g, op.Pos, o.Pos.b) {
-				c.fail("plan JSON: bundle %q: op %d is %s, step %s at %s; want %q, step %d at %s", b.Name, k, o.Name, o.Step, o.Pos, op.Name, k, posText(c.g, op.Pos))
+			if !o.Name.is(c.g.Str(op.Name)) || !o.Step.is(int64(k)) || !o.Pos.ok || !posIs(c.g, op.Pos, o.Pos.b) {
+				c.fail("plan JSON: bundle %q: op %d is %s, step %s at %s; want %q, step %d at %s", b.Name, k, o.Name, o.Step, o.Pos, c.g.Str(op.Name), k, posText(c.g, op.Pos))
 			}
 		},
 	}
@@ -216,7 +216,7 @@ func (s *v2State) argMin(bi, k int) int {
 	if k >= len(args) {
 		return 0
 	}
-	n := 40 + 20 + len(s.c.g.Buffers.At(int(s.c.g.Groups[args[k].group].Root)).Name)
+	n := 40 + 20 + len(s.c.g.Str(s.c.g.Buffers.At(int(s.c.g.Groups[args[k].group].Root)).Name))
 	for _, name := range args[k].names {
 		n += len(name) + 4
 	}
@@ -238,7 +238,7 @@ func (s *v2State) matchArg(bi, k int, data []byte) int {
 	m.lit(`{"arg": `)
 	m.int(int64(k))
 	m.lit(`, "group": `)
-	m.str(g.Buffers.At(int(g.Groups[args[k].group].Root)).Name)
+	m.str(g.Str(g.Buffers.At(int(g.Groups[args[k].group].Root)).Name))
 	m.lit(`, "names": [`)
 	for j, name := range args[k].names {
 		if j > 0 {
@@ -259,7 +259,7 @@ func (s *v2State) opMin(bi, k int) int {
 	if bi >= len(g.Bundles) || k >= len(g.Bundles[bi].Ops) {
 		return 0
 	}
-	return 40 + 3*20 + len(g.Bundles[bi].Ops[k].Name) + len(g.File)
+	return 40 + 3*20 + len(g.Str(g.Bundles[bi].Ops[k].Name)) + len(g.File)
 }
 
 // matchOp returns the length of op k's text when data begins with it,
@@ -273,7 +273,7 @@ func (s *v2State) matchOp(bi, k int, data []byte) int {
 	op := &g.Bundles[bi].Ops[k]
 	m := matcher{data: data, ok: true}
 	m.lit(`{"name": `)
-	m.str(op.Name)
+	m.str(g.Str(op.Name))
 	m.lit(`, "step": `)
 	m.int(int64(k))
 	m.lit(`, "pos": "`)
@@ -322,12 +322,12 @@ func (c *checker) checkBufferV2(i int, jb *bufferJSON) bool {
 	if !jb.Group.ok && !jb.Pos.ok {
 		return false
 	}
-	root := g.Buffers.At(int(g.Groups[buf.Group].Root)).Name
+	root := g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
 	if !jb.Group.is(root) {
-		c.fail("plan JSON: buffer %q: group %s, its storage's root is %q", buf.Name, jb.Group, root)
+		c.fail("plan JSON: buffer %q: group %s, its storage's root is %q", g.Str(buf.Name), jb.Group, root)
 	}
 	if want := posText(g, buf.Pos); !jb.Pos.is(want) {
-		c.fail("plan JSON: buffer %q: pos %s, want %q", buf.Name, jb.Pos, want)
+		c.fail("plan JSON: buffer %q: pos %s, want %q", g.Str(buf.Name), jb.Pos, want)
 	}
 	return true
 }

@@ -413,7 +413,7 @@ func (c *checker) groupName(gi int) string {
 		if m < 0 || int(m) >= g.Buffers.Len() {
 			continue
 		}
-		if n := g.Buffers.At(int(m)).Name; !seen || n < name {
+		if n := g.Str(g.Buffers.At(int(m)).Name); !seen || n < name {
 			name, seen = n, true
 		}
 	}
@@ -423,10 +423,12 @@ func (c *checker) groupName(gi int) string {
 // checkLists verifies that every list reference of the compact graph
 // lies inside its graph-wide array (ir.Span in Accesses, MemberLists and
 // Items; Op.Loops in LoopLists; ir.IntsRef in Ints, with a length word
-// that fits), before anything reads a list through the ir.Graph methods,
-// which trust them (and, slicing up to an array's capacity, could even
-// read past its length without a panic). It returns false when one does
-// not: nothing else can be checked safely then.
+// that fits) and every buffer's and op's ir.Name inside the graph's name
+// store (its bytes among those stored in its block), before anything
+// reads a list or a name through the ir.Graph methods, which trust them
+// (and, slicing up to an array's capacity, could even read past its
+// length without a panic). It returns false when one does not: nothing
+// else can be checked safely then.
 func (c *checker) checkLists() bool {
 	g := c.g
 	ok := true
@@ -449,8 +451,25 @@ func (c *checker) checkLists() bool {
 	}
 	intLen := func(i int64) int64 { return g.Ints[i] }
 	loopLen := func(i int64) int64 { return int64(g.LoopLists[i]) }
+	// A name outside the store (see ir.NameStore.Holds: what Graph.Str
+	// needs to read it) is reported, and never read: such a buffer is
+	// called by its index, such an op by its step.
+	nameBad := func(what string, n ir.Name) {
+		c.fail("%s: name [%d, +%d) outside the graph's names", what, n.Off, n.Len)
+		ok = false
+	}
+	for bi, b := range g.Buffers.All() {
+		if !g.Names.Holds(b.Name) {
+			nameBad(fmt.Sprintf("buffer %d", bi), b.Name)
+		}
+	}
 	// The names of messages are spelled only when one is reported.
-	opName := func(b *ir.Bundle, op *ir.Op) string { return fmt.Sprintf("bundle %q: op %q", b.Name, op.Name) }
+	opName := func(b *ir.Bundle, step int) string {
+		if op := &b.Ops[step]; g.Names.Holds(op.Name) {
+			return fmt.Sprintf("bundle %q: op %q", b.Name, g.Str(op.Name))
+		}
+		return fmt.Sprintf("bundle %q: op at step %d", b.Name, step)
+	}
 	cpuName := func(n *ir.CPUNode) string { return fmt.Sprintf("cpu %q", n.Name) }
 	intsBad := func(name, list string, r ir.IntsRef) {
 		c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
@@ -519,25 +538,28 @@ func (c *checker) checkLists() bool {
 		}
 		for oi := range b.Ops {
 			op := &b.Ops[oi]
+			if !g.Names.Holds(op.Name) {
+				nameBad(opName(b, oi), op.Name)
+			}
 			if !counted(int64(op.Loops), len(g.LoopLists), loopLen) {
-				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", opName(b, op), op.Loops, len(g.LoopLists))
+				c.fail("%s: loop list at %d outside the graph's %d loop-list entries", opName(b, oi), op.Loops, len(g.LoopLists))
 				ok = false
 			}
 			if !counted(int64(op.Cores), len(g.Ints), intLen) {
-				intsBad(opName(b, op), "cores", op.Cores)
+				intsBad(opName(b, oi), "cores", op.Cores)
 			}
 			if s := op.Accesses; !accSpan(s) {
-				c.fail("%s: accesses [%d, +%d) outside the graph's %d or across two of its chunks", opName(b, op), s.Off, s.Len, g.Accesses.Len())
+				c.fail("%s: accesses [%d, +%d) outside the graph's %d or across two of its chunks", opName(b, oi), s.Off, s.Len, g.Accesses.Len())
 				ok = false
 				continue
 			}
 			if op.NReads < 0 || op.NReads > op.Accesses.Len {
-				c.fail("%s: %d reads among %d accesses", opName(b, op), op.NReads, op.Accesses.Len)
+				c.fail("%s: %d reads among %d accesses", opName(b, oi), op.NReads, op.Accesses.Len)
 				ok = false
 				continue
 			}
 			if accs := g.OpAccesses(op); !accessesOK(accs) {
-				accessesBad(opName(b, op), accs)
+				accessesBad(opName(b, oi), accs)
 			}
 		}
 	}
@@ -587,7 +609,7 @@ func (c *checker) checkGraph() bool {
 			}
 			b := g.Buffers.At(int(m))
 			if int(b.Group) != gi {
-				gc.fail("group %q: member %q belongs to group %d", c.groupName(gi), b.Name, b.Group)
+				gc.fail("group %q: member %q belongs to group %d", c.groupName(gi), g.Str(b.Name), b.Group)
 			} else {
 				listed[m] = true
 			}
@@ -599,15 +621,15 @@ func (c *checker) checkGraph() bool {
 	}
 	for bi, b := range g.Buffers.All() {
 		if b.Group < 0 || int(b.Group) >= len(g.Groups) {
-			c.fail("buffer %q: group index %d out of range", b.Name, b.Group)
+			c.fail("buffer %q: group index %d out of range", g.Str(b.Name), b.Group)
 			ok = false
 			continue
 		}
 		if b.Size < 0 || b.Size%stick != 0 {
-			c.fail("buffer %q: size %d is not a whole number of %d-byte sticks", b.Name, b.Size, stick)
+			c.fail("buffer %q: size %d is not a whole number of %d-byte sticks", g.Str(b.Name), b.Size, stick)
 		}
 		if !listed[bi] {
-			c.fail("buffer %q: not a member of its group %q", b.Name, c.groupName(int(b.Group)))
+			c.fail("buffer %q: not a member of its group %q", g.Str(b.Name), c.groupName(int(b.Group)))
 		}
 	}
 	c.merge(gc)
@@ -626,14 +648,14 @@ func (c *checker) checkGraph() bool {
 		b32 := int32(bi)
 		for s := range b.Ops {
 			op := &b.Ops[s]
-			if !c.checkAccesses("op", op.Name, c.g.Reads(op)) {
+			if !c.checkAccesses("op", g.Str(op.Name), c.g.Reads(op)) {
 				ok = false
 			} else if ok {
 				for ai := range c.g.Reads(op) {
 					touch(&ws[c.groupOf(&c.g.Reads(op)[ai])].start, b32)
 				}
 			}
-			if !c.checkAccesses("op", op.Name, c.g.Writes(op)) {
+			if !c.checkAccesses("op", g.Str(op.Name), c.g.Writes(op)) {
 				ok = false
 			} else if ok {
 				for ai := range c.g.Writes(op) {

@@ -85,22 +85,22 @@ func deriveViews(g *ir.Graph) *viewInfo {
 			}
 			bj := g.Buffers.At(int(j))
 			if v.aroot[k] == rootOnPath {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", bj.Name))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: its alias chain is a cycle", g.Str(bj.Name)))
 				break
 			}
 			v.aroot[k] = rootOnPath
 			path = append(path, int32(k))
 			if bj.View < 0 || int(bj.View) >= len(g.Views) {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: view index %d out of range", bj.Name, bj.View))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: view index %d out of range", g.Str(bj.Name), bj.View))
 				break
 			}
 			a := int(g.Views[bj.View].Alias)
 			if a == -1 {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: a view (index %d) of no alias", bj.Name, bj.View))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: a view (index %d) of no alias", g.Str(bj.Name), bj.View))
 				break
 			}
 			if a < 0 || a >= n {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", bj.Name, a))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias index %d out of range", g.Str(bj.Name), a))
 				break
 			}
 			if v.isPlain(a) {
@@ -124,7 +124,7 @@ func deriveViews(g *ir.Graph) *viewInfo {
 			bb := g.Buffers.At(int(b))
 			off := g.Views[bb.View].AliasOffset
 			if off < 0 || off > math.MaxInt64-base {
-				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", bb.Name, off, base))
+				v.problems = append(v.problems, fmt.Sprintf("buffer %q: alias offset %d on a chain at %d is negative or overflows", g.Str(bb.Name), off, base))
 				v.aroot[pk], root = -1, -1
 				continue
 			}
@@ -157,15 +157,15 @@ func (c *checker) checkViews(v *viewInfo) {
 		if r, view := v.of(int32(i)); r >= 0 {
 			root := g.Buffers.At(int(r))
 			if got := claimedView(g, b).ViewOffset; got != view {
-				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", b.Name, got, root.Name, view)
+				c.fail("buffer %q: view offset %d, its alias chain to %q gives %d", g.Str(b.Name), got, g.Str(root.Name), view)
 			}
 			if root.Group != b.Group {
 				c.fail("buffer %q: in group %q, but its alias chain ends at %q of group %q",
-					b.Name, c.groupName(int(b.Group)), root.Name, c.groupName(int(root.Group)))
+					g.Str(b.Name), c.groupName(int(b.Group)), g.Str(root.Name), c.groupName(int(root.Group)))
 			}
 		}
 		if a := claimedView(g, b).Alias; a >= 0 && int(a) < g.Buffers.Len() && g.Buffers.At(int(a)).Group != b.Group {
-			c.fail("buffer %q: a view of %q, which is in another group", b.Name, g.Buffers.At(int(a)).Name)
+			c.fail("buffer %q: a view of %q, which is in another group", g.Str(b.Name), g.Str(g.Buffers.At(int(a)).Name))
 		}
 	}
 	for gi := range g.Groups {
@@ -178,7 +178,7 @@ func (c *checker) checkViews(v *viewInfo) {
 			if b.View == -1 {
 				roots++
 				if gr.Root != m {
-					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, b.Name)
+					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, g.Str(b.Name))
 				}
 			}
 			r, view := v.of(m)
@@ -187,7 +187,7 @@ func (c *checker) checkViews(v *viewInfo) {
 				continue
 			}
 			if b.Size > math.MaxInt64-view {
-				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), b.Name, view, b.Size)
+				c.fail("group %q: member %q ends past the largest int64 (view offset %d + size %d)", c.groupName(gi), g.Str(b.Name), view, b.Size)
 				sized = false
 				continue
 			}
@@ -255,16 +255,16 @@ func (c *checker) checkCores(bi int) {
 // checkOpCores is checkCores for one op.
 func (c *checker) checkOpCores(op *ir.Op) {
 	if c.g.Cores(op) != nil && len(c.g.Cores(op)) == 0 {
-		c.fail("op %q: an empty cores list", op.Name)
+		c.fail("op %q: an empty cores list", c.g.Str(op.Name))
 	}
 	n := int64(1)
 	for _, s := range c.g.Cores(op) {
 		if s < 1 {
-			c.fail("op %q: cores entry %d is below 1", op.Name, s)
+			c.fail("op %q: cores entry %d is below 1", c.g.Str(op.Name), s)
 			continue
 		}
 		if n > math.MaxInt64/s {
-			c.fail("op %q: cores %v multiply past the largest int64", op.Name, c.g.Cores(op))
+			c.fail("op %q: cores %v multiply past the largest int64", c.g.Str(op.Name), c.g.Cores(op))
 			break
 		}
 		n *= s
@@ -274,16 +274,16 @@ func (c *checker) checkOpCores(op *ir.Op) {
 			a := &accs[ai]
 			split := c.g.Split(a)
 			if split != nil && len(split) != len(c.g.Cores(op)) {
-				c.fail("op %q: split %v on an access of %q, but the op has cores %v", op.Name, split, c.g.Buffers.At(int(a.Buffer)).Name, c.g.Cores(op))
+				c.fail("op %q: split %v on an access of %q, but the op has cores %v", c.g.Str(op.Name), split, c.g.Str(c.g.Buffers.At(int(a.Buffer)).Name), c.g.Cores(op))
 			}
 			for _, s := range split {
 				if s < 0 {
-					c.fail("op %q: negative split %d", op.Name, s)
+					c.fail("op %q: negative split %d", c.g.Str(op.Name), s)
 				}
 			}
 			for _, s := range c.g.Strides(a) {
 				if s < 0 {
-					c.fail("op %q: negative step %d", op.Name, s)
+					c.fail("op %q: negative step %d", c.g.Str(op.Name), s)
 				}
 			}
 		}
@@ -328,12 +328,12 @@ func (c *checker) checkOpBounds(bi int, b *ir.Bundle, op *ir.Op) {
 			buf := g.Buffers.At(int(a.Buffer))
 			far, ok := extent(g, b, op, a)
 			if !ok {
-				c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, op.Name, buf.Name)
+				c.fail("bundle %q: op %q: the farthest start of its access of %q passes the largest int64", b.Name, g.Str(op.Name), g.Str(buf.Name))
 				continue
 			}
 			if far != 0 && far >= buf.Size {
 				c.fail("bundle %q: op %q: its access of %q reaches start %d, outside the name's %d bytes",
-					b.Name, op.Name, buf.Name, far, buf.Size)
+					b.Name, g.Str(op.Name), g.Str(buf.Name), far, buf.Size)
 			}
 			gi := buf.Group
 			if buf.Size == 0 {
@@ -356,7 +356,7 @@ func (c *checker) checkOpBounds(bi int, b *ir.Bundle, op *ir.Op) {
 					continue
 				}
 				c.fail("bundle %q: op %q: a start of its access of %q, pool bytes %d+%d+%d, is not inside its group %q's bytes [%d, %d)",
-					b.Name, op.Name, buf.Name, pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
+					b.Name, g.Str(op.Name), g.Str(buf.Name), pg.Offset, lo, far, c.groupName(int(gi)), pg.Offset, pg.Offset+size)
 			}
 		}
 	}

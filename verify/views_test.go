@@ -32,7 +32,7 @@ import (
 // 0, hi 2048, w 3072, e 4096. Bounds: b's read of hi reaches 3*256 = 768 <
 // 2048; c's read of t reaches core (1,1) at 1024+2048 = 3072 < 4096.
 func viewGraph() *ir.Graph {
-	g := &ir.Graph{} // holds the accesses' strides and splits
+	g := &ir.Graph{} // holds the names and the accesses' strides and splits
 	acc := func(buf int32, strides, split []int64) ir.Access {
 		a := ir.Access{Buffer: buf}
 		g.SetStrides(&a, strides)
@@ -41,12 +41,12 @@ func viewGraph() *ir.Graph {
 	}
 	out := &ir.Graph{Name: "views",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "x", Size: 512, Group: 1, View: -1},
-			{Name: "t", Size: 4096, Group: 0, View: -1},
-			{Name: "hi", Size: 2048, Group: 0, View: 0},
-			{Name: "w", Size: 1024, Group: 0, View: 1},
-			{Name: "e", Size: 128, Group: 0, View: 2},
-			{Name: "y", Size: 4096, Group: 2, View: -1},
+			{Name: g.AddName("x"), Size: 512, Group: 1, View: -1},
+			{Name: g.AddName("t"), Size: 4096, Group: 0, View: -1},
+			{Name: g.AddName("hi"), Size: 2048, Group: 0, View: 0},
+			{Name: g.AddName("w"), Size: 1024, Group: 0, View: 1},
+			{Name: g.AddName("e"), Size: 128, Group: 0, View: 2},
+			{Name: g.AddName("y"), Size: 4096, Group: 2, View: -1},
 		}...),
 		Views: []ir.View{
 			{Alias: 1, AliasOffset: 2048, ViewOffset: 2048},
@@ -70,7 +70,7 @@ func viewGraph() *ir.Graph {
 			Body:  g.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 2, Loop: -1}}),
 		}},
 	}
-	out.Ints, out.Addressings, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items
+	out.Names, out.Ints, out.Addressings, out.Accesses, out.LoopLists, out.MemberLists, out.Items = g.Names, g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items
 	return out
 }
 
@@ -190,7 +190,7 @@ func chainGraph(n int) *ir.Graph {
 	g := &ir.Graph{Name: "chain"}
 	addBuf := func(name string, size int64) int {
 		i := int32(g.Buffers.Len())
-		g.Buffers.Append(ir.Buffer{Name: name, Size: size, Group: i, View: -1})
+		g.Buffers.Append(ir.Buffer{Name: g.AddName(name), Size: size, Group: i, View: -1})
 		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
 		return int(i)
 	}
@@ -319,9 +319,11 @@ func sortInts(a []int, less func(x, y int) bool) {
 }
 
 // TestCatchesListCorruptions: a list reference of the compact graph
-// (ir.Span, ir.IntsRef, Op.Loops, a CPUNode's Span) that leaves its graph-wide array is a
-// violation naming it, never a panic: the graph may be built by hand
-// (ir.Graph.NewOp) and the verifier is what checks it.
+// (ir.Span, ir.IntsRef, Op.Loops, a CPUNode's Span) that leaves its
+// graph-wide array, and a buffer's or op's ir.Name that leaves the
+// graph's name store, is a violation naming it, never a panic: the
+// graph may be built by hand (ir.Graph.NewOp) and the verifier is what
+// checks it.
 func TestCatchesListCorruptions(t *testing.T) {
 	cases := []struct {
 		name string
@@ -374,6 +376,24 @@ func TestCatchesListCorruptions(t *testing.T) {
 		{"cpu with more reads than accesses", func(g *ir.Graph) {
 			g.CPU = append(g.CPU, ir.CPUNode{Name: "h", NReads: 3, Accesses: ir.Span{Off: 0, Len: 2}})
 		}, `cpu "h": 3 reads among 2 accesses`},
+		// viewGraph's names are one block of 4 KiB (the default first
+		// block: no SizeFirst) holding the 10 bytes of x t hi w e y a
+		// b c, in that order. A name in a block the store does not
+		// have makes Graph.Str panic indexing the blocks (the verifier
+		// reads a buffer's name only for a message, so without the
+		// check this one would pass unseen);
+		{"buffer name in a block past the store", func(g *ir.Graph) {
+			g.Buffers.At(1).Name = ir.Name{Off: 5 * ir.NameBlock, Len: 1}
+		}, `buffer 1: name [327680, +1) outside the graph's names`},
+		// one that ends past its block's array makes it panic slicing
+		// the block (an op's name is read to check its accesses);
+		{"op name past its block's array", func(g *ir.Graph) { g.Bundles[0].Ops[1].Name = ir.Name{Off: 9, Len: 1 << 20} },
+			`bundle "k": op at step 1: name [9, +1048576) outside the graph's names`},
+		// one past the 10 stored bytes but inside the block's array
+		// (c at 9, four bytes more) reads bytes never stored, without
+		// a panic.
+		{"buffer name past the stored bytes", func(g *ir.Graph) { g.Buffers.At(5).Name = ir.Name{Off: 9, Len: 5} },
+			`buffer 5: name [9, +5) outside the graph's names`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -175,7 +175,7 @@ module {
 // Declarations: one pair per new SSA name in that order (op2's pool and
 // slice names are already declared).
 func TestCoresSlices(t *testing.T) {
-	ints := &ir.Graph{} // holds the accesses' strides and splits
+	ints := &ir.Graph{} // holds the names and the accesses' strides and splits
 	acc := func(buf int32, strides, split []int64) ir.Access {
 		a := ir.Access{Buffer: buf}
 		ints.SetStrides(&a, strides)
@@ -185,11 +185,11 @@ func TestCoresSlices(t *testing.T) {
 	g := &ir.Graph{
 		Name: "h",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
-			{Name: "x", Size: 4096, Group: 0, View: -1},
-			{Name: "xs", Size: 1024, Group: 0, View: 0},
-			{Name: "t", Size: 1024, Group: 1, View: -1},
-			{Name: "tv", Size: 512, Group: 1, View: 1},
-			{Name: "l", Size: 128, Group: 2, View: -1},
+			{Name: ints.AddName("x"), Size: 4096, Group: 0, View: -1},
+			{Name: ints.AddName("xs"), Size: 1024, Group: 0, View: 0},
+			{Name: ints.AddName("t"), Size: 1024, Group: 1, View: -1},
+			{Name: ints.AddName("tv"), Size: 512, Group: 1, View: 1},
+			{Name: ints.AddName("l"), Size: 128, Group: 2, View: -1},
 		}...),
 		Views: []ir.View{{Alias: 0, AliasOffset: 256, ViewOffset: 256}, {Alias: 2, AliasOffset: 128, ViewOffset: 128}},
 		Groups: []ir.Group{
@@ -219,7 +219,7 @@ func TestCoresSlices(t *testing.T) {
 			Body: ints.AddItems([]ir.Item{{Op: 0, Loop: -1}, {Op: -1, Loop: 0}, {Op: 3, Loop: -1}}),
 		}},
 	}
-	g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items = ints.Ints, ints.Addressings, ints.Accesses, ints.LoopLists, ints.MemberLists, ints.Items
+	g.Names, g.Ints, g.Addressings, g.Accesses, g.LoopLists, g.MemberLists, g.Items = ints.Names, ints.Ints, ints.Addressings, ints.Accesses, ints.LoopLists, ints.MemberLists, ints.Items
 	p := &planner.Result{
 		Graph: g,
 		Groups: []planner.Group{

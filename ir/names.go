@@ -45,10 +45,11 @@ const (
 // m = ceil(len/NameBlock) blocks backed by one array of m*NameBlock
 // bytes, block j of the run starting at the array's byte j*NameBlock:
 // the name's block (the run's first) holds it whole from its start, and
-// names after it fill the rest of the run's last block. The zero Name needs no block. Block
-// 0's array may be smaller than a block (SizeFirst; 4 KiB by default),
-// so that a graph of a few names does not allocate 64 KiB; when it is
-// full the names go on at block 1, and its unused offsets cost nothing.
+// names after it fill the rest of the run's last block. The zero Name
+// needs no block. Block 0's array may be smaller than a block
+// (SizeFirst; 4 KiB by default), so that a graph of a few names does not
+// allocate 64 KiB; when it is full the names go on at block 1, and its
+// unused offsets cost nothing.
 //
 // Why 64 KiB: a block costs one allocation and one 24-byte slice in the
 // store's list of blocks (0.04 % of its bytes), and leaves unused less

@@ -25,17 +25,54 @@ import (
 // the first one stored, whatever the hash, so the graph does not depend
 // on it.
 type intLists struct {
-	slots []ir.IntsRef // 0: empty
-	n     int          // lists stored
-	seed  uint64
+	set  refSet[ir.IntsRef]
+	seed uint64
 	// tmp is the scratch list a caller fills before add (see
 	// builder.list).
 	tmp []int64
 }
 
-// minIntSlots is the table's first size: a small graph has few distinct
-// lists.
+// minIntSlots is a table's first size: a small graph has few distinct
+// lists and pairs.
 const minIntSlots = 256
+
+// refSet is the hash set both tables (intLists, addressings) are:
+// references (> 0) to values the graph stores, in open-addressing slots
+// with linear probing, kept at most half full. The caller hashes and
+// compares the values; the set only probes and grows.
+type refSet[R ~int32] struct {
+	slots []R // 0: empty
+	n     int // references stored
+}
+
+// find returns the slot of the first reference from hash h on for which
+// same is true, or else the empty slot where such a reference goes (*slot
+// == 0): the caller stores it there and counts it (n++). It first doubles
+// the slots (or makes the first ones) when one more reference would fill
+// more than half of them, placing each again by its hash (rehash).
+func (s *refSet[R]) find(h uint64, same func(R) bool, rehash func(R) uint64) *R {
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]R, max(2*len(old), minIntSlots))
+		mask := len(s.slots) - 1
+		for _, r := range old {
+			if r == 0 {
+				continue
+			}
+			i := int(rehash(r)) & mask
+			for s.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			s.slots[i] = r
+		}
+	}
+	mask := len(s.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		if r := s.slots[i]; r == 0 || same(r) {
+			return &s.slots[i]
+		}
+	}
+}
 
 // add returns the reference of a list equal to v in g.Ints, appending v
 // (Graph.AddInts) when there is none; nil is the empty list, which is
@@ -44,40 +81,14 @@ func (t *intLists) add(g *ir.Graph, v []int64) ir.IntsRef {
 	if v == nil {
 		v = []int64{}
 	}
-	if 2*(t.n+1) > len(t.slots) {
-		t.grow(g)
+	sl := t.set.find(hashInts(t.seed, v),
+		func(r ir.IntsRef) bool { return slices.Equal(g.IntList(r), v) },
+		func(r ir.IntsRef) uint64 { return hashInts(t.seed, g.IntList(r)) })
+	if *sl == 0 {
+		*sl = g.AddInts(v)
+		t.set.n++
 	}
-	mask := len(t.slots) - 1
-	for i := int(hashInts(t.seed, v)) & mask; ; i = (i + 1) & mask {
-		r := t.slots[i]
-		if r == 0 {
-			r = g.AddInts(v)
-			t.slots[i] = r
-			t.n++
-			return r
-		}
-		if slices.Equal(g.IntList(r), v) {
-			return r
-		}
-	}
-}
-
-// grow doubles the slots (or makes the first ones), placing every list
-// again.
-func (t *intLists) grow(g *ir.Graph) {
-	old := t.slots
-	t.slots = make([]ir.IntsRef, max(2*len(old), minIntSlots))
-	mask := len(t.slots) - 1
-	for _, r := range old {
-		if r == 0 {
-			continue
-		}
-		i := int(hashInts(t.seed, g.IntList(r))) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = r
-	}
+	return *sl
 }
 
 // hashInts hashes a list's length and values from seed (splitmix64's
@@ -96,15 +107,13 @@ func hashInts(seed uint64, v []int64) uint64 {
 // addressings stores each distinct pair of an access's step and split
 // lists (each already stored once by intLists, so a pair is two
 // IntsRefs) once in Graph.Addressings, the way intLists stores a list:
-// an open-addressing hash set, with linear probing and at most half
-// full, of indices into Graph.Addressings, hashed from the name table's
-// seed. Which access's pair a repeat shares is the first one stored.
-// The synthetic families' 1M-op graphs have 0.9 to 3.1 million accesses
-// with a step or a split and 53,000 to 309,000 distinct pairs.
+// a refSet of indices into Graph.Addressings, hashed from the name
+// table's seed. Which access's pair a repeat shares is the first one
+// stored. The synthetic families' 1M-op graphs have 0.9 to 3.1 million
+// accesses with a step or a split and 53,000 to 309,000 distinct pairs.
 type addressings struct {
-	slots []int32 // 0: empty
-	n     int     // pairs stored
-	seed  uint64
+	set  refSet[int32]
+	seed uint64
 }
 
 // add returns the index in g.Addressings of a pair equal to d,
@@ -114,40 +123,14 @@ func (t *addressings) add(g *ir.Graph, d ir.Addressing) int32 {
 	if d == (ir.Addressing{}) {
 		return 0
 	}
-	if 2*(t.n+1) > len(t.slots) {
-		t.grow(g)
+	sl := t.set.find(hashPair(t.seed, d),
+		func(k int32) bool { return g.Addressings[k] == d },
+		func(k int32) uint64 { return hashPair(t.seed, g.Addressings[k]) })
+	if *sl == 0 {
+		*sl = g.AddAddressing(d)
+		t.set.n++
 	}
-	mask := len(t.slots) - 1
-	for i := int(hashPair(t.seed, d)) & mask; ; i = (i + 1) & mask {
-		k := t.slots[i]
-		if k == 0 {
-			k = g.AddAddressing(d)
-			t.slots[i] = k
-			t.n++
-			return k
-		}
-		if g.Addressings[k] == d {
-			return k
-		}
-	}
-}
-
-// grow doubles the slots (or makes the first ones), placing every pair
-// again.
-func (t *addressings) grow(g *ir.Graph) {
-	old := t.slots
-	t.slots = make([]int32, max(2*len(old), minIntSlots))
-	mask := len(t.slots) - 1
-	for _, k := range old {
-		if k == 0 {
-			continue
-		}
-		i := int(hashPair(t.seed, g.Addressings[k])) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = k
-	}
+	return *sl
 }
 
 // hashPair hashes a pair's two references from seed (hashInts's mixing).

@@ -88,8 +88,8 @@ func TestIntListsAdd(t *testing.T) {
 			t.Errorf("list at %d = %v, want %v", r, got, v)
 		}
 	}
-	if 2*lists.n > len(lists.slots) {
-		t.Errorf("%d lists in %d slots: more than half full", lists.n, len(lists.slots))
+	if 2*lists.set.n > len(lists.set.slots) {
+		t.Errorf("%d lists in %d slots: more than half full", lists.set.n, len(lists.set.slots))
 	}
 }
 
@@ -134,8 +134,8 @@ func TestAddressingsAdd(t *testing.T) {
 			t.Errorf("pair %d = %+v, want %+v", k, g.Addressings[k], d)
 		}
 	}
-	if 2*pairs.n > len(pairs.slots) {
-		t.Errorf("%d pairs in %d slots: more than half full", pairs.n, len(pairs.slots))
+	if 2*pairs.set.n > len(pairs.set.slots) {
+		t.Errorf("%d pairs in %d slots: more than half full", pairs.set.n, len(pairs.set.slots))
 	}
 }
 

@@ -693,6 +693,14 @@ func (g *Graph) IntList(r IntsRef) []int64 {
 	return g.Ints[r:end:end]
 }
 
+// NewAccess makes an operand of buffer with the given strides and split
+// (nil: no `step`, a broadcast access), adding the lists to Ints and
+// their pair to Addressings (one pair, shared with no other access): a
+// convenience for code that builds a graph by hand, as NewOp.
+func (g *Graph) NewAccess(buffer int32, strides, split []int64) Access {
+	return Access{Buffer: buffer, Addressing: g.AddAddressing(Addressing{Strides: g.AddInts(strides), Split: g.AddInts(split)})}
+}
+
 // SetStrides gives the access a the strides v (nil: no `step`), keeping
 // its split; SetSplit gives it the split v (nil: broadcast), keeping its
 // strides. They are for code that builds or edits a graph by hand: each

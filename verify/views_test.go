@@ -33,12 +33,7 @@ import (
 // 2048; c's read of t reaches core (1,1) at 1024+2048 = 3072 < 4096.
 func viewGraph() *ir.Graph {
 	g := &ir.Graph{} // holds the names and the accesses' strides and splits
-	acc := func(buf int32, strides, split []int64) ir.Access {
-		a := ir.Access{Buffer: buf}
-		g.SetStrides(&a, strides)
-		g.SetSplit(&a, split)
-		return a
-	}
+	acc := g.NewAccess
 	out := &ir.Graph{Name: "views",
 		Buffers: ir.ChunkedOf([]ir.Buffer{
 			{Name: g.AddName("x"), Size: 512, Group: 1, View: -1},
@@ -347,13 +342,12 @@ func TestCatchesListCorruptions(t *testing.T) {
 		{"strides past the ints", func(g *ir.Graph) {
 			g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = g.AddAddressing(ir.Addressing{Strides: ir.IntsRef(len(g.Ints))})
 		}, `bundle "k": op "b": strides list at`},
-		// viewGraph's four addressings: the zero pair, b's read's step
-		// (twice: SetStrides, then SetSplit keeping it) and c's read's
-		// split.
+		// viewGraph's three addressings: the zero pair, b's read's step
+		// and c's read's split.
 		{"addressing past the array", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = int32(len(g.Addressings)) },
-			`bundle "k": op "b": operand addressing 4 outside the graph's 4`},
+			`bundle "k": op "b": operand addressing 3 outside the graph's 3`},
 		{"negative addressing", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = -1 },
-			`bundle "k": op "b": operand addressing -1 outside the graph's 4`},
+			`bundle "k": op "b": operand addressing -1 outside the graph's 3`},
 		// An operand written on another line than its node's name has
 		// its position kept aside; viewGraph keeps none.
 		{"operand position past the kept ones", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].At = -1 },

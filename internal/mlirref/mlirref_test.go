@@ -176,12 +176,7 @@ module {
 // slice names are already declared).
 func TestCoresSlices(t *testing.T) {
 	ints := &ir.Graph{} // holds the names and the accesses' strides and splits
-	acc := func(buf int32, strides, split []int64) ir.Access {
-		a := ir.Access{Buffer: buf}
-		ints.SetStrides(&a, strides)
-		ints.SetSplit(&a, split)
-		return a
-	}
+	acc := ints.NewAccess
 	g := &ir.Graph{
 		Name: "h",
 		Buffers: ir.ChunkedOf([]ir.Buffer{

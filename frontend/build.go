@@ -47,7 +47,7 @@ type builder struct {
 	// chunks that never move.
 	nodeDecls [][]nodeDecl
 	refs      ir.Chunked[ir.Access] // operands of misplaced cpu nodes: resolved only to report errors
-	misplaced []ir.CPUNode          // those nodes (Name unset): where each one's refs are
+	refPos    []ir.Pos              // where each of refs is written
 	lf        leafState             // the leaf node being built
 	attrs     []attrValue           // its attributes (see keywords), for leafEnd
 	// operands holds the names of the leaf's accesses, in order, until
@@ -176,6 +176,7 @@ func newBuilder(file string, size int) *builder {
 		// chunk each, whose elements are found without a search.
 		b.g.Buffers.SizeFirst(size / 64)
 		b.g.Accesses.SizeFirst(size / 33)
+		b.g.AccessCols.SizeFirst(size / 33)
 	} else {
 		b.names = newNameTable(size/96, &b.g.Names)
 	}
@@ -644,8 +645,13 @@ func (b *builder) writes() {
 // internPre). Its Buffer is set by leafEnd (resolveOperands).
 func (b *builder) access(name Name, pre int32, step, split ints) {
 	lf := &b.lf
-	acc := lf.dst.Push(lf.off)
-	acc.At = b.g.AccessAt(lf.name.Pos, name.Pos)
+	var acc *ir.Access
+	if lf.dst == &b.g.Accesses {
+		acc = b.g.PushAccess(lf.off, lf.name.Pos, name.Pos)
+	} else {
+		acc = lf.dst.Push(lf.off)
+		b.refPos = append(b.refPos, name.Pos)
+	}
 	b.operands = append(b.operands, operand{name: name.Value, pre: pre, hash: b.prefetch(name.Value, pre)})
 	ok := true
 	var d ir.Addressing
@@ -742,7 +748,8 @@ func (b *builder) leafEnd() {
 			Accesses: ir.Span{Off: lf.off, Len: int32(n)},
 		})
 	case lf.cpu:
-		b.misplaced = append(b.misplaced, ir.CPUNode{Pos: lf.name.Pos, Accesses: ir.Span{Off: lf.off, Len: int32(n)}})
+		// Misplaced (reported): its operands stay in refs, only to be
+		// resolved for their errors.
 	default:
 		step := b.ops.Mark() - b.opsStart
 		if b.nops++; b.memHook != nil && b.nops&0xffff == 0 {
@@ -1044,15 +1051,18 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			shadow[e.buf] = int32(i) + 1
 		}
 	}
-	// The positions of the operands' diagnostics: an operand's is
-	// relative to its node's, found when first needed (owners[1] for
-	// refs).
-	var owners [2]nodeSpans
-	posOf := func(ref, i int, acc *ir.Access) ir.Pos {
-		if owners[ref] == nil {
-			owners[ref] = b.nodeSpans(ref == 1)
+	// The positions of the operands' diagnostics: an operand of
+	// Graph.Accesses has its column on its node's line (ir.Graph.AccessPos),
+	// whose node is found when first needed; refs keep theirs whole.
+	var owners nodeSpans
+	posOf := func(ref, i int) ir.Pos {
+		if ref == 1 {
+			return b.refPos[i]
 		}
-		return owners[ref].pos(g, i, acc)
+		if owners == nil {
+			owners = b.nodeSpans()
+		}
+		return owners.pos(g, i)
 	}
 	// resolve resolves acc, operand i of Graph.Accesses (ref 0) or refs
 	// (1), whose farthest start is far (0: nothing to check).
@@ -1068,9 +1078,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			buf, ok := b.resolved(-enc - 2)
 			if !ok {
 				// A diagnostic's position: found only then.
-				buf = b.resolve(-enc-2, posOf(ref, i, acc))
+				buf = b.resolve(-enc-2, posOf(ref, i))
 				if buf < 0 && isKeyword(written) {
-					b.errs.add(posOf(ref, i, acc).In(b.file), "%s", keywordMsg(written))
+					b.errs.add(posOf(ref, i).In(b.file), "%s", keywordMsg(written))
 				}
 			}
 			acc.Buffer = int32(buf)
@@ -1081,9 +1091,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		buf := g.Buffers.At(int(acc.Buffer))
 		switch {
 		case far < 0:
-			b.errs.add(posOf(ref, i, acc).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
+			b.errs.add(posOf(ref, i).In(b.file), "the farthest start of the access to %s overflows int64", quoteText(written))
 		case far >= buf.Size:
-			b.errs.add(posOf(ref, i, acc).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
+			b.errs.add(posOf(ref, i).In(b.file), "access to %s reaches byte offset %d but %s is %d bytes",
 				quoteText(written), far, quoteText(g.Str(buf.Name)), buf.Size)
 		}
 	}
@@ -1107,7 +1117,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 			resolve(ref, i, acc, far)
 		}
 	}
-	b.refs, b.misplaced = ir.Chunked[ir.Access]{}, nil
+	b.refs, b.refPos = ir.Chunked[ir.Access]{}, nil
 	b.fars, b.refFars = ir.Chunked[farRec]{}, ir.Chunked[farRec]{}
 	for _, a := range b.aliases.All() {
 		a.v = b.resolve(a.view, a.viewPos)
@@ -1142,6 +1152,7 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 		g.Bundles = []ir.Bundle{}
 	}
 	g.Accesses.Trim()
+	g.AccessCols.Trim()
 	g.Buffers.Trim()
 	g.Ints, g.Items, g.Addressings = ir.Trimmed(g.Ints), ir.Trimmed(g.Items), ir.Trimmed(g.Addressings)
 	g.LoopLists, g.Bundles = ir.Trimmed(g.LoopLists), ir.Trimmed(g.Bundles)
@@ -1158,9 +1169,9 @@ func (b *builder) finish() (*ir.Graph, ErrorList) {
 	return g, nil
 }
 
-// nodeSpans lists the nodes of an array of operands (Graph.Accesses or
-// refs) in the order of their operands, for the positions of
-// diagnostics (see ir.Access.At).
+// nodeSpans lists the nodes of Graph.Accesses in the order of their
+// operands, for the positions of diagnostics (an operand's is relative
+// to its node's: see ir.Graph.AccessPos).
 type nodeSpans []nodeSpan
 
 type nodeSpan struct {
@@ -1168,19 +1179,13 @@ type nodeSpan struct {
 	pos ir.Pos
 }
 
-// nodeSpans returns the nodes of Graph.Accesses, or of refs when refs.
-func (b *builder) nodeSpans(refs bool) nodeSpans {
+// nodeSpans returns the nodes of Graph.Accesses.
+func (b *builder) nodeSpans() nodeSpans {
 	var n nodeSpans
 	add := func(pos ir.Pos, s ir.Span) {
 		if s.Len > 0 {
 			n = append(n, nodeSpan{s.Off, pos})
 		}
-	}
-	if refs {
-		for _, c := range b.misplaced {
-			add(c.Pos, c.Accesses)
-		}
-		return n
 	}
 	for bi := range b.g.Bundles {
 		for oi := range b.g.Bundles[bi].Ops {
@@ -1195,10 +1200,10 @@ func (b *builder) nodeSpans(refs bool) nodeSpans {
 	return n
 }
 
-// pos returns where acc, operand i of the array, is written.
-func (n nodeSpans) pos(g *ir.Graph, i int, acc *ir.Access) ir.Pos {
+// pos returns where operand i of Graph.Accesses is written.
+func (n nodeSpans) pos(g *ir.Graph, i int) ir.Pos {
 	k := sort.Search(len(n), func(k int) bool { return n[k].off > int32(i) }) - 1
-	return g.AccessPos(n[k].pos, acc)
+	return g.AccessPos(n[k].pos, int32(i))
 }
 
 // resolve maps the name id, referenced at p, to its buffer through the

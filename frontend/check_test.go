@@ -168,8 +168,8 @@ cpu sin4 reads=[t0] writes=[v]
 		"bundle": g.Position(g.Bundles[0].Pos),
 		"loop":   g.Position(g.Bundles[0].Loops[0].Pos),
 		"op":     g.Position(g.Bundles[0].Ops[1].Pos),
-		"access": g.Position(g.AccessPos(g.Bundles[0].Ops[1].Pos, &g.Reads(&g.Bundles[0].Ops[1])[0])),
-		"split":  g.Position(g.AccessPos(g.Bundles[0].Ops[2].Pos, &g.Writes(&g.Bundles[0].Ops[2])[0])),
+		"access": g.Position(g.AccessPos(g.Bundles[0].Ops[1].Pos, g.Bundles[0].Ops[1].Accesses.Off)),
+		"split":  g.Position(g.AccessPos(g.Bundles[0].Ops[2].Pos, g.Bundles[0].Ops[2].Accesses.Off+g.Bundles[0].Ops[2].NReads)),
 		"cpu":    g.Position(g.CPU[0].Pos),
 	}
 	for k, w := range want {
@@ -654,29 +654,33 @@ func TestKindsMany(t *testing.T) {
 }
 
 // TestOperandsOnOtherLines: an operand is a column on its node's line
-// (Access.At) unless it is written on another line, whose position is
-// kept aside (Graph.AccessPositions, in source order); both paths build
-// the same. Line 5 is `  op o reads a,`: o at column 6, a at 14; b is on
-// line 6 at column 3, c on line 7 at 10; line 8 is `  cpu k reads c
-// writes`: k at 7, c at 15, and d on line 9 at column 1.
+// (Graph.AccessCols, as the column + 1) unless it is written on another
+// line, whose position is kept aside (Graph.AccessPositions, with its
+// access's index, in source order); both paths build the same. Line 5
+// is `  op o reads a,`: o at column 6, a at 14; b is on line 6 at column
+// 3, c on line 7 at 10; line 8 is `  cpu k reads c writes`: k at 7, c
+// at 15, and d on line 9 at column 1.
 func TestOperandsOnOtherLines(t *testing.T) {
 	src := "graph g {\n  buffer a : 128; buffer b : 128\n  buffer c : 128; buffer d : 128\n  input a, b\n  op o reads a,\n  b writes\n         c\n  cpu k reads c writes\nd\n}\n"
 	for _, g := range []*ir.Graph{mustCheck(t, src), mustParseCheck(t, []byte(src))} {
 		op, cpu := &g.Bundles[0].Ops[0], &g.CPU[0]
 		var got []string
-		for _, a := range g.Accesses.Slice(0, int32(g.Accesses.Len())) {
+		for i := range int32(g.Accesses.Len()) {
 			at := op.Pos
-			if len(got) >= 3 {
+			if i >= 3 {
 				at = cpu.Pos
 			}
-			got = append(got, g.Position(g.AccessPos(at, &a)).String())
+			got = append(got, g.Position(g.AccessPos(at, i)).String())
 		}
 		want := "[t.bir:5:14 t.bir:6:3 t.bir:7:10 t.bir:8:15 t.bir:9:1]"
 		if fmt.Sprint(got) != want {
 			t.Errorf("operands at %v, want %s", got, want)
 		}
-		if fmt.Sprint(g.AccessPositions) != "[{6 3} {7 10} {9 1}]" {
-			t.Errorf("positions kept aside %v, want [{6 3} {7 10} {9 1}]", g.AccessPositions)
+		if got := fmt.Sprint(g.AccessCols.Slice(0, int32(g.AccessCols.Len()))); got != "[15 0 0 16 0]" {
+			t.Errorf("columns %s, want [15 0 0 16 0]", got)
+		}
+		if fmt.Sprint(g.AccessPositions) != "[{1 {6 3}} {2 {7 10}} {4 {9 1}}]" {
+			t.Errorf("positions kept aside %v, want [{1 {6 3}} {2 {7 10}} {4 {9 1}}]", g.AccessPositions)
 		}
 	}
 }

@@ -525,9 +525,10 @@ func TestKeywordDeclarations(t *testing.T) {
 }
 
 // sameGraph reports whether a and b are the same graph: reflect.DeepEqual
-// but for Graph.Buffers and Graph.Accesses, whose elements are compared
-// and not how they are laid out in chunks (a small source's first chunks
-// are sized from its size, which only some of the parses are told; see
+// but for Graph.Buffers, Graph.Accesses and Graph.AccessCols, whose
+// elements are compared and not how they are laid out in chunks (a
+// small source's first chunks are sized from its size, which only some
+// of the parses are told; see
 // newBuilder), and for the names of the buffers and ops, which are
 // compared as strings and not where they are in Graph.Names (whose
 // first block is sized the same way, so that the same names may be at
@@ -550,12 +551,13 @@ func sameGraph(a, b *ir.Graph) bool {
 			return false
 		}
 	}
-	if !sameChunked(&a.Accesses, &b.Accesses) {
+	if !sameChunked(&a.Accesses, &b.Accesses) || !sameChunked(&a.AccessCols, &b.AccessCols) {
 		return false
 	}
 	ca, cb := *a, *b
 	ca.Buffers, cb.Buffers = ir.Chunked[ir.Buffer]{}, ir.Chunked[ir.Buffer]{}
 	ca.Accesses, cb.Accesses = ir.Chunked[ir.Access]{}, ir.Chunked[ir.Access]{}
+	ca.AccessCols, cb.AccessCols = ir.Chunked[uint16]{}, ir.Chunked[uint16]{}
 	ca.Names, cb.Names = ir.NameStore{}, ir.NameStore{}
 	ca.Bundles, cb.Bundles = slices.Clone(a.Bundles), slices.Clone(b.Bundles)
 	for bi := range ca.Bundles {

@@ -238,6 +238,51 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 			}
 		}
 	}
+	checkOperandPositions(t, g)
+}
+
+// checkOperandPositions verifies where the operands are written (see
+// ir.Graph.AccessCols): every access has a column entry, pushed with it;
+// the positions kept aside are those of the entries 0, each once, in
+// order; and an operand's position is kept aside exactly when it is not
+// a column up to ir.MaxAccessCol on its node's line.
+func checkOperandPositions(t *testing.T, g *ir.Graph) {
+	t.Helper()
+	if g.AccessCols.Len() != g.Accesses.Len() {
+		t.Errorf("%d operand columns for %d accesses", g.AccessCols.Len(), g.Accesses.Len())
+		return
+	}
+	zeros := 0
+	for _, c := range g.AccessCols.All() {
+		if *c == 0 {
+			zeros++
+		}
+	}
+	if zeros != len(g.AccessPositions) {
+		t.Errorf("%d operand columns are 0, %d positions kept aside", zeros, len(g.AccessPositions))
+	}
+	for k, e := range g.AccessPositions {
+		if k > 0 && e.Access <= g.AccessPositions[k-1].Access || e.Access < 0 || int(e.Access) >= g.AccessCols.Len() || *g.AccessCols.At(int(e.Access)) != 0 {
+			t.Errorf("position %d kept aside: access %d", k, e.Access)
+		}
+	}
+	node := func(name string, at ir.Pos, s ir.Span) {
+		for i := s.Off; i < s.Off+s.Len; i++ {
+			p := g.AccessPos(at, i)
+			onLine := p.Line == at.Line && p.Col <= ir.MaxAccessCol
+			if p.Line < 1 || p.Col < 1 || (*g.AccessCols.At(int(i)) != 0) != onLine {
+				t.Errorf("%s: operand %d at %v, column entry %d", name, i-s.Off, p, *g.AccessCols.At(int(i)))
+			}
+		}
+	}
+	for _, b := range g.Bundles {
+		for _, op := range b.Ops {
+			node(g.Str(op.Name), op.Pos, op.Accesses)
+		}
+	}
+	for _, c := range g.CPU {
+		node(c.Name, c.Pos, c.Accesses)
+	}
 }
 
 // TestInvariantsOnValidFiles runs the fuzz invariants on the hand-written

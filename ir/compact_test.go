@@ -210,7 +210,7 @@ func TestCPUNodeLists(t *testing.T) {
 	}
 	// "  cpu h reads b": two spaces, "cpu " (3-6), "h " (7-8), "reads "
 	// (9-14): the read of b is at line 8, column 15.
-	if got := g.Position(g.AccessPos(h.Pos, &g.CPUReads(h)[0])).String(); got != "x.bir:8:15" {
+	if got := g.Position(g.AccessPos(h.Pos, h.Accesses.Off)).String(); got != "x.bir:8:15" {
 		t.Errorf("cpu h's read of b at %s, want x.bir:8:15", got)
 	}
 	r := g.CPUReads(h)

@@ -26,6 +26,7 @@
 package ir
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -41,17 +42,17 @@ import (
 // printing one without its file is a `go vet` printf error rather than a
 // silently incomplete position.
 //
-// Every op, access, buffer, loop and token carries one, so it is 8
-// bytes, the line and column packed side by side. go/token's other
-// design, an offset resolved through a table of line starts, would make
-// it 4 bytes but cost 4 per source line: on the synthetic 1M-op graph
-// (2.8M lines, 2.8M accesses, 1M ops) it would save some 19 MB on the
-// accesses and ops (a Buffer or Loop, 8-byte aligned, would not shrink)
-// and spend 11 MB on the table, under 2% of that graph's peak of some
-// 480 MB, while the scanner would record every line start in its hot
-// loop and every position printed would search the table. Line and
-// column need no table, so a position of a graph that a test or a tool
-// builds by hand is just its two numbers.
+// Every op, buffer, loop and token carries one, so it is 8 bytes, the
+// line and column packed side by side (an access carries only its
+// column, 2 bytes: see Graph.AccessCols). go/token's other design, an
+// offset resolved through a table of line starts, would make it 4 bytes
+// but cost 4 per source line: on the synthetic 1M-op graph (2.8M lines,
+// 1M ops) it would save 4 MB on the ops (a Buffer or Loop, 8-byte
+// aligned, would not shrink) and spend 11 MB on the table, while the
+// scanner would record every line start in its hot loop and every
+// position printed would search the table. Line and column need no
+// table, so a position of a graph that a test or a tool builds by hand
+// is just its two numbers.
 type Pos struct {
 	Line, Col int32
 }
@@ -125,15 +126,35 @@ type Graph struct {
 	// zero pair whenever any other is present, and a graph without steps
 	// and splits may leave it nil.
 	Addressings []Addressing
-	// AccessPositions holds the positions of the operands written on
-	// another line than their node's name, in source order (see
-	// Access.At).
-	AccessPositions []Pos
 	// Accesses holds the operands of every op of every bundle and of
 	// every CPU node, each one's reads then writes (located by
 	// Op.Accesses and Op.NReads, CPUNode.Accesses and CPUNode.NReads),
 	// each op's and node's in one chunk (see Chunked).
 	Accesses Chunked[Access]
+	// AccessCols says where each operand's name is written, indexed as
+	// Accesses (the two are pushed together: Graph.PushAccess): its
+	// column + 1 when it is on the line of its node's name (Op.Pos,
+	// CPUNode.Pos), as nearly every operand is, and the column is at
+	// most MaxAccessCol; else 0, and its position is in AccessPositions.
+	// It is empty in a graph built by hand without positions (NewOp,
+	// NewCPUNode): every operand then reads as its node's position. Read
+	// it with Graph.AccessPos.
+	//
+	// Why a parallel array of 2 bytes rather than a field of Access:
+	// positions are read only for diagnostics and reports, never while
+	// planning or printing MLIR, and the accesses are the most numerous
+	// part of a graph (8.6 million in the largest 1M-op graphs). A
+	// 4-byte field made an Access 12 bytes, 103 MB of such a graph's
+	// peak live heap of 525 MB; an 8-byte Access and its 2-byte column
+	// take 86 MB. The column of an operand on its node's line is all a
+	// position needs (the line is the node's); the few others are kept
+	// aside whole.
+	AccessCols Chunked[uint16]
+	// AccessPositions holds the positions of the operands whose
+	// AccessCols entry is 0 (written on another line than their node's
+	// name, or past column MaxAccessCol), sorted by AccessPosition.Access
+	// (which is source order).
+	AccessPositions []AccessPosition
 	// LoopLists holds the enclosing-loop lists of the ops (located by
 	// Op.Loops), each after its length: indices into the op's
 	// Bundle.Loops.
@@ -503,13 +524,18 @@ func (g *Graph) NumCores(o *Op) int {
 
 // AddAccesses appends reads then writes to g.Accesses and returns their
 // span and the number of reads, as Op.Accesses and Op.NReads (and a
-// CPUNode's) hold them.
+// CPUNode's) hold them. They have no position (see Graph.AccessPos):
+// their AccessCols entries are 0 when the graph has any, else there are
+// none.
 // The caller bounds the total length (the frontend rejects inputs of
 // 2 GiB or more, and every access takes at least two bytes of text).
 func (g *Graph) AddAccesses(reads, writes []Access) (Span, int32) {
 	off := g.Accesses.Append(reads...)
 	for _, a := range writes {
 		*g.Accesses.Push(off) = a
+	}
+	if g.AccessCols.Len() > 0 {
+		g.padCols(g.Accesses.Len())
 	}
 	return Span{Off: int32(off), Len: int32(len(reads) + len(writes))}, int32(len(reads))
 }
@@ -541,18 +567,13 @@ func (g *Graph) NewOp(name string, loops []int32, cores []int64, reads, writes [
 // hostile input.
 const MaxCores = 4096
 
-// Access is one read or write operand, 12 bytes. It holds no pointers
+// Access is one read or write operand, 8 bytes. It holds no pointers
 // (the graph of a large input has millions of accesses, and the garbage
 // collector would otherwise mark every one): its `step` and `split` lists
 // are a pair of Graph.Addressings, read through Graph.Strides and
-// Graph.Split, and its position is a column on its node's line unless it
-// is written on another line (At).
+// Graph.Split, and its position is not in it but in Graph.AccessCols
+// (see there why), read with Graph.AccessPos.
 type Access struct {
-	// At says where the operand's name is written: its column when it is
-	// on the line of its node's name (Op.Pos, CPUNode.Pos), as nearly
-	// every operand is, else -(k+1) for Graph.AccessPositions[k]. Make it
-	// with Graph.AccessAt; read it with Graph.AccessPos.
-	At int32
 	// Buffer indexes Graph.Buffers, after renames are resolved; its
 	// group (Graph.GroupOf) is the storage accessed.
 	Buffer int32
@@ -561,6 +582,17 @@ type Access struct {
 	// Graph.AddressingOf (or Strides and Split).
 	Addressing int32
 }
+
+// AccessPosition is the position of the operand at index Access of
+// Graph.Accesses, when Graph.AccessCols cannot hold it.
+type AccessPosition struct {
+	Access int32
+	Pos    Pos
+}
+
+// MaxAccessCol is the largest column Graph.AccessCols holds (as the
+// column + 1, in 2 bytes).
+const MaxAccessCol = 1<<16 - 2
 
 // Addressing is how an operand's address moves: per iteration of its
 // enclosing loops (its `step`) and per core of its op (its `split`).
@@ -607,24 +639,53 @@ func (g *Graph) AddAddressing(d Addressing) int32 {
 // accesses: its buffer's.
 func (g *Graph) GroupOf(a *Access) int32 { return g.Buffers.At(int(a.Buffer)).Group }
 
-// AccessAt returns Access.At for an operand written at p, of a node
-// whose name is at node, adding p to g.AccessPositions when it is on
-// another line.
-func (g *Graph) AccessAt(node, p Pos) int32 {
-	if p.Line == node.Line && p.Col >= 0 {
-		return p.Col
+// PushAccess appends an operand written at p, of a node whose name is
+// at node, to g.Accesses, and where it is written to g.AccessCols (and,
+// when that cannot hold it, to g.AccessPositions); it returns the
+// operand to fill in. As with Chunked.Push, the elements from index
+// start on stay in one chunk (the node's operands). The frontend adds
+// every operand with it, so that the two arrays keep the same indices.
+func (g *Graph) PushAccess(start int32, node, p Pos) *Access {
+	a := g.Accesses.Push(start)
+	i := g.Accesses.Len() - 1
+	if g.AccessCols.Len() != i {
+		g.padCols(i) // operands added by AddAccesses
 	}
-	g.AccessPositions = append(g.AccessPositions, p)
-	return -int32(len(g.AccessPositions))
+	col := g.AccessCols.Push(start)
+	if p.Line == node.Line && p.Col >= 0 && p.Col <= MaxAccessCol {
+		*col = uint16(p.Col + 1)
+	} else {
+		g.AccessPositions = append(g.AccessPositions, AccessPosition{Access: int32(i), Pos: p})
+	}
+	return a
 }
 
-// AccessPos returns where the operand a of the node whose name is at
-// node (Op.Pos, CPUNode.Pos) is written.
-func (g *Graph) AccessPos(node Pos, a *Access) Pos {
-	if a.At < 0 {
-		return g.AccessPositions[-a.At-1]
+// padCols gives the operands from g.AccessCols.Len() to n-1 the entry 0
+// and no AccessPositions entry: no position (see AccessPos).
+func (g *Graph) padCols(n int) {
+	for g.AccessCols.Len() < n {
+		g.AccessCols.Push(int32(g.AccessCols.Len()))
 	}
-	return Pos{Line: node.Line, Col: a.At}
+}
+
+// AccessPos returns where operand i of g.Accesses, of the node whose
+// name is at node (Op.Pos, CPUNode.Pos), is written: its column on the
+// node's line (AccessCols), or its position kept aside
+// (AccessPositions, found by binary search). An operand with no
+// position (a graph built by hand: AccessCols is empty, or its entry is
+// 0 and AccessPositions does not list it) reads as node.
+func (g *Graph) AccessPos(node Pos, i int32) Pos {
+	if i < 0 || int(i) >= g.AccessCols.Len() {
+		return node
+	}
+	if c := *g.AccessCols.At(int(i)); c != 0 {
+		return Pos{Line: node.Line, Col: int32(c) - 1}
+	}
+	k, found := slices.BinarySearchFunc(g.AccessPositions, i, func(e AccessPosition, i int32) int { return cmp.Compare(e.Access, i) })
+	if !found {
+		return node
+	}
+	return g.AccessPositions[k].Pos
 }
 
 // Span locates a run of one of the graph-wide arrays Accesses,

@@ -16,7 +16,7 @@ func TestPosition(t *testing.T) {
 	if got := g.Position(op.Pos).String(); got != "dir/x.bir:5:8" {
 		t.Errorf("op at %s, want dir/x.bir:5:8", got)
 	}
-	if got := g.Position(g.AccessPos(op.Pos, &g.Reads(&op)[0])).String(); got != "dir/x.bir:5:17" {
+	if got := g.Position(g.AccessPos(op.Pos, op.Accesses.Off)).String(); got != "dir/x.bir:5:17" {
 		t.Errorf("read at %s, want dir/x.bir:5:17", got)
 	}
 	// "      b": the write is on line 6, column 7.
@@ -25,7 +25,10 @@ func TestPosition(t *testing.T) {
 	if got := u.Position(u.Bundles[0].Pos).String(); got != "dir/x.bir:5:8" {
 		t.Errorf("unfused bundle at %s, want dir/x.bir:5:8", got)
 	}
-	if got := u.Position(u.AccessPos(uop.Pos, &u.Writes(&uop)[0])).String(); got != "dir/x.bir:6:7" {
+	if got := u.Position(u.AccessPos(uop.Pos, uop.Accesses.Off)).String(); got != "dir/x.bir:5:17" {
+		t.Errorf("unfused read at %s, want dir/x.bir:5:17", got)
+	}
+	if got := u.Position(u.AccessPos(uop.Pos, uop.Accesses.Off+uop.NReads)).String(); got != "dir/x.bir:6:7" {
 		t.Errorf("unfused write at %s, want dir/x.bir:6:7", got)
 	}
 	if got := g.Position(g.Buffers.At(1).Pos).String(); got != "dir/x.bir:8:10" {

@@ -17,7 +17,7 @@ import "slices"
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, Names: g.Names, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
 		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
-		Addressings: g.Addressings, AccessPositions: g.AccessPositions,
+		Addressings: g.Addressings, AccessCols: g.AccessCols, AccessPositions: g.AccessPositions,
 		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only
 	// item of its parent's body: its loop list is the one list 0..d-1 of

@@ -43,6 +43,16 @@ type CPUTouch struct {
 	Read    bool
 }
 
+// Index returns the index in Graph.Accesses of the access t stands
+// for.
+func (t CPUTouch) Index(g *ir.Graph) int32 {
+	n := &g.CPU[t.Node]
+	if t.Read {
+		return n.Accesses.Off + t.K
+	}
+	return n.Accesses.Off + n.NReads + t.K
+}
+
 // Access returns the access t stands for.
 func (t CPUTouch) Access(g *ir.Graph) *ir.Access {
 	if t.Read {

@@ -14,9 +14,10 @@ import (
 // what a plain scan finds. For every group of random graphs, its touches
 // are every bundle access to it in bundle, step and access order (reads
 // before writes as ops list them) and its CPU touches every CPU access
-// in node order, reads before writes; for every bundle, its groups are
-// the set of groups its ops access, ascending; Usage lists the distinct
-// bundles and CPU nodes of those touches, ascending.
+// in node order, reads before writes (each locating its access); for
+// every bundle, its groups are the set of groups its ops access,
+// ascending; Usage lists the distinct bundles and CPU nodes of those
+// touches, ascending.
 func TestIndexMatchesScan(t *testing.T) {
 	touches, cpuTouches := 0, 0
 	for seed := int64(0); seed < 400; seed++ {
@@ -74,6 +75,12 @@ func TestIndexMatchesScan(t *testing.T) {
 			}
 			if got := ix.CPU(gi); !slices.Equal(got, wantCPU) {
 				t.Fatalf("seed %d, group %d: CPU touches %v, want %v\n%s", seed, gi, got, wantCPU, src)
+			}
+			// A CPU touch's Index locates its Access in Graph.Accesses.
+			for _, c := range wantCPU {
+				if i := c.Index(g); g.Accesses.At(int(i)) != c.Access(g) {
+					t.Fatalf("seed %d: CPU touch %+v: Index %d is not its access", seed, c, i)
+				}
 			}
 			u := p.Usage(gi)
 			for _, l := range [][2][]int{{u.ReadBy, wantU.ReadBy}, {u.WrittenBy, wantU.WrittenBy}, {u.CPUReadBy, wantU.CPUReadBy}, {u.CPUWrittenBy, wantU.CPUWrittenBy}} {

@@ -53,12 +53,12 @@ func reasonName(r planner.Reason) string {
 // touchPos is the source position of bundle touch t.
 func touchPos(g *ir.Graph, t planner.Touch) ir.Position {
 	op := &g.Bundles[t.Bundle].Ops[t.Step]
-	return g.Position(g.AccessPos(op.Pos, g.Accesses.At(int(t.Access))))
+	return g.Position(g.AccessPos(op.Pos, t.Access))
 }
 
 // cpuPos is the source position of CPU touch c.
 func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position {
-	return g.Position(g.AccessPos(g.CPU[c.Node].Pos, c.Access(g)))
+	return g.Position(g.AccessPos(g.CPU[c.Node].Pos, c.Index(g)))
 }
 
 // groupName is what reports call storage group gi: its root, the one name

@@ -475,21 +475,18 @@ func (c *checker) checkLists() bool {
 		c.fail("%s: %s list at %d outside the graph's %d ints", name, list, r, len(g.Ints))
 		ok = false
 	}
-	// positionOK reports whether an access's position, when kept aside
-	// (At < 0), is one of Graph.AccessPositions.
-	positionOK := func(a *ir.Access) bool { return a.At >= 0 || -int64(a.At) <= int64(len(g.AccessPositions)) }
 	// addressingOK reports whether an access's addressing is one of
 	// Graph.Addressings (or 0, none).
 	addressingOK := func(a *ir.Access) bool {
 		return a.Addressing == 0 || a.Addressing > 0 && int64(a.Addressing) < int64(len(g.Addressings))
 	}
 	// accessesOK reports whether every access's addressing is in
-	// Addressings and its lists inside Ints, and its position where it
-	// says; when one is not, the caller reports each (accessesBad).
+	// Addressings and its lists inside Ints; when one is not, the
+	// caller reports each (accessesBad).
 	accessesOK := func(accs []ir.Access) bool {
 		for ai := range accs {
 			a := &accs[ai]
-			if !addressingOK(a) || !positionOK(a) {
+			if !addressingOK(a) {
 				return false
 			}
 			if d := g.AddressingOf(a); !counted(int64(d.Strides), len(g.Ints), intLen) || !counted(int64(d.Split), len(g.Ints), intLen) {
@@ -511,10 +508,6 @@ func (c *checker) checkLists() bool {
 				if r := d.Split; !counted(int64(r), len(g.Ints), intLen) {
 					intsBad(name, "split", r)
 				}
-			}
-			if !positionOK(&accs[ai]) {
-				c.fail("%s: operand position %d outside the graph's %d kept positions", name, -int64(accs[ai].At)-1, len(g.AccessPositions))
-				ok = false
 			}
 		}
 	}

@@ -348,12 +348,6 @@ func TestCatchesListCorruptions(t *testing.T) {
 			`bundle "k": op "b": operand addressing 3 outside the graph's 3`},
 		{"negative addressing", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = -1 },
 			`bundle "k": op "b": operand addressing -1 outside the graph's 3`},
-		// An operand written on another line than its node's name has
-		// its position kept aside; viewGraph keeps none.
-		{"operand position past the kept ones", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].At = -1 },
-			`bundle "k": op "b": operand position 0 outside the graph's 0 kept positions`},
-		{"operand position at the least int32", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].At = math.MinInt32 },
-			`bundle "k": op "b": operand position 2147483647 outside the graph's 0 kept positions`},
 		{"split with a negative length", func(g *ir.Graph) {
 			ref := g.AddInts([]int64{128, 128})
 			g.Ints[ref-1] = -4

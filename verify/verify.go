@@ -423,8 +423,9 @@ func (c *checker) groupName(gi int) string {
 // checkLists verifies that every list reference of the compact graph
 // lies inside its graph-wide array (ir.Span in Accesses, MemberLists and
 // Items; Op.Loops in LoopLists; ir.IntsRef in Ints, with a length word
-// that fits) and every buffer's and op's ir.Name inside the graph's name
-// store (its bytes among those stored in its block), before anything
+// that fits), every buffer's and op's ir.Name inside the graph's name
+// store (its bytes among those stored in its block) and the operands'
+// positions where they say (checkPositions), before anything
 // reads a list or a name through the ir.Graph methods, which trust them
 // (and, slicing up to an array's capacity, could even read past its
 // length without a panic). It returns false when one does not: nothing
@@ -511,6 +512,9 @@ func (c *checker) checkLists() bool {
 			}
 		}
 	}
+	if !c.checkPositions() {
+		ok = false
+	}
 	for gi := range g.Groups {
 		if m := g.Groups[gi].Members; !span(m, len(g.MemberLists)) {
 			c.fail("group %d: members [%d, +%d) outside the graph's %d member entries", gi, m.Off, m.Len, len(g.MemberLists))
@@ -571,6 +575,37 @@ func (c *checker) checkLists() bool {
 		if accs := g.CPUAccesses(n); !accessesOK(accs) {
 			accessesBad(cpuName(n), accs)
 		}
+	}
+	return ok
+}
+
+// checkPositions verifies where the graph says its operands are written
+// (see ir.Graph.AccessCols): Graph.AccessCols is empty or has an entry
+// per access, and Graph.AccessPositions, sorted by access, names only
+// accesses whose entry is 0, each once. It returns false when one does
+// not.
+func (c *checker) checkPositions() bool {
+	g := c.g
+	ok := true
+	cols := g.AccessCols.Len()
+	if cols != 0 && cols != g.Accesses.Len() {
+		c.fail("%d operand columns for the graph's %d accesses", cols, g.Accesses.Len())
+		ok = false
+	}
+	prev := int32(-1)
+	for k, e := range g.AccessPositions {
+		switch {
+		case e.Access < 0 || int(e.Access) >= cols:
+			c.fail("operand position %d kept aside names access %d, outside the graph's %d operand columns", k, e.Access, cols)
+		case e.Access <= prev:
+			c.fail("operand position %d kept aside names access %d, not after access %d", k, e.Access, prev)
+		case *g.AccessCols.At(int(e.Access)) != 0:
+			c.fail("operand position %d kept aside names access %d, whose column entry is %d, not 0", k, e.Access, *g.AccessCols.At(int(e.Access)))
+		default:
+			prev = e.Access
+			continue
+		}
+		ok = false
 	}
 	return ok
 }

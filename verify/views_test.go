@@ -313,10 +313,48 @@ func sortInts(a []int, less func(x, y int) bool) {
 	sort.Slice(a, func(i, j int) bool { return less(a[i], a[j]) })
 }
 
+// withPositions gives viewGraph's operands positions as the frontend
+// records them (ir.Graph.AccessCols): a column + 1 on its node's line,
+// or 0 and a position kept aside, as for accesses 2 (b's read, on line
+// 8) and 5 (c's second read, past the largest column kept).
+func withPositions(g *ir.Graph) {
+	g.AccessCols = ir.ChunkedOf[uint16](11, 19, 0, 25, 13, 0, 30)
+	g.AccessPositions = []ir.AccessPosition{
+		{Access: 2, Pos: ir.Pos{Line: 8, Col: 3}},
+		{Access: 5, Pos: ir.Pos{Line: 9, Col: ir.MaxAccessCol + 1}},
+	}
+}
+
+// TestOperandPositions: viewGraph with its operands' positions verifies,
+// and reads them as recorded; without them, every operand reads as its
+// node's position.
+func TestOperandPositions(t *testing.T) {
+	g := viewGraph()
+	node := ir.Pos{Line: 9, Col: 6}
+	for i := range int32(7) {
+		if got := g.AccessPos(node, i); got != node {
+			t.Errorf("access %d without positions: at %v, want its node's %v", i, got, node)
+		}
+	}
+	withPositions(g)
+	if err := verify.Plan(g, planViews(t, g), verify.Options{Budget: planner.DefaultBudget}); err != nil {
+		t.Fatal(err)
+	}
+	var got []ir.Pos
+	for i := range int32(7) {
+		got = append(got, g.AccessPos(node, i))
+	}
+	want := "[{9 10} {9 18} {8 3} {9 24} {9 12} {9 65535} {9 29}]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("positions %v, want %s", got, want)
+	}
+}
+
 // TestCatchesListCorruptions: a list reference of the compact graph
 // (ir.Span, ir.IntsRef, Op.Loops, a CPUNode's Span) that leaves its
-// graph-wide array, and a buffer's or op's ir.Name that leaves the
-// graph's name store, is a violation naming it, never a panic: the
+// graph-wide array, a buffer's or op's ir.Name that leaves the graph's
+// name store, and operand positions that are not as ir.Graph.AccessCols
+// says, is a violation naming it, never a panic: the
 // graph may be built by hand (ir.Graph.NewOp) and the verifier is what
 // checks it.
 func TestCatchesListCorruptions(t *testing.T) {
@@ -348,6 +386,30 @@ func TestCatchesListCorruptions(t *testing.T) {
 			`bundle "k": op "b": operand addressing 3 outside the graph's 3`},
 		{"negative addressing", func(g *ir.Graph) { g.Reads(&g.Bundles[0].Ops[1])[0].Addressing = -1 },
 			`bundle "k": op "b": operand addressing -1 outside the graph's 3`},
+		// Where the operands are written (ir.Graph.AccessCols): viewGraph
+		// has no columns; withPositions gives its 7 accesses columns,
+		// but for accesses 2 and 5, kept aside.
+		{"fewer operand columns than accesses", func(g *ir.Graph) { g.AccessCols = ir.ChunkedOf[uint16](11, 14) },
+			`2 operand columns for the graph's 7 accesses`},
+		{"more operand columns than accesses", func(g *ir.Graph) { withPositions(g); g.AccessCols.Append(4) },
+			`8 operand columns for the graph's 7 accesses`},
+		{"kept position without columns", func(g *ir.Graph) {
+			g.AccessPositions = []ir.AccessPosition{{Access: 0, Pos: ir.Pos{Line: 3, Col: 1}}}
+		}, `operand position 0 kept aside names access 0, outside the graph's 0 operand columns`},
+		{"kept position past the columns", func(g *ir.Graph) {
+			withPositions(g)
+			g.AccessPositions = append(g.AccessPositions, ir.AccessPosition{Access: 7})
+		}, `operand position 2 kept aside names access 7, outside the graph's 7 operand columns`},
+		{"kept position of a negative access", func(g *ir.Graph) { withPositions(g); g.AccessPositions[0].Access = math.MinInt32 },
+			`operand position 0 kept aside names access -2147483648, outside the graph's 7 operand columns`},
+		{"kept positions out of order", func(g *ir.Graph) {
+			withPositions(g)
+			g.AccessPositions[0], g.AccessPositions[1] = g.AccessPositions[1], g.AccessPositions[0]
+		}, `operand position 1 kept aside names access 2, not after access 5`},
+		{"one access kept twice", func(g *ir.Graph) { withPositions(g); g.AccessPositions[1].Access = 2 },
+			`operand position 1 kept aside names access 2, not after access 2`},
+		{"kept position of an operand with a column", func(g *ir.Graph) { withPositions(g); g.AccessPositions[1].Access = 4 },
+			`operand position 1 kept aside names access 4, whose column entry is 13, not 0`},
 		{"split with a negative length", func(g *ir.Graph) {
 			ref := g.AddInts([]int64{128, 128})
 			g.Ints[ref-1] = -4

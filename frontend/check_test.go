@@ -710,6 +710,84 @@ t.bir:9:5: error: undeclared buffer "gone"`
 	}
 }
 
+// TestOperandsPastLongColumns: an operand's column is kept in 2 bytes
+// (ir.Graph.AccessCols) up to ir.MaxAccessCol, 65,534; one further
+// along its node's line has its position kept aside, as one on another
+// line does, and its diagnostics and position are the same either way.
+// Each op's line is `  op N reads ` (13 bytes: the first
+// operand at column 14) and then k operands `a, ` (3 bytes each), so
+// that the name after them is at column 14+3k, and its write 9 bytes
+// further (` writes `): on line 4, u (k = 21,840) at 65,534, the last
+// column kept, and its write at 65,543; on line 5, after one more
+// space, v at 65,535, the first kept aside, and its write at 65,544; on
+// line 6, w (k = 30,000) at 90,014, whose write z is on line 7 at
+// column 12 (`    writes z`). A misplaced cpu node's operand y, after
+// `  fused f { cpu k reads ` (24 bytes) and 22,000 operands, is at
+// column 66,025. Kept aside are o's write, v and p's write, and of op
+// q's the 8,159 operands a from k = 21,841 (column 65,537) on, w and z:
+// 8,164. The same on the AST path (Parse, then Check), ParseCheck's and
+// the command's (parseCheckReader).
+func TestOperandsPastLongColumns(t *testing.T) {
+	line := func(op, pad string, k int, name, writes string) string {
+		return "  op " + op + " reads " + strings.Repeat("a, ", k) + pad + name + writes + "\n"
+	}
+	head := "graph g {\n  buffer a : 128\n  input a\n"
+	valid := head + line("o", "", 21840, "a", " writes a") + line("p", " ", 21840, "a", " writes a") +
+		line("q", "", 30000, "a", "\n    writes a") + "}\n"
+	// The command's path reads the source through a window, here of 64
+	// bytes: the long lines cross many.
+	reader := func(src string) (*ir.Graph, ErrorList) {
+		g, errs, err := parseCheckReader("t.bir", strings.NewReader(src), len(src), window{size: 64, limit: maxSource}, defaultPipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, errs
+	}
+	viaReader, errs := reader(valid)
+	if errs != nil {
+		t.Fatalf("parseCheckReader: %v", errs)
+	}
+	for _, g := range []*ir.Graph{mustCheck(t, valid), mustParseCheck(t, []byte(valid)), viaReader} {
+		var got []string
+		for _, b := range g.Bundles {
+			op := &b.Ops[0]
+			last := op.Accesses.Off + op.NReads - 1
+			for _, i := range []int32{last, last + 1} {
+				got = append(got, g.Position(g.AccessPos(op.Pos, i)).String())
+			}
+		}
+		want := "[t.bir:4:65534 t.bir:4:65543 t.bir:5:65535 t.bir:5:65544 t.bir:6:90014 t.bir:7:12]"
+		if fmt.Sprint(got) != want {
+			t.Errorf("operands at %v, want %s", got, want)
+		}
+		if len(g.AccessPositions) != 8164 {
+			t.Errorf("%d positions kept aside, want 8164", len(g.AccessPositions))
+		}
+		checkOperandPositions(t, g)
+	}
+	src := head + line("o", "", 21840, "u", " writes a") + line("p", " ", 21840, "v", " writes a") +
+		line("q", "", 30000, "w", "\n    writes z") +
+		"  fused f { cpu k reads " + strings.Repeat("a, ", 22000) + "y }\n}\n"
+	want := `t.bir:4:65534: error: undeclared buffer "u"
+t.bir:5:65535: error: undeclared buffer "v"
+t.bir:6:90014: error: undeclared buffer "w"
+t.bir:7:12: error: undeclared buffer "z"
+t.bir:8:13: error: cpu node "k" must be at the top level
+t.bir:8:66025: error: undeclared buffer "y"`
+	f, errs := Parse("t.bir", []byte(src))
+	if errs != nil {
+		t.Fatalf("Parse: %v", errs)
+	}
+	_, checkErrs := Check(f)
+	_, parseCheckErrs := ParseCheck("t.bir", []byte(src))
+	_, readerErrs := reader(src)
+	for _, got := range []ErrorList{checkErrs, parseCheckErrs, readerErrs} {
+		if got.Err() == nil || got.Err().Error() != want {
+			t.Errorf("got\n%v\nwant\n%s", got.Err(), want)
+		}
+	}
+}
+
 // mustParseCheck is mustCheck through ParseCheck.
 func mustParseCheck(t *testing.T, src []byte) *ir.Graph {
 	t.Helper()

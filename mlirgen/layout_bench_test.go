@@ -21,7 +21,7 @@ func BenchmarkLayout10k(b *testing.B) {
 	home := new(scratchList)
 	b.ReportAllocs()
 	for b.Loop() {
-		lay := newLayout(p, 0, defaultTuning.chunkOps, home, true, true)
+		lay := newLayout(p, 0, defaultTuning.chunkOps, home, true, nil)
 		lay.release()
 	}
 }

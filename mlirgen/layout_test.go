@@ -21,8 +21,8 @@ func TestLayoutChunks(t *testing.T) {
 	p := planner.Plan(checked(t, src.Bytes()), planner.Options{Budget: planner.DefaultBudget})
 	for bi := range p.Graph.Bundles {
 		n := len(p.Graph.Bundles[bi].Ops)
-		whole := newLayout(p, bi, 0, nil, true, true)
-		one := newLayout(p, bi, 1, nil, true, true)
+		whole := newLayout(p, bi, 0, nil, true, nil)
+		one := newLayout(p, bi, 1, nil, true, nil)
 		if len(whole.marks) != 1 || whole.marks[0] != (mark{}) {
 			t.Fatalf("bundle %d: one chunk's marks %v", bi, whole.marks)
 		}
@@ -38,7 +38,7 @@ func TestLayoutChunks(t *testing.T) {
 			if k < 1 {
 				continue
 			}
-			lay := newLayout(p, bi, k, nil, true, true)
+			lay := newLayout(p, bi, k, nil, true, nil)
 			if lay.nArgs != whole.nArgs || lay.pooled != whole.pooled || lay.nResults != whole.nResults {
 				t.Fatalf("bundle %d chunk %d: args %d pooled %v results %d, whole: %d %v %d", bi, k, lay.nArgs, lay.pooled, lay.nResults, whole.nArgs, whole.pooled, whole.nResults)
 			}

@@ -67,6 +67,10 @@ type tuning struct {
 	// noGroupTables makes every layout take a dense group table (see
 	// groupTab).
 	noGroupTables bool
+	// inlineLimit, when positive, lowers maxInline, the bound of the
+	// values a group's slot holds (see groupSlot), so that the tests run
+	// the paths of the values too large for it on small graphs.
+	inlineLimit int64
 }
 
 var defaultTuning = tuning{jobOps: 2048, bigOps: 2048, chunkOps: 1024, declChunk: 4096}
@@ -132,7 +136,7 @@ func emitAny(pr *printer, p *planner.Result, bi int, opt Options, o out) {
 	if t := o.cut(); t != nil {
 		chunk = t.chunkOps
 	}
-	lay := newLayout(p, bi, chunk, o.scratch(), opt.SDSCCache && !opt.Addresses, !opt.tuning().noGroupTables)
+	lay := newLayout(p, bi, chunk, o.scratch(), opt.SDSCCache && !opt.Addresses, opt.tuning())
 	defer lay.release()
 	if opt.Addresses {
 		emitAddresses(pr, lay, o)

@@ -109,7 +109,7 @@ func sdscKey(lay *layout, op *ir.Op, st *opSyms, k []byte) ([]byte, [nRules]int)
 			k = binary.AppendUvarint(k, 1|split<<2)
 		default:
 			k = binary.AppendUvarint(k, 2|split<<2)
-			k = binary.AppendUvarint(k, uint64(sl.info>>argShift))
+			k = binary.AppendUvarint(k, uint64(lay.argNum(sl, gi)))
 		}
 	}
 	ends[ruleStorage] = len(k)
@@ -159,7 +159,7 @@ func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
 		}
 		return out
 	}
-	lay := newLayout(p, bi, 0, nil, cache, true)
+	lay := newLayout(p, bi, 0, nil, cache, nil)
 	defer lay.release()
 	first := make([]int32, 0, n)
 	for k := range n {
@@ -180,7 +180,7 @@ func SDSCFiles(p *planner.Result, bi int, cache bool) []SDSCUse {
 // rule in which it differs from the nearest earlier op of its kind (that
 // op's step). It is "" for an op that reuses a file.
 func SDSCWhy(p *planner.Result, bi, step int) (why string, nearest int) {
-	lay := newLayout(p, bi, 0, nil, true, true)
+	lay := newLayout(p, bi, 0, nil, true, nil)
 	defer lay.release()
 	ops := lay.b.Ops
 	op := &ops[step]

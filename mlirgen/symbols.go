@@ -138,14 +138,17 @@ func (st *opSyms) index(size int) {
 // be printed independently.
 //
 // The per-group classification lives in scratch reused from bundle to
-// bundle: a slot per group of the graph (stamped with a generation, so
-// nothing is cleared between bundles), a graph of B bundles and G groups
-// costing O(G) memory once, not O(B*G); or, for a bundle with fewer
-// accesses than a quarter of the graph's groups, a table of the groups it
-// touches (groupTab), so that a graph of many small bundles costs the
-// largest bundle's accesses, not O(G) for every printer. A layout is
-// read-only once built; the printers of its chunks share it, and the last
-// to finish releases its scratch.
+// bundle: a slot per group of the graph, a graph of B bundles and G
+// groups costing O(G) memory once, not O(B*G); or, for a bundle with
+// fewer accesses than a quarter of the graph's groups, a table of the
+// groups it touches (groupTab), so that a graph of many small bundles
+// costs the largest bundle's accesses, not O(G) for every printer. A zero
+// slot is a group not classified yet: the per-group array is all zero
+// whenever it is not in use, and the layout that set slots zeroes them
+// again when it hands the scratch back (see clearSlots), so a bundle
+// costs O(its accesses), never O(G). A layout is read-only once built;
+// the printers of its chunks share it, and the last to finish releases
+// its scratch.
 type layout struct {
 	g      *ir.Graph
 	p      *planner.Result
@@ -174,6 +177,11 @@ type layout struct {
 	// nResults counts the (non-LX access, core) pairs of the bundle: the
 	// results of its address function.
 	nResults int
+	// accesses counts the bundle's accesses.
+	accesses int
+	// farArgs holds by group the N of the kernel arguments whose N is
+	// too large for their slot (valInline unset); nil when there are none.
+	farArgs map[int32]int64
 	// fileOf holds, with the sdsc_cache on and a graph with kinds, each
 	// op's sdsc file number (empty otherwise: every op's file is its
 	// step), and fileBase, per file, the id base of the op that first
@@ -195,45 +203,61 @@ type mark struct {
 }
 
 // groupSlot is a group's classification in the bundle being laid out
-// (eight bytes, as a graph may have millions of groups): gen stamps the
-// bundle, and its top bit (offDeclared) says the layout declared the
-// group's pool offset itself; info holds its operandKind, flags and,
-// above argShift, for a kernel argument the N of %arg_N, for a pooled
-// group with offInline its pool offset / ir.StickBytes.
+// (four bytes, as a graph may have millions of groups): info holds its
+// operandKind, flags and, above argShift when valInline is set, a value:
+// for a kernel argument the N of %arg_N, for a pooled group its pool
+// offset / ir.StickBytes. The zero slot is a group the bundle has not
+// classified; every classified slot has the classified bit.
 type groupSlot struct {
-	gen  uint32
-	info int32
+	info uint32
 }
-
-// offDeclared is the bit of groupSlot.gen that says the layout declared
-// the group's pool offset itself; generations stay below it.
-const offDeclared = 1 << 31
 
 const (
 	kindMask = 3 // the operandKind
 	// hasViews: the group has members other than its root, so an
 	// access's view offset must be looked up (the root's is 0).
 	hasViews = 4
-	// offInline: the pool offset is a multiple of ir.StickBytes held in info.
-	offInline = 16
-	argShift  = 5
-	maxInline = 1 << (31 - argShift)
+	// classified: set in every slot the layout classified, so that none
+	// is zero (an omitted group without views would be).
+	classified = 8
+	// valInline: the slot holds the value above argShift, a kernel
+	// argument's N or a pool offset that is a multiple of ir.StickBytes;
+	// without it a kernel argument's N is in layout.farArgs and a pool
+	// offset in the plan.
+	valInline = 16
+	// offDeclared: the layout declared the group's pool offset itself
+	// (regPool).
+	offDeclared = 32
+	argShift    = 6
+	// maxInline bounds the values a slot holds (they are below it):
+	// kernel argument numbers below 2^26, pool offsets below 8 GiB.
+	maxInline = 1 << (32 - argShift)
 )
+
+// The largest value held fits above argShift.
+const _ = uint32((maxInline-1)<<argShift | (1<<argShift - 1))
 
 func (s *groupSlot) kind() operandKind { return operandKind(s.info & kindMask) }
 
 // poolOffset is pooled group gi's pool offset.
 func (lay *layout) poolOffset(sl *groupSlot, gi int) int64 {
-	if sl.info&offInline != 0 {
+	if sl.info&valInline != 0 {
 		return int64(sl.info>>argShift) * ir.StickBytes
 	}
 	return lay.p.Groups[gi].Offset
 }
 
+// argNum is the N of %arg_N of kernel-argument group gi.
+func (lay *layout) argNum(sl *groupSlot, gi int32) int64 {
+	if sl.info&valInline != 0 {
+		return int64(sl.info >> argShift)
+	}
+	return lay.farArgs[gi]
+}
+
 // layoutScratch is the per-group state of layouts, reused from bundle to
-// bundle.
+// bundle. Whenever it is not in use its grp is all zero.
 type layoutScratch struct {
-	gen   uint32
 	grp   []groupSlot
 	tab   groupTab
 	set   declSet
@@ -286,16 +310,12 @@ func (l *scratchList) done() {
 	l.free = nil
 }
 
+// getLayoutScratch returns scratch whose grp has a zero slot for each of
+// n groups at least.
 func getLayoutScratch(n int, l *scratchList) *layoutScratch {
 	sc := l.get()
 	if len(sc.grp) < n {
 		sc.grp = fresh.Make[groupSlot](n)
-		sc.gen = 0
-	}
-	sc.gen++
-	if sc.gen == offDeclared { // wrapped: stale stamps could match again
-		clear(sc.grp)
-		sc.gen = 1
 	}
 	return sc
 }
@@ -351,12 +371,40 @@ func (lay *layout) slot(gi int32) *groupSlot {
 // hold adds n printers of the layout that will call release.
 func (lay *layout) hold(n int) { lay.refs.Add(int32(n)) }
 
-// release drops one holder of the layout; the last hands the scratch back
-// for the next bundle. Not calling it is safe, merely slower.
+// release drops one holder of the layout; the last zeroes the slots the
+// layout set and hands the scratch back for the next bundle. Not calling
+// it is safe, merely slower (the scratch is not reused).
 func (lay *layout) release() {
 	if lay.refs.Add(-1) == 0 && lay.sc != nil {
+		lay.clearSlots()
 		lay.home.put(lay.sc)
 		lay.sc, lay.grp, lay.tab = nil, nil, nil
+	}
+}
+
+// clearSlots zeroes the per-group slots the layout set, at a cost of
+// O(accesses), not O(groups): those of the groups the bundle touches
+// (no other is set), walking its accesses again as newLayout did; or,
+// for a bundle with at least a quarter as many accesses as the graph has
+// groups (every bundle that takes the array when group tables are on),
+// the graph's whole range of the array, at most 16 bytes an access
+// cleared in sequence rather than a lookup of some fifty instructions
+// each (on wide-1M, some 20 ms against 150). A groupTab needs nothing:
+// its next reset empties it.
+func (lay *layout) clearSlots() {
+	if lay.tab != nil {
+		return
+	}
+	g, grp := lay.g, lay.grp
+	if 4*lay.accesses >= len(g.Groups) {
+		clear(grp[:len(g.Groups)])
+		return
+	}
+	for k := range lay.b.Ops {
+		accs := g.OpAccesses(&lay.b.Ops[k])
+		for ai := range accs {
+			grp[g.GroupOf(&accs[ai])] = groupSlot{}
+		}
 	}
 }
 
@@ -379,9 +427,18 @@ func forAccesses(g *ir.Graph, op *ir.Op, f func(a *ir.Access)) {
 
 // newLayout lays bundle bi out, with a mark every chunk ops (0: one chunk
 // of every op) and, with cache, each op's sdsc file under the
-// sdsc_cache; with tables, a bundle that touches few of the graph's
-// groups keeps their slots in a groupTab. The caller holds it once.
-func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, tables bool) *layout {
+// sdsc_cache; unless t (nil: defaultTuning) turns group tables off, a
+// bundle that touches few of the graph's groups keeps their slots in a
+// groupTab. The caller holds it once.
+func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool, t *tuning) *layout {
+	if t == nil {
+		t = &defaultTuning
+	}
+	tables := !t.noGroupTables
+	limit := int64(maxInline)
+	if t.inlineLimit > 0 {
+		limit = min(t.inlineLimit, limit)
+	}
 	g := p.Graph
 	b := &g.Bundles[bi]
 	accesses := 0
@@ -397,14 +454,13 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, table
 	if chunk <= 0 {
 		chunk = max(len(b.Ops), 1)
 	}
-	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, home: home, chunk: chunk}
+	lay := &layout{g: g, p: p, bi: bi, b: b, grp: sc.grp, sc: sc, home: home, chunk: chunk, accesses: accesses}
 	if sparse {
 		sc.tab.reset(accesses)
 		lay.grp, lay.tab = nil, &sc.tab
 	}
 	lay.refs.Store(1)
 	lay.marks = make([]mark, max((len(b.Ops)+chunk-1)/chunk, 1))
-	gen := sc.gen
 	sc.set.reset(len(b.Ops))
 	var mapIdx map[string]int32
 	// key is the step key of an access (its nonzero steps, eight bytes
@@ -415,27 +471,36 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache, table
 	classify := func(a *ir.Access) {
 		gi := lay.g.GroupOf(a)
 		s := lay.slot(gi)
-		if s.gen&^offDeclared == gen {
+		if s.info != 0 {
 			return
 		}
-		s.gen = gen
+		info := uint32(classified)
 		gr := &g.Groups[gi]
 		switch {
 		case gr.LX:
-			s.info = int32(omitted)
+			info |= uint32(omitted)
 		case p.Pooled(int(gi), bi):
-			s.info = int32(poolBase)
-			if off := p.Groups[gi].Offset; off%ir.StickBytes == 0 && off/ir.StickBytes < maxInline {
-				s.info |= offInline | int32(off/ir.StickBytes)<<argShift
+			info |= uint32(poolBase)
+			if off := p.Groups[gi].Offset; off >= 0 && off%ir.StickBytes == 0 && off/ir.StickBytes < limit {
+				info |= valInline | uint32(off/ir.StickBytes)<<argShift
 			}
 			lay.pooled = true
 		default:
-			s.info = int32(argBase) | int32(lay.nArgs)<<argShift
+			info |= uint32(argBase)
+			if n := int64(lay.nArgs); n < limit {
+				info |= valInline | uint32(n)<<argShift
+			} else {
+				if lay.farArgs == nil {
+					lay.farArgs = map[int32]int64{}
+				}
+				lay.farArgs[gi] = n
+			}
 			lay.nArgs++
 		}
 		if gr.Members.Len > 1 {
-			s.info |= hasViews
+			info |= hasViews
 		}
+		s.info = info
 	}
 	addMap := func(a *ir.Access) {
 		key = key[:0]
@@ -575,10 +640,10 @@ func (lay *layout) regPool(st *opSyms, sl *groupSlot, off, val int64, declare bo
 		// Every op that touches a group registers its address again:
 		// the common repeat is answered by the group's slot.
 		if val == off {
-			if sl.gen&offDeclared != 0 {
+			if sl.info&offDeclared != 0 {
 				return k
 			}
-			sl.gen |= offDeclared
+			sl.info |= offDeclared
 		}
 		if lay.sc.set.add(val) {
 			if val >= 0 && val%ir.StickBytes == 0 && val/ir.StickBytes <= math.MaxInt32 {
@@ -619,7 +684,7 @@ func (lay *layout) resolveAccess(op *ir.Op, a *ir.Access, st *opSyms, nc int, de
 		}
 		return
 	}
-	n := int64(sl.info >> argShift)
+	n := lay.argNum(sl, gi)
 	b := lay.reg(st, symKernel, n, 0, arg(n), declare)
 	s := int64(-1)
 	if v > 0 {

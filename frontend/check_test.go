@@ -39,7 +39,7 @@ func dump(g *ir.Graph) string {
 		}
 		b.WriteString("\n")
 	}
-	for _, x := range g.Groups {
+	for gi, x := range g.Groups {
 		var m []string
 		for _, i := range g.Members(&x) {
 			m = append(m, g.Str(g.Buffers.At(int(i)).Name))
@@ -48,7 +48,7 @@ func dump(g *ir.Graph) string {
 		for _, f := range []struct {
 			on   bool
 			name string
-		}{{x.Input, "input"}, {x.Output, "output"}, {x.LX, "lx"}} {
+		}{{g.GroupClaims[gi].Has(ir.ClaimInput), "input"}, {g.GroupClaims[gi].Has(ir.ClaimOutput), "output"}, {g.GroupClaims[gi].Has(ir.ClaimLX), "lx"}} {
 			if f.on {
 				b.WriteString(" " + f.name)
 			}

@@ -142,14 +142,14 @@ func (b *builder) buildGroups(claims []int) {
 		view := g.EditView(bufs.At(v))
 		view.Alias, view.AliasOffset = int32(t), a.offset
 	}
-	// flags[i] has bit k set when buffer i is claimed with ClaimKind k.
-	flags := make([]uint8, n)
+	// flags[i] holds the kinds of buffer i's claims.
+	flags := make([]ir.ClaimSet, n)
 	if b.claims.Len() > 0 {
 		g.Claims = make([]ir.Claim, 0, b.claims.Len())
 	}
 	for i, c := range b.claims.All() {
 		if bi := claims[i]; bi >= 0 {
-			flags[bi] |= 1 << c.kind
+			flags[bi] = flags[bi].With(c.kind)
 			g.Claims = append(g.Claims, ir.Claim{Kind: c.kind, Buffer: bi, Pos: c.pos})
 		}
 	}
@@ -186,6 +186,7 @@ func (b *builder) buildGroups(claims []int) {
 	rank := groupOrder(g, nameOf) // group number -> index in Groups
 	nameOf = nil
 	g.Groups = make([]ir.Group, len(rank))
+	g.GroupClaims = make([]ir.ClaimSet, len(rank))
 	// Each group's Members starts empty at its place in the one member
 	// array and grows in declaration order.
 	g.MemberLists = make([]int32, n)
@@ -208,10 +209,7 @@ func (b *builder) buildGroups(claims []int) {
 		// graph to build).
 		end, _ := add(g.ViewOf(bf).ViewOffset, bf.Size)
 		gr.Size = max(gr.Size, end)
-		f := flags[i]
-		gr.Input = gr.Input || f&(1<<ir.ClaimInput) != 0
-		gr.Output = gr.Output || f&(1<<ir.ClaimOutput) != 0
-		gr.LX = gr.LX || f&(1<<ir.ClaimLX) != 0
+		g.GroupClaims[k] |= flags[i]
 		bf.Group = k
 	}
 }

@@ -82,7 +82,10 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 		}
 		from[r.From] = true
 	}
-	flags := make([][3]bool, len(g.Groups))
+	if len(g.GroupClaims) != len(g.Groups) {
+		t.Fatalf("%d group claim sets for %d groups", len(g.GroupClaims), len(g.Groups))
+	}
+	claims := make([]ir.ClaimSet, len(g.Groups))
 	for k, c := range g.Claims {
 		if c.Buffer < 0 || c.Buffer >= g.Buffers.Len() || c.Kind > ir.ClaimLX || c.Pos.Line < 1 || c.Pos.Col < 1 {
 			t.Errorf("bad claim %+v", c)
@@ -93,11 +96,12 @@ func checkInvariants(t *testing.T, g *ir.Graph) {
 				t.Errorf("claims out of order: %+v after %+v", c, g.Claims[k-1])
 			}
 		}
-		flags[g.Buffers.At(c.Buffer).Group][c.Kind] = true
+		gi := g.Buffers.At(c.Buffer).Group
+		claims[gi] = claims[gi].With(c.Kind)
 	}
-	for gi, gr := range g.Groups {
-		if f := flags[gi]; f != [3]bool{gr.Input, gr.Output, gr.LX} {
-			t.Errorf("group %q: flags %v %v %v, claims %v", g.GroupKey(&gr), gr.Input, gr.Output, gr.LX, f)
+	for gi := range g.Groups {
+		if got, want := g.GroupClaims[gi], claims[gi]; got != want {
+			t.Errorf("group %q: claim set %v, its members' claims give %v", g.GroupKey(&g.Groups[gi]), got, want)
 		}
 	}
 	// access checks an operand; loops are the counts of its enclosing

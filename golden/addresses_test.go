@@ -86,7 +86,7 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 	argOf := map[int]int{}
 	for _, op := range b.Ops {
 		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
-			if _, pooled := pooledAt(int(g.GroupOf(&a))); !pooled && !g.Groups[g.GroupOf(&a)].LX {
+			if _, pooled := pooledAt(int(g.GroupOf(&a))); !pooled && !g.GroupClaims[g.GroupOf(&a)].Has(ir.ClaimLX) {
 				if _, ok := argOf[int(g.GroupOf(&a))]; !ok {
 					argOf[int(g.GroupOf(&a))] = len(argOf)
 				}
@@ -110,7 +110,7 @@ func expectedAddresses(g *ir.Graph, pooledAt pooledFunc, b *ir.Bundle, pool int6
 		syms := map[key]*symbol{}
 		var uses []*symbol
 		for _, a := range append(append([]ir.Access(nil), g.Reads(&op)...), g.Writes(&op)...) {
-			if g.Groups[g.GroupOf(&a)].LX {
+			if g.GroupClaims[g.GroupOf(&a)].Has(ir.ClaimLX) {
 				continue
 			}
 			v := g.ViewOf(g.Buffers.At(int(a.Buffer))).ViewOffset

@@ -2,6 +2,7 @@ package ir_test
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/sdscgen/sdscgen/frontend"
@@ -141,6 +142,18 @@ func TestLoopsAndUnfused(t *testing.T) {
 	// g is not modified.
 	if got := fmt.Sprint(g.OpLoops(&b.Ops[1]), g.LoopBody(&b.Loops[0])); got != "[0 1] [{-1 1} {2 -1}]" {
 		t.Errorf("fused graph changed: %s", got)
+	}
+	// Everything else is g's: a field added to Graph is carried (the
+	// claim sets, say), or is listed here as the unfused graph's own.
+	gv, uv := reflect.ValueOf(g).Elem(), reflect.ValueOf(u).Elem()
+	for i := range gv.NumField() {
+		switch name := gv.Type().Field(i).Name; name {
+		case "Bundles", "LoopLists", "Items":
+		default:
+			if !reflect.DeepEqual(gv.Field(i).Interface(), uv.Field(i).Interface()) {
+				t.Errorf("the unfused graph's %s is not the fused graph's", name)
+			}
+		}
 	}
 }
 

@@ -108,8 +108,13 @@ type Graph struct {
 	// for the reports.
 	Renames []Rename
 	// Claims holds every name listed on an `input`, `output` or `lx`
-	// line, in source order. Group.Input, Output and LX summarise them.
+	// line, in source order. GroupClaims summarises them.
 	Claims []Claim
+	// GroupClaims has one entry per group, GroupClaims[i] for Groups[i]:
+	// the kinds of the claims (Claims) on any of the group's members,
+	// whether it holds a graph input, a graph output or an LX-claimed
+	// name.
+	GroupClaims []ClaimSet
 	// Ints holds the step and split lists of every access and the cores
 	// lists of the ops, each after its length, located by
 	// Addressing.Strides, Addressing.Split and Op.Cores (see IntsRef).
@@ -198,6 +203,32 @@ func (k ClaimKind) String() string {
 	return fmt.Sprintf("ClaimKind(%d)", int(k))
 }
 
+// ClaimSet is a set of claim kinds, one byte: bit k holds ClaimKind k.
+type ClaimSet uint8
+
+// Has reports whether s holds k.
+func (s ClaimSet) Has(k ClaimKind) bool { return s&(1<<k) != 0 }
+
+// With returns s with k added.
+func (s ClaimSet) With(k ClaimKind) ClaimSet { return s | 1<<k }
+
+// String lists the kinds s holds, "input,lx" say ("none" when empty).
+func (s ClaimSet) String() string {
+	if s == 0 {
+		return "none"
+	}
+	var b []byte
+	for k := range ClaimKind(8) {
+		if s.Has(k) {
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, k.String()...)
+		}
+	}
+	return string(b)
+}
+
 // Claim is one name on an `input`, `output` or `lx` line.
 type Claim struct {
 	Kind ClaimKind
@@ -270,7 +301,8 @@ func (g *Graph) EditView(b *Buffer) *View {
 // (a graph may have a million of them): its members are a Span of the
 // graph-wide Graph.MemberLists, read with Graph.Members; its sort key is
 // derived from them by Graph.GroupKey, and what reports call it is its
-// Root's name.
+// Root's name. Which claims its members carry is Graph.GroupClaims[i],
+// i its index in Graph.Groups.
 type Group struct {
 	// Members locates in Graph.MemberLists the indices into
 	// Graph.Buffers of the members, in declaration order (never empty).
@@ -281,9 +313,6 @@ type Group struct {
 	// Root indexes Graph.Buffers: the one member that is not the left
 	// side of an `alias`. Reports call the group by this name.
 	Root int32
-	// Input, Output and LX record whether any member is declared a graph
-	// input, a graph output or LX-claimed.
-	Input, Output, LX bool
 }
 
 // Members returns the group's members (indices into g.Buffers, in

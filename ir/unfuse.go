@@ -6,9 +6,9 @@ import "slices"
 // (`--bundle-symbolic-args=false`): every leaf op becomes a bundle of its
 // own, named after the op, wrapped in copies of the counted loops that
 // enclose it so that its strides keep their meaning. Buffers, groups
-// (and their member lists), CPU nodes, renames, claims, the accesses
-// (their positions and addressings), the Ints (each op keeps its
-// loops' count, so its strides keep their length) and the name store
+// (their member lists and claim sets), CPU nodes, renames, claims, the
+// accesses (their positions and addressings), the Ints (each op keeps
+// its loops' count, so its strides keep their length) and the name store
 // (the ops keep their Names; a bundle's name is its op's, sharing the
 // store's bytes) are shared with g, which is not modified; the loop lists and
 // loop bodies are the unfused graph's own. Like every graph, the result
@@ -16,7 +16,7 @@ import "slices"
 // are the Loops of the bundles made of the ops of one loop body.
 func (g *Graph) Unfused() *Graph {
 	out := &Graph{Name: g.Name, Names: g.Names, File: g.File, Pos: g.Pos, Buffers: g.Buffers, Views: g.Views, Groups: g.Groups, CPU: g.CPU,
-		Renames: g.Renames, Claims: g.Claims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
+		Renames: g.Renames, Claims: g.Claims, GroupClaims: g.GroupClaims, Ints: g.Ints, Kinds: g.Kinds, Accesses: g.Accesses,
 		Addressings: g.Addressings, AccessCols: g.AccessCols, AccessPositions: g.AccessPositions,
 		MemberLists: g.MemberLists}
 	// An op inside d loops gets the loops 0, 1, ..., d-1, each the only

@@ -475,9 +475,8 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool, 
 			return
 		}
 		info := uint32(classified)
-		gr := &g.Groups[gi]
 		switch {
-		case gr.LX:
+		case g.GroupClaims[gi].Has(ir.ClaimLX):
 			info |= uint32(omitted)
 		case p.Pooled(int(gi), bi):
 			info |= uint32(poolBase)
@@ -497,7 +496,7 @@ func newLayout(p *planner.Result, bi, chunk int, home *scratchList, cache bool, 
 			}
 			lay.nArgs++
 		}
-		if gr.Members.Len > 1 {
+		if g.Groups[gi].Members.Len > 1 {
 			info |= hasViews
 		}
 		s.info = info

@@ -159,11 +159,11 @@ func (p *Result) footprint(ranges bool) *Footprint {
 	standalone.init(T)
 	extra := make([]int64, T)
 	for gi := range g.Groups {
-		gr := &g.Groups[gi]
+		gr, claims := &g.Groups[gi], g.GroupClaims[gi]
 		pg := &p.Groups[gi]
 		lo, hi := first[gi], last[gi]
 		switch {
-		case gr.LX || T == 0:
+		case claims.Has(ir.ClaimLX) || T == 0:
 			lo, hi = -1, -1
 		case pg.Offset >= 0:
 			// Pooled: in its bundle's pool; without pooling, standalone
@@ -171,9 +171,9 @@ func (p *Result) footprint(ranges bool) *Footprint {
 			t := bundleAt[pg.Bundle]
 			extra[t] = satAdd(extra[t], gr.Size)
 			lo, hi = -1, -1
-		case gr.Input:
+		case claims.Has(ir.ClaimInput):
 			lo, hi = 0, int32(T-1)
-		case gr.Output:
+		case claims.Has(ir.ClaimOutput):
 			lo, hi = max(lo, 0), int32(T-1)
 		}
 		first[gi], last[gi] = lo, hi

@@ -436,8 +436,8 @@ func plainFootprint(p *planner.Result) (names []string, standalone, pool []int64
 			}
 		}
 		for gi := range g.Groups {
-			gr := &g.Groups[gi]
-			if gr.LX {
+			gr, claims := &g.Groups[gi], g.GroupClaims[gi]
+			if claims.Has(ir.ClaimLX) {
 				continue
 			}
 			if pg := p.Groups[gi]; pg.Offset >= 0 {
@@ -457,9 +457,9 @@ func plainFootprint(p *planner.Result) (names []string, standalone, pool []int64
 			}
 			live := false
 			switch {
-			case gr.Input:
+			case claims.Has(ir.ClaimInput):
 				live = true
-			case gr.Output:
+			case claims.Has(ir.ClaimOutput):
 				live = t >= max(first, 0)
 			default:
 				live = first >= 0 && first <= t && t <= last

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/sdscgen/sdscgen/ir"
+
 // KernelArg is one kernel argument of a bundle: %arg_N for N its index
 // in the list KernelArgs returns.
 type KernelArg struct {
@@ -27,7 +29,7 @@ func (p *Result) KernelArgs(bi int) []KernelArg {
 		for i := range as {
 			a := &as[i]
 			gi := g.GroupOf(a)
-			if g.Groups[gi].LX || p.Pooled(int(gi), bi) {
+			if g.GroupClaims[gi].Has(ir.ClaimLX) || p.Pooled(int(gi), bi) {
 				continue
 			}
 			k, ok := at[gi]

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdscgen/sdscgen/internal/randgraph"
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/mlirgen"
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -82,7 +83,7 @@ func TestKernelArgsMatchMLIR(t *testing.T) {
 				for _, a := range g.OpAccesses(op) {
 					if n, ok := num[g.GroupOf(&a)]; ok {
 						want = appendNew(want, n)
-					} else if !g.Groups[g.GroupOf(&a)].LX && !p.Pooled(int(g.GroupOf(&a)), bi) {
+					} else if !g.GroupClaims[g.GroupOf(&a)].Has(ir.ClaimLX) && !p.Pooled(int(g.GroupOf(&a)), bi) {
 						t.Fatalf("seed %d: group of %s is a kernel argument without a number", seed, g.Str(g.Buffers.At(int(a.Buffer)).Name))
 					}
 				}

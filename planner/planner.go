@@ -57,9 +57,9 @@ type ReasonInfo struct {
 	Evidence string
 
 	// applies is the rule: whether the reason holds for a group, given
-	// that no earlier reason of the table does. nil for over-budget,
-	// which the allocator decides.
-	applies func(gr *ir.Group, u *touches, disabled bool) bool
+	// its claims (ir.Graph.GroupClaims) and that no earlier reason of the
+	// table does. nil for over-budget, which the allocator decides.
+	applies func(gr *ir.Group, claims ir.ClaimSet, u *touches, disabled bool) bool
 }
 
 // reasonTable is the one table of the reasons of bundle-ir.md §3.1, in
@@ -70,39 +70,41 @@ type ReasonInfo struct {
 var reasonTable = [...]ReasonInfo{
 	{Reason: Disabled, Name: "disabled", Meaning: "— planning is off (`HBM_POOL_PLANNING=0`/`false`/`no`, or `--no-pool`)",
 		Evidence: "pool planning is off (HBM_POOL_PLANNING=0 or --no-pool)",
-		applies:  func(_ *ir.Group, _ *touches, disabled bool) bool { return disabled }},
+		applies:  func(_ *ir.Group, _ ir.ClaimSet, _ *touches, disabled bool) bool { return disabled }},
 	{Reason: GraphInput, Name: "graph-input", Meaning: "holds a graph input",
 		Evidence: "its storage holds a graph input, allocated outside any bundle",
-		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Input }},
+		applies:  func(_ *ir.Group, c ir.ClaimSet, _ *touches, _ bool) bool { return c.Has(ir.ClaimInput) }},
 	{Reason: GraphOutput, Name: "graph-output", Meaning: "holds a graph output",
 		Evidence: "its storage holds a graph output, which must outlive the bundle",
-		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Output }},
+		applies:  func(_ *ir.Group, c ir.ClaimSet, _ *touches, _ bool) bool { return c.Has(ir.ClaimOutput) }},
 	{Reason: LX, Name: "lx", Meaning: "holds an LX-claimed name",
 		Evidence: "its storage is claimed by LX scratchpad planning",
-		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.LX }},
+		applies:  func(_ *ir.Group, c ir.ClaimSet, _ *touches, _ bool) bool { return c.Has(ir.ClaimLX) }},
 	{Reason: CPURead, Name: "cpu-read", Meaning: "is read by a CPU fallback node",
 		Evidence: "a CPU node reads it",
-		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.cpuRead }},
+		applies:  func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool { return u.cpuRead }},
 	{Reason: Unused, Name: "unused", Meaning: "is read or written by no node at all",
 		Evidence: "no node reads or writes it",
-		applies: func(_ *ir.Group, u *touches, _ bool) bool {
+		applies: func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool {
 			return u.readers == 0 && u.writers == 0 && !u.cpuWritten
 		}},
 	{Reason: NotWritten, Name: "not-written", Meaning: "is written by no bundle (only read, or written only by CPU nodes)",
 		Evidence: "no bundle writes it",
-		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.writers == 0 }},
+		applies:  func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool { return u.writers == 0 }},
 	{Reason: NotRead, Name: "not-read", Meaning: "is read by no node",
 		Evidence: "no node reads it",
-		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.readers == 0 }},
+		applies:  func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool { return u.readers == 0 }},
 	{Reason: MultiWriter, Name: "multi-writer", Meaning: "is written by two or more bundles",
 		Evidence: "two or more bundles write it",
-		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.writers > 1 }},
+		applies:  func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool { return u.writers > 1 }},
 	{Reason: CrossBundle, Name: "cross-bundle", Meaning: "is read by a bundle other than its single writer",
 		Evidence: "a bundle other than its writer reads it",
-		applies:  func(_ *ir.Group, u *touches, _ bool) bool { return u.readers > 1 || u.reader != u.writer }},
+		applies: func(_ *ir.Group, _ ir.ClaimSet, u *touches, _ bool) bool {
+			return u.readers > 1 || u.reader != u.writer
+		}},
 	{Reason: ZeroSize, Name: "zero-size", Meaning: "has size 0",
 		Evidence: "its size is 0 bytes",
-		applies:  func(gr *ir.Group, _ *touches, _ bool) bool { return gr.Size == 0 }},
+		applies:  func(gr *ir.Group, _ ir.ClaimSet, _ *touches, _ bool) bool { return gr.Size == 0 }},
 	{Reason: OverBudget, Name: "over-budget", Meaning: "could not be placed under the budget (3.3)",
 		Evidence: "the allocator could not place it under the budget"},
 }
@@ -269,10 +271,11 @@ func Plan(g *ir.Graph, opt Options) *Result {
 		var known [1 << reasonKeyBits]Reason
 		for gi := lo; gi < hi; gi++ {
 			t, gr := &ts[gi], &g.Groups[gi]
-			k := reasonKey(gr, t)
+			claims := g.GroupClaims[gi]
+			k := reasonKey(gr, claims, t)
 			r := known[k] - 1
 			if known[k] == 0 {
-				r = reasonFor(gr, t, opt.Disabled)
+				r = reasonFor(gr, claims, t, opt.Disabled)
 				known[k] = r + 1
 			}
 			p.Groups[gi] = Group{Offset: -1, Bundle: -1, Reason: r}
@@ -303,9 +306,10 @@ type touches struct {
 // (and of the call's Disabled), so groups of one key have one reason
 // (TestReasonKey holds this on every key). A rule that reads more must
 // add it here.
-func reasonKey(gr *ir.Group, t *touches) int {
+func reasonKey(gr *ir.Group, claims ir.ClaimSet, t *touches) int {
 	k := int(t.readers) | int(t.writers)<<2
-	bits := [...]bool{t.cpuRead, t.cpuWritten, t.reader != t.writer, gr.Input, gr.Output, gr.LX, gr.Size == 0}
+	bits := [...]bool{t.cpuRead, t.cpuWritten, t.reader != t.writer,
+		claims.Has(ir.ClaimInput), claims.Has(ir.ClaimOutput), claims.Has(ir.ClaimLX), gr.Size == 0}
 	for i, b := range bits {
 		if b {
 			k |= 1 << (4 + i)
@@ -367,9 +371,9 @@ func collectTouches(g *ir.Graph) []touches {
 
 // reasonFor applies the rules of ReasonTable in order up to zero-size;
 // over-budget is decided by the allocator.
-func reasonFor(gr *ir.Group, u *touches, disabled bool) Reason {
+func reasonFor(gr *ir.Group, claims ir.ClaimSet, u *touches, disabled bool) Reason {
 	for i := range reasonTable {
-		if r := &reasonTable[i]; r.applies != nil && r.applies(gr, u, disabled) {
+		if r := &reasonTable[i]; r.applies != nil && r.applies(gr, claims, u, disabled) {
 			return r.Reason
 		}
 	}

@@ -180,8 +180,10 @@ func TestJSONViewOffset(t *testing.T) {
 		Views: []ir.View{{Alias: 0, AliasOffset: 3072, ViewOffset: 3072}},
 		Groups: []ir.Group{
 			{Root: 0, Members: h.AddMembers([]int32{0, 1}), Size: 5120},
-			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128, Input: true},
+			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128},
 		},
+		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 2}},
+		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
 				h.NewOp("w", nil, nil, []ir.Access{{Buffer: 2}}, []ir.Access{{Buffer: 0}}),

@@ -12,9 +12,10 @@ import (
 // sizes), with planning on and off; and a few keys' reasons by hand.
 func TestReasonKey(t *testing.T) {
 	type seen struct {
-		r  Reason
-		u  touches
-		gr ir.Group
+		r      Reason
+		u      touches
+		gr     ir.Group
+		claims ir.ClaimSet
 	}
 	for _, disabled := range []bool{false, true} {
 		first := map[int]seen{}
@@ -22,7 +23,7 @@ func TestReasonKey(t *testing.T) {
 		for bits := range 1 << 6 {
 			for _, reader := range bundles {
 				for _, writer := range bundles {
-					for claims := range 8 {
+					for claims := range ir.ClaimSet(1 << (ir.ClaimLX + 1)) {
 						for _, size := range []int64{0, 1, 4096} {
 							// bits: two bits of readers, two of writers
 							// (each 0, 1 or 2, and 3, which no group has),
@@ -30,16 +31,16 @@ func TestReasonKey(t *testing.T) {
 							u := touches{reader: reader, writer: writer,
 								readers: uint8(bits & 3), writers: uint8(bits >> 2 & 3),
 								cpuRead: bits&16 != 0, cpuWritten: bits&32 != 0}
-							gr := ir.Group{Size: size, Input: claims&1 != 0, Output: claims&2 != 0, LX: claims&4 != 0}
-							r := reasonFor(&gr, &u, disabled)
-							k := reasonKey(&gr, &u)
+							gr := ir.Group{Size: size}
+							r := reasonFor(&gr, claims, &u, disabled)
+							k := reasonKey(&gr, claims, &u)
 							if k < 0 || k >= 1<<reasonKeyBits {
 								t.Fatalf("key %d out of range", k)
 							}
 							if s, ok := first[k]; !ok {
-								first[k] = seen{r, u, gr}
+								first[k] = seen{r, u, gr, claims}
 							} else if s.r != r {
-								t.Fatalf("key %d: %+v %+v gives %s, %+v %+v gave %s", k, u, gr, r, s.u, s.gr, s.r)
+								t.Fatalf("key %d: %+v %+v claims %v gives %s, %+v %+v claims %v gave %s", k, u, gr, claims, r, s.u, s.gr, s.claims, s.r)
 							}
 						}
 					}
@@ -67,7 +68,7 @@ func TestReasonKey(t *testing.T) {
 	}
 	for _, c := range cases {
 		gr := ir.Group{Size: c.size}
-		if got := reasonFor(&gr, &c.u, c.disabled); got != c.want {
+		if got := reasonFor(&gr, 0, &c.u, c.disabled); got != c.want {
 			t.Errorf("%+v size %d disabled %v: %s, want %s", c.u, c.size, c.disabled, got, c.want)
 		}
 	}

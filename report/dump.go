@@ -41,7 +41,7 @@ func DumpCheck(w io.Writer, g *ir.Graph) error {
 		fmt.Fprintf(bw, "buffer %s %d group=%s%s  # %s\n", g.Str(b.Name), b.Size, groupName(g, int(b.Group)), view, lc(b.Pos))
 	}
 	for gi, gr := range g.Groups {
-		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(gr, "input", "output", "lx"), ",")))
+		fmt.Fprintf(bw, "group %s size=%d members=%s flags=%s\n", groupName(g, gi), gr.Size, memberList(g, gi, ","), orDash(strings.Join(groupFlags(g.GroupClaims[gi], "input", "output", "lx"), ",")))
 	}
 	for _, b := range g.Bundles {
 		fmt.Fprintf(bw, "bundle %s %s steps=%d loops=%d  # %s\n", b.Name, b.Kind, len(b.Ops), len(b.Loops), lc(b.Pos))
@@ -116,19 +116,18 @@ func DumpPlan(w io.Writer, p *planner.Result) error {
 
 func lc(p ir.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// groupFlags names the declarations a group's members carry, in the
-// words given for input, output and LX (dumps and explain word them
-// differently).
-func groupFlags(gr ir.Group, input, output, lx string) []string {
+// groupFlags names the declarations a group's members carry (its
+// claims, ir.Graph.GroupClaims), in the words given for input, output
+// and LX (dumps and explain word them differently).
+func groupFlags(claims ir.ClaimSet, input, output, lx string) []string {
 	var f []string
-	if gr.Input {
-		f = append(f, input)
-	}
-	if gr.Output {
-		f = append(f, output)
-	}
-	if gr.LX {
-		f = append(f, lx)
+	for _, c := range [...]struct {
+		k    ir.ClaimKind
+		word string
+	}{{ir.ClaimInput, input}, {ir.ClaimOutput, output}, {ir.ClaimLX, lx}} {
+		if claims.Has(c.k) {
+			f = append(f, c.word)
+		}
 	}
 	return f
 }

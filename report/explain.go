@@ -136,7 +136,7 @@ func explainBuffer(bw *bufio.Writer, p *planner.Result, name string, bufIdx int,
 	if v := viewPhrase(g, bufIdx); v != "" {
 		fmt.Fprintf(bw, "  %s is %s\n", g.Str(buf.Name), v)
 	}
-	flags := groupFlags(*gr, "graph input", "graph output", "LX")
+	flags := groupFlags(g.GroupClaims[gi], "graph input", "graph output", "LX")
 	fmt.Fprintf(bw, "storage group %s: %s; %s (%d bytes)", groupName(g, gi), memberList(g, gi, ", "), HumanSize(gr.Size), gr.Size)
 	if len(flags) > 0 {
 		fmt.Fprintf(bw, "; %s", strings.Join(flags, ", "))

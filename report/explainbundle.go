@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
@@ -88,7 +89,7 @@ func explainBundle(w io.Writer, p *planner.Result, bi int) error {
 		where := "not touched by this bundle, live from its first to its last touch"
 		if n, ok := args[int32(gi)]; ok {
 			where = fmt.Sprintf("kernel argument %%arg_%d", n)
-		} else if g.Groups[gi].Input || g.Groups[gi].Output {
+		} else if c := g.GroupClaims[gi]; c.Has(ir.ClaimInput) || c.Has(ir.ClaimOutput) {
 			where = "not touched by this bundle, live to the end as a graph input or output"
 		}
 		fmt.Fprintf(bw, "  %s: %s [%s]: %s; %s\n", groupName(g, gi), sizeBytes(g.Groups[gi].Size),

@@ -364,8 +364,10 @@ func TestHTMLEscapes(t *testing.T) {
 	h := &ir.Graph{}
 	names := []string{`a&b</script><script>alert(1)</script>`, `c<d>"'`}
 	g := &ir.Graph{Name: `g</title><b>`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: h.AddName(names[0]), Size: 256, Group: 0, View: -1}, {Name: h.AddName(names[1]), Size: 128, Group: 1, View: -1}}...),
-		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
+		Buffers:     ir.ChunkedOf([]ir.Buffer{{Name: h.AddName(names[0]), Size: 256, Group: 0, View: -1}, {Name: h.AddName(names[1]), Size: 128, Group: 1, View: -1}}...),
+		Groups:      []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128}},
+		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 1}},
+		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
 			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0}}, nil),

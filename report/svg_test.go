@@ -620,8 +620,10 @@ func TestSVGScales(t *testing.T) {
 func TestSVGEscapes(t *testing.T) {
 	h := &ir.Graph{} // holds the names and the ops' lists
 	g := &ir.Graph{Name: `g<&>"'`,
-		Buffers: ir.ChunkedOf([]ir.Buffer{{Name: h.AddName("a&b"), Size: 256, Group: 0, View: -1}, {Name: h.AddName("c<d>"), Size: 128, Group: 1, View: -1}}...),
-		Groups:  []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128, Input: true}},
+		Buffers:     ir.ChunkedOf([]ir.Buffer{{Name: h.AddName("a&b"), Size: 256, Group: 0, View: -1}, {Name: h.AddName("c<d>"), Size: 128, Group: 1, View: -1}}...),
+		Groups:      []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128}},
+		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 1}},
+		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{
 			h.NewOp("o0", nil, nil, []ir.Access{{Buffer: 1}}, []ir.Access{{Buffer: 0}}),
 			h.NewOp("o1", nil, nil, []ir.Access{{Buffer: 0}}, nil),

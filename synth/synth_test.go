@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdscgen/sdscgen"
 	"github.com/sdscgen/sdscgen/frontend"
+	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 )
 
@@ -275,8 +276,8 @@ func measure(t *testing.T, cfg Config) familyStats {
 			}
 		}
 	}
-	for _, gr := range g.Groups {
-		if gr.LX {
+	for _, c := range g.GroupClaims {
+		if c.Has(ir.ClaimLX) {
 			st.lx++
 		}
 	}

@@ -157,16 +157,16 @@ func deriveFootprint(g *ir.Graph, p *planner.Result) *footprint {
 	pooledIn := make([]uint64, len(g.Bundles))
 	pooled := func(gi int) bool {
 		pg := &p.Groups[gi]
-		return !g.Groups[gi].LX && pg.Offset >= 0 && pg.Bundle >= 0
+		return !g.GroupClaims[gi].Has(ir.ClaimLX) && pg.Offset >= 0 && pg.Bundle >= 0
 	}
 	standaloneRange := func(gi int) (lo, hi int, ok bool) {
-		gr := &g.Groups[gi]
+		claims := g.GroupClaims[gi]
 		switch {
-		case gr.LX || T == 0 || pooled(gi):
+		case claims.Has(ir.ClaimLX) || T == 0 || pooled(gi):
 			return 0, 0, false
-		case gr.Input:
+		case claims.Has(ir.ClaimInput):
 			return 0, T - 1, true
-		case gr.Output:
+		case claims.Has(ir.ClaimOutput):
 			return max(int(first[gi]), 0), T - 1, true
 		case first[gi] >= 0:
 			return int(first[gi]), int(last[gi]), true
@@ -257,7 +257,7 @@ func deriveKernelArgs(g *ir.Graph, p *planner.Result, bi int) []kernelArg {
 			for _, a := range list {
 				gi := groupOf(g, &a)
 				pg := &p.Groups[gi]
-				if g.Groups[gi].LX || (pg.Offset >= 0 && int(pg.Bundle) == bi) {
+				if g.GroupClaims[gi].Has(ir.ClaimLX) || (pg.Offset >= 0 && int(pg.Bundle) == bi) {
 					continue
 				}
 				k, ok := index[gi]

@@ -661,6 +661,9 @@ func (c *checker) checkGraph() bool {
 		}
 	}
 	c.merge(gc)
+	if ok && !c.checkClaims() {
+		ok = false
+	}
 	// While the accesses are at hand, gather who touches each group
 	// (for reasons), as long as everything so far indexes correctly (ok:
 	// an access then records its buffer's group, which is in range): in
@@ -712,6 +715,45 @@ func (c *checker) checkGraph() bool {
 	}
 	c.ws = ws
 	return ok
+}
+
+// checkClaims verifies the groups' claim sets (Graph.GroupClaims): one
+// per group, each holding exactly the kinds of the claims (Graph.Claims)
+// on the group's members. It runs once every buffer's group index is
+// known to be in range, and returns false when there is not one set per
+// group (the reasons read them).
+func (c *checker) checkClaims() bool {
+	g := c.g
+	if len(g.GroupClaims) != len(g.Groups) {
+		c.fail("%d group claim sets for %d groups", len(g.GroupClaims), len(g.Groups))
+		return false
+	}
+	var want []ir.ClaimSet // allocated with the first claim
+	for k, cl := range g.Claims {
+		if cl.Buffer < 0 || cl.Buffer >= g.Buffers.Len() {
+			c.fail("claim %d (%s): buffer index %d out of range", k, cl.Kind, cl.Buffer)
+			continue
+		}
+		if cl.Kind > ir.ClaimLX {
+			c.fail("claim %d of %q: unknown kind %d", k, g.Str(g.Buffers.At(cl.Buffer).Name), cl.Kind)
+			continue
+		}
+		if want == nil {
+			want = make([]ir.ClaimSet, len(g.Groups))
+		}
+		gi := g.Buffers.At(cl.Buffer).Group
+		want[gi] = want[gi].With(cl.Kind)
+	}
+	for gi, got := range g.GroupClaims {
+		var w ir.ClaimSet
+		if want != nil {
+			w = want[gi]
+		}
+		if got != w {
+			c.fail("group %q: claims %s, its members' are %s", c.groupName(gi), got, w)
+		}
+	}
+	return true
 }
 
 // What checkGraph gathers in ws for reasons.
@@ -767,18 +809,18 @@ func (c *checker) reasons() {
 	ws := c.ws
 	c.candStart = make([]int32, len(g.Bundles)+1)
 	for gi := range g.Groups {
-		gr := &g.Groups[gi]
+		gr, claims := &g.Groups[gi], g.GroupClaims[gi]
 		w := &ws[gi]
 		read, written, cpu := w.start, w.end, w.bundle
 		var r int32
 		switch {
 		case c.opt.Disabled:
 			r = wDisabled
-		case gr.Input:
+		case claims.Has(ir.ClaimInput):
 			r = wGraphInput
-		case gr.Output:
+		case claims.Has(ir.ClaimOutput):
 			r = wGraphOutput
-		case gr.LX:
+		case claims.Has(ir.ClaimLX):
 			r = wLX
 		case cpu&cpuRead != 0:
 			r = wCPURead

@@ -50,9 +50,11 @@ func viewGraph() *ir.Graph {
 		},
 		Groups: []ir.Group{
 			{Root: 1, Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
-			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512, Input: true},
-			{Root: 5, Members: g.AddMembers([]int32{5}), Size: 4096, Output: true},
+			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512},
+			{Root: 5, Members: g.AddMembers([]int32{5}), Size: 4096},
 		},
+		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 0}, {Kind: ir.ClaimOutput, Buffer: 5}},
+		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput, 1 << ir.ClaimOutput},
 		Bundles: []ir.Bundle{{Name: "k", Kind: ir.KindFused,
 			Ops: []ir.Op{
 				g.NewOp("a", nil, nil, []ir.Access{acc(0, nil, nil)}, []ir.Access{acc(1, nil, nil)}),
@@ -131,6 +133,19 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"split of the wrong length", func(g *ir.Graph) { g.SetSplit(&g.Reads(&g.Bundles[0].Ops[2])[0], []int64{1024}) }, `split [1024] on an access of "t", but the op has cores [2 2]`},
 		{"split without cores", func(g *ir.Graph) { g.SetSplit(&g.Writes(&g.Bundles[0].Ops[0])[0], []int64{128}) }, `split [128] on an access of "t", but the op has cores []`},
 		{"zero cores", func(g *ir.Graph) { g.Bundles[0].Ops[2].Cores = g.AddInts([]int64{2, 0}) }, `cores entry 0 is below 1`},
+		// viewGraph's claims: x (group 1) is an input, y (group 2) an
+		// output. A group's claim set is what its members' claims give,
+		// no kind more or less.
+		{"claim missing from a group's set", func(g *ir.Graph) { g.GroupClaims[1] = 0 }, `group "x": claims none, its members' are input`},
+		{"claim extra in a group's set", func(g *ir.Graph) { g.GroupClaims[0] = g.GroupClaims[0].With(ir.ClaimLX) }, `group "e": claims lx, its members' are none`},
+		{"claim of another kind in a group's set", func(g *ir.Graph) { g.GroupClaims[2] = 1 << ir.ClaimInput }, `group "y": claims input, its members' are output`},
+		{"an unknown bit in a group's set", func(g *ir.Graph) { g.GroupClaims[2] |= 1 << 7 }, `group "y": claims output,ClaimKind(7), its members' are output`},
+		{"a claim the sets do not hold", func(g *ir.Graph) { g.Claims = append(g.Claims, ir.Claim{Kind: ir.ClaimLX, Buffer: 3}) },
+			`group "e": claims none, its members' are lx`},
+		{"no claim sets", func(g *ir.Graph) { g.GroupClaims = nil }, `0 group claim sets for 3 groups`},
+		{"a claim set too many", func(g *ir.Graph) { g.GroupClaims = append(g.GroupClaims, 0) }, `4 group claim sets for 3 groups`},
+		{"claim of no buffer", func(g *ir.Graph) { g.Claims[1].Buffer = 6 }, `claim 1 (output): buffer index 6 out of range`},
+		{"claim of an unknown kind", func(g *ir.Graph) { g.Claims[0].Kind = 3 }, `claim 0 of "x": unknown kind 3`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,6 +202,7 @@ func chainGraph(n int) *ir.Graph {
 		i := int32(g.Buffers.Len())
 		g.Buffers.Append(ir.Buffer{Name: g.AddName(name), Size: size, Group: i, View: -1})
 		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
+		g.GroupClaims = append(g.GroupClaims, 0)
 		return int(i)
 	}
 	a := func(i int) ir.Access { return ir.Access{Buffer: int32(i)} }
@@ -217,8 +233,9 @@ func chainGraph(n int) *ir.Graph {
 	for i := range order {
 		order[i] = i
 	}
-	g.Groups[chain[0]].Input = true
-	g.Groups[chain[n]].Output = true
+	g.Claims = []ir.Claim{{Kind: ir.ClaimInput, Buffer: chain[0]}, {Kind: ir.ClaimOutput, Buffer: chain[n]}}
+	g.GroupClaims[chain[0]] = 1 << ir.ClaimInput
+	g.GroupClaims[chain[n]] = 1 << ir.ClaimOutput
 	return sortGroups(g)
 }
 
@@ -231,11 +248,12 @@ func sortGroups(g *ir.Graph) *ir.Graph {
 	sortInts(idx, func(x, y int) bool { return g.GroupKey(&g.Groups[x]) < g.GroupKey(&g.Groups[y]) })
 	newOf := make([]int32, len(idx))
 	groups := make([]ir.Group, len(idx))
+	claims := make([]ir.ClaimSet, len(idx))
 	for k, old := range idx {
 		newOf[old] = int32(k)
-		groups[k] = g.Groups[old]
+		groups[k], claims[k] = g.Groups[old], g.GroupClaims[old]
 	}
-	g.Groups = groups
+	g.Groups, g.GroupClaims = groups, claims
 	for _, b := range g.Buffers.All() {
 		b.Group = newOf[b.Group]
 	}

@@ -252,7 +252,7 @@ func (e *emitter) kernelArgs() {
 	for oi := range e.b.Ops {
 		for _, a := range operands(e.g, &e.b.Ops[oi]) {
 			gi := int(e.g.GroupOf(&a))
-			if e.g.Groups[gi].LX {
+			if e.g.GroupClaims[gi].Has(ir.ClaimLX) {
 				continue
 			}
 			if e.pooled(gi) {
@@ -312,7 +312,7 @@ func (e *emitter) op(oi int) {
 	maps := make([]int, len(accs)) // map number, -1 when untiled
 	for i, a := range accs {
 		maps[i] = -1
-		if g.Groups[g.GroupOf(&a)].LX {
+		if g.GroupClaims[g.GroupOf(&a)].Has(ir.ClaimLX) {
 			continue
 		}
 		uses[i] = e.accessSymbols(syms, op, a, n)
@@ -469,14 +469,14 @@ func (e *emitter) file(oi int, accs []ir.Access, uses [][]*symbol, n int) {
 		var st string
 		var row []int
 		switch {
-		case g.Groups[gi].LX:
+		case g.GroupClaims[gi].Has(ir.ClaimLX):
 			st = fmt.Sprintf("lx(%d)", gi) // Reading 9
 		case e.pooled(gi):
 			st = "pooled" // any offset, any group
 		default:
 			st = fmt.Sprintf("kernel(%d)", e.argOf[gi])
 		}
-		if !g.Groups[gi].LX {
+		if !g.GroupClaims[gi].Has(ir.ClaimLX) {
 			for c := 0; c < n; c++ {
 				row = append(row, uses[i][c].rank)
 			}

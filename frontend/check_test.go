@@ -44,7 +44,7 @@ func dump(g *ir.Graph) string {
 		for _, i := range g.Members(&x) {
 			m = append(m, g.Str(g.Buffers.At(int(i)).Name))
 		}
-		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Str(g.Buffers.At(int(x.Root)).Name), strings.Join(m, " "))
+		fmt.Fprintf(&b, "group %s %d root=%s [%s]", g.GroupKey(&x), x.Size, g.Str(g.Buffers.At(int(g.Root(&x))).Name), strings.Join(m, " "))
 		for _, f := range []struct {
 			on   bool
 			name string
@@ -254,7 +254,7 @@ buffer c 128 group=b alias=b+0 view=0
 buffer b 4096 group=b
 buffer q 0 group=q
 buffer solo 128 group=solo
-group b 4096 root=b [m z c b] input lx
+group b 4096 root=b [b m z c] input lx
 group q 0 root=q [q]
 group solo 128 root=solo [solo] output
 `)
@@ -475,8 +475,9 @@ func TestViews(t *testing.T) {
 		members    int
 	}{{"base", "base", 10240, 7}, {"solo", "solo", 256, 1}} {
 		gr := &g.Groups[i]
-		if g.GroupKey(gr) != w.name || g.Str(g.Buffers.At(int(gr.Root)).Name) != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
-			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), g.Str(g.Buffers.At(int(gr.Root)).Name), gr.Size, len(g.Members(gr)), w)
+		root := g.Str(g.Buffers.At(int(g.Root(gr))).Name)
+		if g.GroupKey(gr) != w.name || root != w.root || gr.Size != w.size || len(g.Members(gr)) != w.members {
+			t.Errorf("group %d: %s root %s size %d, %d members; want %+v", i, g.GroupKey(gr), root, gr.Size, len(g.Members(gr)), w)
 		}
 	}
 }

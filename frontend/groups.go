@@ -188,7 +188,10 @@ func (b *builder) buildGroups(claims []int) {
 	g.Groups = make([]ir.Group, len(rank))
 	g.GroupClaims = make([]ir.ClaimSet, len(rank))
 	// Each group's Members starts empty at its place in the one member
-	// array and grows in declaration order.
+	// array and grows as its members are met, in declaration order: the
+	// root takes the first place and the others the places after it, in
+	// that order (a view declared before its root leaves the first place
+	// free for it).
 	g.MemberLists = make([]int32, n)
 	off := int32(0)
 	for k, r := range rank {
@@ -198,13 +201,18 @@ func (b *builder) buildGroups(claims []int) {
 	count = nil
 	b.measure()
 	for i, bf := range bufs.All() {
-		k := rank[groupOf[rootOf[i]]-1]
+		r := rootOf[i]
+		k := rank[groupOf[r]-1]
 		gr := &g.Groups[k]
-		g.MemberLists[gr.Members.Off+gr.Members.Len] = int32(i)
-		gr.Members.Len++
-		if rootOf[i] == int32(i) {
-			gr.Root = int32(i)
+		at := gr.Members.Off + gr.Members.Len
+		switch {
+		case r == int32(i):
+			at = gr.Members.Off
+		case r > int32(i):
+			at++
 		}
+		g.MemberLists[at] = int32(i)
+		gr.Members.Len++
 		// Overflow was reported by viewOffsets (and then there is no
 		// graph to build).
 		end, _ := add(g.ViewOf(bf).ViewOffset, bf.Size)

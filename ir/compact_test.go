@@ -76,18 +76,22 @@ func TestOpLists(t *testing.T) {
 	}
 }
 
-// TestGroupMembers: a group's members come from Graph.MemberLists and its
-// name is its smallest member name, whatever the declaration order.
+// TestGroupMembers: a group's members come from Graph.MemberLists, its
+// root is the first of them and its sort key is its smallest member
+// name, whatever the declaration order.
 func TestGroupMembers(t *testing.T) {
 	g := &ir.Graph{}
 	g.Buffers = ir.ChunkedOf([]ir.Buffer{{Name: g.AddName("t")}, {Name: g.AddName("hi")}, {Name: g.AddName("b")}, {Name: g.AddName("a")}}...)
-	g1 := ir.Group{Members: g.AddMembers([]int32{0, 1, 2}), Root: 0}
-	g2 := ir.Group{Members: g.AddMembers([]int32{3}), Root: 3}
+	g1 := ir.Group{Members: g.AddMembers([]int32{0, 1, 2})}
+	g2 := ir.Group{Members: g.AddMembers([]int32{3})}
 	if got := fmt.Sprint(g.Members(&g1)); got != "[0 1 2]" || cap(g.Members(&g1)) != 3 {
 		t.Errorf("members %s", got)
 	}
 	if n1, n2 := g.GroupKey(&g1), g.GroupKey(&g2); n1 != "b" || n2 != "a" {
 		t.Errorf("names %q %q, want b a", n1, n2)
+	}
+	if r1, r2 := g.Root(&g1), g.Root(&g2); r1 != 0 || r2 != 3 {
+		t.Errorf("roots %d %d, want 0 3", r1, r2)
 	}
 	if g.Members(&ir.Group{}) != nil || g.GroupKey(&ir.Group{}) != "" {
 		t.Error("a group without members has members or a name")

@@ -297,26 +297,25 @@ func (g *Graph) EditView(b *Buffer) *View {
 }
 
 // Group is one storage: a buffer and all its aliases (views). Every
-// planning rule applies to a group as a whole. A group holds no pointer
-// (a graph may have a million of them): its members are a Span of the
-// graph-wide Graph.MemberLists, read with Graph.Members; its sort key is
-// derived from them by Graph.GroupKey, and what reports call it is its
-// Root's name. Which claims its members carry is Graph.GroupClaims[i],
-// i its index in Graph.Groups.
+// planning rule applies to a group as a whole. A group is 16 bytes with
+// no pointer (a graph may have millions of them): its members are a Span
+// of the graph-wide Graph.MemberLists, read with Graph.Members, the first
+// of them its root (Graph.Root), whose name is what reports call the
+// group; its sort key is derived from them by Graph.GroupKey. Which
+// claims its members carry is Graph.GroupClaims[i], i its index in
+// Graph.Groups.
 type Group struct {
-	// Members locates in Graph.MemberLists the indices into
-	// Graph.Buffers of the members, in declaration order (never empty).
-	Members Span
 	// Size is the largest ViewOffset+Size over the members: the bytes
 	// the one allocation of the group must hold.
 	Size int64
-	// Root indexes Graph.Buffers: the one member that is not the left
-	// side of an `alias`. Reports call the group by this name.
-	Root int32
+	// Members locates in Graph.MemberLists the indices into
+	// Graph.Buffers of the members (never empty): the root first, then
+	// the others in declaration order.
+	Members Span
 }
 
-// Members returns the group's members (indices into g.Buffers, in
-// declaration order), capacity capped.
+// Members returns the group's members (indices into g.Buffers: the root
+// first, then the others in declaration order), capacity capped.
 func (g *Graph) Members(gr *Group) []int32 {
 	if gr.Members.Len == 0 {
 		return nil
@@ -325,11 +324,16 @@ func (g *Graph) Members(gr *Group) []int32 {
 	return g.MemberLists[gr.Members.Off:end:end]
 }
 
+// Root returns the group's root (an index into g.Buffers): its first
+// member, the one that is not the left side of an `alias`. Reports call
+// the group by the root's name.
+func (g *Graph) Root(gr *Group) int32 { return g.MemberLists[gr.Members.Off] }
+
 // GroupKey is the group's sort key: its smallest member name in byte
 // order. It breaks ties wherever groups are sorted (planning's order);
 // Graph.Groups is in its order. It is not what the group is called: the
-// reports call a group by its Root's name, the one member that is not a
-// view of another.
+// reports call a group by its root's name (Graph.Root), the one member
+// that is not a view of another.
 func (g *Graph) GroupKey(gr *Group) string {
 	name := ""
 	for k, m := range g.Members(gr) {

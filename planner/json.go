@@ -172,7 +172,7 @@ func (jw *jsonWriter) bundle(p *Result, bi int, files []int32) {
 		b = append(b, "\n        {\"arg\": "...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ", \"group\": "...)
-		b = appendString(b, g.Str(g.Buffers.At(int(g.Groups[ka.Group].Root)).Name))
+		b = appendString(b, g.Str(g.Buffers.At(int(g.Root(&g.Groups[ka.Group]))).Name))
 		b = append(b, ", \"names\": ["...)
 		for j, n := range ka.Names {
 			if j > 0 {
@@ -254,7 +254,7 @@ func (jw *jsonWriter) buffer(p *Result, buf *ir.Buffer) bool {
 		b = appendString(b, pg.Reason.String())
 	}
 	b = append(b, ", \"group\": "...)
-	b = appendString(b, g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name))
+	b = appendString(b, g.Str(g.Buffers.At(int(g.Root(&g.Groups[buf.Group]))).Name))
 	b = append(b, ", \"pos\": "...)
 	b = appendPos(b, jw.file, buf.Pos)
 	jw.b = append(b, '}')

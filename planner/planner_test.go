@@ -179,8 +179,8 @@ func TestJSONViewOffset(t *testing.T) {
 		}...),
 		Views: []ir.View{{Alias: 0, AliasOffset: 3072, ViewOffset: 3072}},
 		Groups: []ir.Group{
-			{Root: 0, Members: h.AddMembers([]int32{0, 1}), Size: 5120},
-			{Root: 2, Members: h.AddMembers([]int32{2}), Size: 128},
+			{Members: h.AddMembers([]int32{0, 1}), Size: 5120},
+			{Members: h.AddMembers([]int32{2}), Size: 128},
 		},
 		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 2}},
 		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},

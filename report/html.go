@@ -163,14 +163,11 @@ func htmlData(p *planner.Result, opt HTMLOptions) *htmlPage {
 	d.GRoot, d.GSize, d.GReason, d.GBundle, d.GViews = make([]int32, n), make([]int64, n), make([]int, n), make([]int32, n), make([][]int64, n)
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
-		d.GRoot[gi], d.GSize[gi], d.GReason[gi], d.GBundle[gi] = gr.Root, gr.Size, p.Groups[gi].Reason.Index()+1, p.Groups[gi].Bundle
-		if gr.Members.Len > 1 {
-			for _, m := range g.Members(gr) {
-				if m != gr.Root {
-					b := g.Buffers.At(int(m))
-					d.GViews[gi] = append(d.GViews[gi], int64(m), g.ViewOf(b).ViewOffset, b.Size)
-				}
-			}
+		d.GRoot[gi], d.GSize[gi], d.GReason[gi], d.GBundle[gi] = g.Root(gr), gr.Size, p.Groups[gi].Reason.Index()+1, p.Groups[gi].Bundle
+		// The views: the members after the root, in declaration order.
+		for _, m := range g.Members(gr)[1:] {
+			b := g.Buffers.At(int(m))
+			d.GViews[gi] = append(d.GViews[gi], int64(m), g.ViewOf(b).ViewOffset, b.Size)
 		}
 	}
 	texts := explainGroups(p, opt.SDSCCache)

@@ -271,7 +271,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := g.Str(g.Buffers.At(int(g.Groups[largest].Root)).Name)
+		name := g.Str(g.Buffers.At(int(g.Root(&g.Groups[largest]))).Name)
 		want := fmt.Sprintf("(%d bytes)", g.Groups[largest].Size)
 		if !strings.HasPrefix(tip, "block|"+name+": ") || !strings.Contains(tip, want) || !strings.Contains(tip, fmt.Sprintf("pool offset %d", p.Groups[largest].Offset)) {
 			t.Errorf("hovering %s shows %q", name, tip)
@@ -286,7 +286,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 			continue
 		}
 		for _, m := range g.Members(&g.Groups[gi]) {
-			if m != g.Groups[gi].Root && view == "" {
+			if m != g.Root(&g.Groups[gi]) && view == "" {
 				view, group = g.Str(g.Buffers.At(int(m)).Name), gi
 			}
 		}
@@ -299,7 +299,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 				break
 			}
 		}
-		view = g.Str(g.Buffers.At(int(g.Groups[group].Root)).Name)
+		view = g.Str(g.Buffers.At(int(g.Root(&g.Groups[group]))).Name)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("search")), chromedp.SendKeys(chromedp.ID("search"), view+"\r")); err != nil {
 		t.Fatal(err)
@@ -336,7 +336,7 @@ func checkInBrowser(t *testing.T, bctx context.Context, res *sdscgen.Result, pag
 			t.Errorf("search %q: highlighted group %d, want %d", view, h, group)
 		}
 	}
-	if !strings.Contains(explain, "storage group "+g.Str(g.Buffers.At(int(g.Groups[group].Root)).Name)) {
+	if !strings.Contains(explain, "storage group "+g.Str(g.Buffers.At(int(g.Root(&g.Groups[group]))).Name)) {
 		t.Errorf("search %q: explain panel %q", view, explain)
 	}
 	screenshot()

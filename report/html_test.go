@@ -98,13 +98,12 @@ func checkPage(t *testing.T, page []byte, d pageData, plans ...*planner.Result) 
 	}
 	for gi, gr := range g.Groups {
 		pg := p.Groups[gi]
-		if d.GRoot[gi] != int(gr.Root) || d.GSize[gi] != gr.Size || d.GBundle[gi] != int(pg.Bundle) || d.Reasons[d.GReason[gi]] != map[bool]string{true: "pooled", false: pg.Reason.String()}[pg.Reason == planner.Pooled] {
+		if d.GRoot[gi] != int(g.Root(&gr)) || d.GSize[gi] != gr.Size || d.GBundle[gi] != int(pg.Bundle) || d.Reasons[d.GReason[gi]] != map[bool]string{true: "pooled", false: pg.Reason.String()}[pg.Reason == planner.Pooled] {
 			t.Errorf("group %d: root %d size %d bundle %d reason %d", gi, d.GRoot[gi], d.GSize[gi], d.GBundle[gi], d.GReason[gi])
 		}
 		var views []int64
 		for _, m := range g.Members(&gr) {
-			if m != gr.Root {
-				b := g.Buffers.At(int(m))
+			if b := g.Buffers.At(int(m)); b.View >= 0 {
 				views = append(views, int64(m), g.ViewOf(b).ViewOffset, b.Size)
 			}
 		}
@@ -306,7 +305,7 @@ func TestHTMLGoldenInputs(t *testing.T) {
 		}
 		for gi := range p.Graph.Groups {
 			var b bytes.Buffer
-			report.Explain(&b, p, p.Graph.Str(p.Graph.Buffers.At(int(p.Graph.Groups[gi].Root)).Name), false)
+			report.Explain(&b, p, p.Graph.Str(p.Graph.Buffers.At(int(p.Graph.Root(&p.Graph.Groups[gi]))).Name), false)
 			if texts[gi] != b.String() {
 				t.Errorf("%s: explanation of group %d differs", c.name, gi)
 			}
@@ -365,7 +364,7 @@ func TestHTMLEscapes(t *testing.T) {
 	names := []string{`a&b</script><script>alert(1)</script>`, `c<d>"'`}
 	g := &ir.Graph{Name: `g</title><b>`,
 		Buffers:     ir.ChunkedOf([]ir.Buffer{{Name: h.AddName(names[0]), Size: 256, Group: 0, View: -1}, {Name: h.AddName(names[1]), Size: 128, Group: 1, View: -1}}...),
-		Groups:      []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128}},
+		Groups:      []ir.Group{{Members: h.AddMembers([]int32{0}), Size: 256}, {Members: h.AddMembers([]int32{1}), Size: 128}},
 		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 1}},
 		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{

@@ -64,17 +64,19 @@ func cpuPos(g *ir.Graph, c planner.CPUTouch) ir.Position {
 // groupName is what reports call storage group gi: its root, the one name
 // that is not a view of another (bundle-ir.md §2). Sorting still uses
 // ir.Graph.GroupKey, the smallest member name, as planning does.
-func groupName(g *ir.Graph, gi int) string { return g.Str(g.Buffers.At(int(g.Groups[gi].Root)).Name) }
+func groupName(g *ir.Graph, gi int) string {
+	return g.Str(g.Buffers.At(int(g.Root(&g.Groups[gi]))).Name)
+}
 
 // viewPhrase describes buffer bi's place in its storage: "" for the root,
 // else "a view of t0's storage" or "a view 2048 bytes into t0's storage".
 func viewPhrase(g *ir.Graph, bi int) string {
 	b := g.Buffers.At(bi)
-	gr := &g.Groups[b.Group]
-	if int(gr.Root) == bi {
+	r := g.Root(&g.Groups[b.Group])
+	if int(r) == bi {
 		return ""
 	}
-	root := g.Str(g.Buffers.At(int(gr.Root)).Name)
+	root := g.Str(g.Buffers.At(int(r)).Name)
 	v := g.ViewOf(b).ViewOffset
 	if v == 0 {
 		return fmt.Sprintf("a view of %s's storage", root)
@@ -195,17 +197,15 @@ func evidence(p *planner.Result, ix *planner.Index, gi int) string {
 	return pg.Reason.String()
 }
 
-// memberList names the members of group gi, root first, then the views in
-// declaration order, each view with its offset: "t0,t0_hi@2048,v@0"
-// (joined by sep).
+// memberList names the members of group gi in their order, root first,
+// then the views in declaration order, each view with its offset:
+// "t0,t0_hi@2048,v@0" (joined by sep).
 func memberList(g *ir.Graph, gi int, sep string) string {
-	gr := &g.Groups[gi]
-	parts := []string{g.Str(g.Buffers.At(int(gr.Root)).Name)}
-	for _, m := range g.Members(gr) {
-		if m != gr.Root {
-			b := g.Buffers.At(int(m))
-			parts = append(parts, fmt.Sprintf("%s@%d", g.Str(b.Name), g.ViewOf(b).ViewOffset))
-		}
+	members := g.Members(&g.Groups[gi])
+	parts := []string{g.Str(g.Buffers.At(int(members[0])).Name)}
+	for _, m := range members[1:] {
+		b := g.Buffers.At(int(m))
+		parts = append(parts, fmt.Sprintf("%s@%d", g.Str(b.Name), g.ViewOf(b).ViewOffset))
 	}
 	return strings.Join(parts, sep)
 }

@@ -248,7 +248,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			}
 			pooled++
 			// Rectangles are named by the group's root.
-			name := g.Str(g.Buffers.At(int(g.Groups[gi].Root)).Name)
+			name := g.Str(g.Buffers.At(int(g.Root(&g.Groups[gi]))).Name)
 			r, ok := doc.rects[name]
 			if !ok {
 				t.Fatalf("bundle %s: no rectangle for pooled %s", g.Bundles[bi].Name, name)
@@ -281,7 +281,7 @@ func checkSVG(t *testing.T, p *planner.Result) map[int][]byte {
 			// Then the views, in declaration order, at their offsets.
 			var views []string
 			for _, m := range g.Members(&g.Groups[gi]) {
-				if m != g.Groups[gi].Root {
+				if m != g.Root(&g.Groups[gi]) {
 					b := g.Buffers.At(int(m))
 					views = append(views, fmt.Sprintf("%s@%d", g.Str(b.Name), g.ViewOf(b).ViewOffset))
 				}
@@ -621,7 +621,7 @@ func TestSVGEscapes(t *testing.T) {
 	h := &ir.Graph{} // holds the names and the ops' lists
 	g := &ir.Graph{Name: `g<&>"'`,
 		Buffers:     ir.ChunkedOf([]ir.Buffer{{Name: h.AddName("a&b"), Size: 256, Group: 0, View: -1}, {Name: h.AddName("c<d>"), Size: 128, Group: 1, View: -1}}...),
-		Groups:      []ir.Group{{Root: 0, Members: h.AddMembers([]int32{0}), Size: 256}, {Root: 1, Members: h.AddMembers([]int32{1}), Size: 128}},
+		Groups:      []ir.Group{{Members: h.AddMembers([]int32{0}), Size: 256}, {Members: h.AddMembers([]int32{1}), Size: 128}},
 		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 1}},
 		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput},
 		Bundles: []ir.Bundle{{Name: `b"1'`, Kind: ir.KindFused, Ops: []ir.Op{

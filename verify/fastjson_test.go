@@ -177,7 +177,7 @@ func (c *checker) appendBuffer(dst []byte, i int) []byte {
 		return nil
 	}
 	dst = append(dst, `, "group": `...)
-	if !str(g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)) {
+	if !str(g.Str(g.Buffers.At(int(g.Root(&g.Groups[buf.Group]))).Name)) {
 		return nil
 	}
 	dst = append(dst, `, "pos": `...)

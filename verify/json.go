@@ -553,7 +553,7 @@ func (c *checker) bufferMin(i int) int {
 	}
 	buf := c.g.Buffers.At(i)
 	n := 300 + 7*20 + len(c.g.Str(buf.Name)) + len(c.g.File) // the keys and reason, the integers, the file
-	n += len(c.g.Str(c.g.Buffers.At(int(c.g.Groups[buf.Group].Root)).Name))
+	n += len(c.g.Str(c.g.Buffers.At(int(c.g.Root(&c.g.Groups[buf.Group]))).Name))
 	if pg := &c.p.Groups[buf.Group]; pg.Bundle >= 0 && int(pg.Bundle) < len(c.g.Bundles) {
 		n += len(c.g.Bundles[pg.Bundle].Name)
 	}
@@ -606,7 +606,7 @@ func (c *checker) matchBuffer(i int, data []byte) int {
 		m.str(pg.Reason.String())
 	}
 	m.lit(`, "group": `)
-	m.str(g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name))
+	m.str(g.Str(g.Buffers.At(int(g.Root(&g.Groups[buf.Group]))).Name))
 	m.lit(`, "pos": "`)
 	m.lit(c.plainFile())
 	m.lit(`:`)

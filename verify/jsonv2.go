@@ -159,7 +159,7 @@ func (s *v2State) hooks(start func(), fast bool) *v2Hooks {
 				return
 			}
 			want := args[k]
-			root := c.g.Str(c.g.Buffers.At(int(c.g.Groups[want.group].Root)).Name)
+			root := c.g.Str(c.g.Buffers.At(int(c.g.Root(&c.g.Groups[want.group]))).Name)
 			if !a.Arg.is(int64(k)) || !a.Group.is(root) {
 				c.fail("plan JSON: bundle %q: kernel argument %d is %s (group %s), want %d (group %q)", name, k, a.Arg, a.Group, k, root)
 			}
@@ -216,7 +216,7 @@ func (s *v2State) argMin(bi, k int) int {
 	if k >= len(args) {
 		return 0
 	}
-	n := 40 + 20 + len(s.c.g.Str(s.c.g.Buffers.At(int(s.c.g.Groups[args[k].group].Root)).Name))
+	n := 40 + 20 + len(s.c.g.Str(s.c.g.Buffers.At(int(s.c.g.Root(&s.c.g.Groups[args[k].group]))).Name))
 	for _, name := range args[k].names {
 		n += len(name) + 4
 	}
@@ -238,7 +238,7 @@ func (s *v2State) matchArg(bi, k int, data []byte) int {
 	m.lit(`{"arg": `)
 	m.int(int64(k))
 	m.lit(`, "group": `)
-	m.str(g.Str(g.Buffers.At(int(g.Groups[args[k].group].Root)).Name))
+	m.str(g.Str(g.Buffers.At(int(g.Root(&g.Groups[args[k].group]))).Name))
 	m.lit(`, "names": [`)
 	for j, name := range args[k].names {
 		if j > 0 {
@@ -322,7 +322,7 @@ func (c *checker) checkBufferV2(i int, jb *bufferJSON) bool {
 	if !jb.Group.ok && !jb.Pos.ok {
 		return false
 	}
-	root := g.Str(g.Buffers.At(int(g.Groups[buf.Group].Root)).Name)
+	root := g.Str(g.Buffers.At(int(g.Root(&g.Groups[buf.Group]))).Name)
 	if !jb.Group.is(root) {
 		c.fail("plan JSON: buffer %q: group %s, its storage's root is %q", g.Str(buf.Name), jb.Group, root)
 	}

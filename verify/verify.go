@@ -626,7 +626,9 @@ func (c *checker) checkGraph() bool {
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
 		if gr.Members.Len == 0 {
+			// Nor a root (its first member) to call it by.
 			gc.fail("group %d (%q) has no members", gi, c.groupName(gi))
+			ok = false
 			continue
 		}
 		for _, m := range g.Members(gr) {
@@ -641,10 +643,6 @@ func (c *checker) checkGraph() bool {
 			} else {
 				listed[m] = true
 			}
-		}
-		if gr.Root < 0 || int(gr.Root) >= g.Buffers.Len() || int(g.Buffers.At(int(gr.Root)).Group) != gi {
-			gc.fail("group %q: root index %d is not one of its members", c.groupName(gi), gr.Root)
-			ok = false
 		}
 	}
 	for bi, b := range g.Buffers.All() {

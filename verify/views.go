@@ -11,10 +11,11 @@ import (
 
 // viewInfo is what the verifier derives from the alias declarations alone
 // (Buffer.View, View.Alias and View.AliasOffset, bundle-ir.md §2): every
-// name's root and view offset. It never reads View.ViewOffset, Group.Root
-// or Group.Size, which are the claims it checks. A name declared by no alias (the common
-// case) is its own root at view offset 0, which one bit says; the others
-// are listed (so the memory is a bit per name and 16 bytes per alias).
+// name's root and view offset. It never reads View.ViewOffset, the
+// groups' members (the root first) or Group.Size, which are the claims it
+// checks. A name declared by no alias (the common case) is its own root
+// at view offset 0, which one bit says; the others are listed (so the
+// memory is a bit per name and 16 bytes per alias).
 type viewInfo struct {
 	// plain has bit i set when buffer i is no alias's left side (its
 	// View is -1).
@@ -145,9 +146,10 @@ func claimedView(g *ir.Graph, b *ir.Buffer) ir.View {
 	return g.Views[b.View]
 }
 
-// checkViews compares the graph's view offsets, group roots and group
-// sizes with what the alias declarations give. It runs after the index
-// checks of checkGraph, so groups and members index correctly.
+// checkViews compares the graph's view offsets, group roots (each
+// group's first member) and group sizes with what the alias declarations
+// give. It runs after the index checks of checkGraph, so groups and
+// members index correctly.
 func (c *checker) checkViews(v *viewInfo) {
 	g := c.g
 	for _, s := range v.problems {
@@ -170,16 +172,17 @@ func (c *checker) checkViews(v *viewInfo) {
 	}
 	for gi := range g.Groups {
 		gr := &g.Groups[gi]
-		roots := 0
 		var size int64
 		sized := true
-		for _, m := range g.Members(gr) {
+		for k, m := range g.Members(gr) {
+			// The root, the one member that is no alias's left side,
+			// comes first; every other member is a view.
 			b := g.Buffers.At(int(m))
-			if b.View == -1 {
-				roots++
-				if gr.Root != m {
-					c.fail("group %q: root %d, but %q is the member that is no alias's left side", c.groupName(gi), gr.Root, g.Str(b.Name))
-				}
+			switch {
+			case k == 0 && b.View >= 0:
+				c.fail("group %q: its first member %q is an alias's left side, not the root", c.groupName(gi), g.Str(b.Name))
+			case k > 0 && b.View < 0:
+				c.fail("group %q: member %d, %q, is no alias's left side: a root, but not first", c.groupName(gi), k, g.Str(b.Name))
 			}
 			r, view := v.of(m)
 			if r < 0 {
@@ -192,9 +195,6 @@ func (c *checker) checkViews(v *viewInfo) {
 				continue
 			}
 			size = max(size, view+b.Size)
-		}
-		if roots != 1 {
-			c.fail("group %q: %d members are no alias's left side, want exactly one root", c.groupName(gi), roots)
 		}
 		if sized && gr.Size != size {
 			c.fail("group %q: size %d, the largest view offset + size of its names is %d", c.groupName(gi), gr.Size, size)

@@ -49,9 +49,9 @@ func viewGraph() *ir.Graph {
 			{Alias: 1, AliasOffset: 4096, ViewOffset: 4096},
 		},
 		Groups: []ir.Group{
-			{Root: 1, Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
-			{Root: 0, Members: g.AddMembers([]int32{0}), Size: 512},
-			{Root: 5, Members: g.AddMembers([]int32{5}), Size: 4096},
+			{Members: g.AddMembers([]int32{1, 2, 3, 4}), Size: 4224},
+			{Members: g.AddMembers([]int32{0}), Size: 512},
+			{Members: g.AddMembers([]int32{5}), Size: 4096},
 		},
 		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 0}, {Kind: ir.ClaimOutput, Buffer: 5}},
 		GroupClaims: []ir.ClaimSet{0, 1 << ir.ClaimInput, 1 << ir.ClaimOutput},
@@ -108,7 +108,14 @@ func TestCatchesViewCorruptions(t *testing.T) {
 		{"group too small for a view", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `group "e": size 4096, the largest view offset + size of its names is 4224`},
 		{"group too small: the pooled access leaves it", func(g *ir.Graph) { g.Groups[0].Size = 4096 }, `a start of its access of "e", pool bytes 0+4096+0, is not inside its group "e"'s bytes [0, 4096)`},
 		{"group too large", func(g *ir.Graph) { g.Groups[0].Size = 4352 }, `largest view offset + size of its names is 4224`},
-		{"wrong root", func(g *ir.Graph) { g.Groups[0].Root = 2 }, `group "e": root 2, but "t" is the member`},
+		// A group's members are its root first (t), then its views in
+		// declaration order (hi w e).
+		{"view first", func(g *ir.Graph) { ms := g.Members(&g.Groups[0]); ms[0], ms[1] = ms[1], ms[0] },
+			`group "e": its first member "hi" is an alias's left side, not the root`},
+		{"root not first", func(g *ir.Graph) { ms := g.Members(&g.Groups[0]); ms[0], ms[1] = ms[1], ms[0] },
+			`group "e": member 1, "t", is no alias's left side: a root, but not first`},
+		{"root last", func(g *ir.Graph) { ms := g.Members(&g.Groups[0]); ms[0], ms[3] = ms[3], ms[0] },
+			`group "e": member 3, "t", is no alias's left side: a root, but not first`},
 		{"alias cycle", func(g *ir.Graph) { g.EditView(g.Buffers.At(1)).Alias = 3 }, `alias chain is a cycle`},
 		{"alias into another group", func(g *ir.Graph) { g.EditView(g.Buffers.At(4)).Alias = 5 }, `buffer "e": a view of "y", which is in another group`},
 		{"alias out of range", func(g *ir.Graph) { g.EditView(g.Buffers.At(3)).Alias = 9 }, `buffer "w": alias index 9 out of range`},
@@ -201,7 +208,7 @@ func chainGraph(n int) *ir.Graph {
 	addBuf := func(name string, size int64) int {
 		i := int32(g.Buffers.Len())
 		g.Buffers.Append(ir.Buffer{Name: g.AddName(name), Size: size, Group: i, View: -1})
-		g.Groups = append(g.Groups, ir.Group{Root: i, Members: g.AddMembers([]int32{i}), Size: size})
+		g.Groups = append(g.Groups, ir.Group{Members: g.AddMembers([]int32{i}), Size: size})
 		g.GroupClaims = append(g.GroupClaims, 0)
 		return int(i)
 	}
@@ -484,5 +491,31 @@ func TestCatchesListCorruptions(t *testing.T) {
 				t.Fatalf("violation %q not reported; got:\n%v", tc.want, err)
 			}
 		})
+	}
+}
+
+// TestEmptyGroupStopsTheChecks: a group without members has no root (the
+// first member) for the JSON check to name the group by: the verifier
+// reports it and goes no further, even with the empty span at the end
+// of the member array, where there is no first member to read.
+func TestEmptyGroupStopsTheChecks(t *testing.T) {
+	g := viewGraph()
+	p := planViews(t, g)
+	var js bytes.Buffer
+	if err := planner.WriteJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	g.Groups[1].Members = ir.Span{Off: int32(len(g.MemberLists))}
+	var planErr error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("verify.PlanAndJSON panicked: %v", r)
+			}
+		}()
+		planErr, _ = verify.PlanAndJSON(g, p, verify.Options{Budget: planner.DefaultBudget}, bytes.NewReader(js.Bytes()))
+	}()
+	if planErr == nil || !strings.Contains(planErr.Error(), `group 1 ("") has no members`) {
+		t.Fatalf("an empty group not reported; got:\n%v", planErr)
 	}
 }

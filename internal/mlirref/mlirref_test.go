@@ -188,9 +188,9 @@ func TestCoresSlices(t *testing.T) {
 		}...),
 		Views: []ir.View{{Alias: 0, AliasOffset: 256, ViewOffset: 256}, {Alias: 2, AliasOffset: 128, ViewOffset: 128}},
 		Groups: []ir.Group{
-			{Root: 0, Members: ints.AddMembers([]int32{0, 1}), Size: 4096},
-			{Root: 2, Members: ints.AddMembers([]int32{2, 3}), Size: 1024},
-			{Root: 4, Members: ints.AddMembers([]int32{4}), Size: 128},
+			{Members: ints.AddMembers([]int32{0, 1}), Size: 4096},
+			{Members: ints.AddMembers([]int32{2, 3}), Size: 1024},
+			{Members: ints.AddMembers([]int32{4}), Size: 128},
 		},
 		Claims:      []ir.Claim{{Kind: ir.ClaimInput, Buffer: 0}, {Kind: ir.ClaimLX, Buffer: 4}},
 		GroupClaims: []ir.ClaimSet{1 << ir.ClaimInput, 0, 1 << ir.ClaimLX},

@@ -2,8 +2,10 @@ package sdscgen
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/sdscgen/sdscgen/planner"
 )
@@ -137,5 +139,54 @@ func TestVerifyAsync(t *testing.T) {
 				t.Errorf("hold %d: %s of a rejected plan: error %v, %d bytes written", hold, name, err, out.Len())
 			}
 		}
+	}
+}
+
+// TestHeldWaitsForRelease: with VerifyAsync, printing starts only once
+// the verifier has let go of its largest records (Result.released) or
+// has given its verdict, whichever comes first, so that the printer's
+// per-group memory never adds to the verifier's at its peak; the bytes
+// still reach the writer only after the verdict.
+func TestHeldWaitsForRelease(t *testing.T) {
+	for _, first := range []string{"released", "verdict"} {
+		synctest.Test(t, func(t *testing.T) {
+			r := &Result{verdict: make(chan struct{}), released: make(chan struct{}), hold: 64, holdBlock: 8}
+			started := make(chan struct{})
+			var out strings.Builder
+			done := make(chan error, 1)
+			go func() {
+				done <- r.held(&out, func(w io.Writer) error {
+					close(started)
+					_, err := io.WriteString(w, "the MLIR")
+					return err
+				})
+			}()
+			synctest.Wait() // held is blocked
+			select {
+			case <-started:
+				t.Fatalf("%s first: printing started before the verifier let go of its records or gave its verdict", first)
+			default:
+			}
+			if first == "released" {
+				close(r.released)
+			} else {
+				close(r.verdict)
+			}
+			synctest.Wait()
+			select {
+			case <-started:
+			default:
+				t.Fatalf("%s first: printing has not started", first)
+			}
+			if first == "released" {
+				if out.Len() != 0 {
+					t.Fatalf("released first: %q written before the verdict", out.String())
+				}
+				close(r.verdict) // accepted
+			}
+			if err := <-done; err != nil || out.String() != "the MLIR" {
+				t.Fatalf("%s first: held returned %v, wrote %q", first, err, out.String())
+			}
+		})
 	}
 }

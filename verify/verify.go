@@ -223,7 +223,22 @@ type Prepared struct {
 	// atPeak, when not nil, is called where the most is live (for
 	// BenchmarkVerifyLive).
 	atPeak func()
+	// released, when not nil, is called once the plan's checks have let
+	// go of their largest records (see OnReleased).
+	released func()
 }
+
+// OnReleased makes the plan's checks (PlanAndJSON, Plan) call f once
+// they have let go of their largest records: the per-group live ranges
+// (12 bytes a group), the candidates by bundle and the workers' scratch,
+// which the per-bundle and per-group checks need and the rest does not.
+// The verifier holds the most just before (a graph of 2.7 million
+// groups: some 55 MB), so a caller running beside it (the MLIR printer)
+// can wait for f before it takes its own per-group memory. f is called
+// at most once, from the goroutine of the checks; it is not called when
+// the checks stop before that point (a plan or graph that fails its
+// first checks), whose verdict then comes soon.
+func (pre *Prepared) OnReleased(f func()) { pre.released = f }
 
 // Prepare makes the checks and derivations that need only the graph (see
 // Prepared). It only reads g, so it may run while planner.Plan plans g
@@ -283,7 +298,9 @@ func (pre *Prepared) PlanAndJSON(p *planner.Result, r io.Reader) (planErr, jsonE
 // plan is known to index the graph.
 func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planErr, jsonErr error) {
 	if pre.used {
+		released := pre.released
 		pre = Prepare(pre.c.g, pre.c.opt)
+		pre.released = released
 	}
 	pre.used = true
 	g := pre.c.g
@@ -348,6 +365,9 @@ func (pre *Prepared) check(p *planner.Result, json func(*viewInfo) error) (planE
 	// Nor does anything after the groups read their live ranges (12
 	// bytes a group): they go before the JSON's footprint is derived.
 	c.ws = nil
+	if pre.released != nil {
+		pre.released()
+	}
 	c.mergeList(planned, 0)
 	if pre.boundsNeedPlan {
 		c.mergeList(planned, 1)

@@ -45,13 +45,16 @@ import (
 // collector idle for most of it. The cap is not a promise: after each
 // collection gcTuner raises the limit to liveRoom times the live heap
 // when that is more (limitFor), so a graph whose live data outgrows the
-// cap collects each time it has allocated a sixteenth of its live data
-// instead of all the time. It was an eighth (a 229 MB source whose live
-// data reached 730 MB then ran at 822 MiB, the same CPU as under 4.5
-// times its source, 983 MiB); once that graph's buffer and op records
-// held no pointers (the collector marks little of its live data), a
-// sixteenth cost no more CPU and took 20 MiB off its peak (584 -> 564
-// MiB at 530 MB live). Fusion off is capped too: a million ops without fusion kept some
+// cap collects each time it has allocated a thirty-second of its live
+// data instead of all the time. It was an eighth (a 229 MB source whose
+// live data reached 730 MB then ran at 822 MiB, the same CPU as under
+// 4.5 times its source, 983 MiB); once that graph's buffer and op
+// records held no pointers (the collector marks little of its live
+// data), a sixteenth cost no more CPU and took 20 MiB off its peak (584
+// -> 564 MiB at 530 MB live); with its live peak down to some 490 MB
+// and the printer waiting for the verifier to let go of its records
+// (sdscgen's Result.held), a thirty-second took it from 502 to 488-498
+// MiB, some 15 more collections and no measurable CPU. Fusion off is capped too: a million ops without fusion kept some
 // 620 MiB live at their peak then (some 430 MB now), in many small
 // objects, and ran at 724 MiB instead of 1148 (12 times the source) for
 // 1.5 times the CPU, a tenth of what mlir-opt takes on their output.
@@ -76,7 +79,7 @@ const (
 	minLimit       = 256 << 20
 	perBundleLimit = 440
 	capLimit       = 480 << 20
-	liveRoom       = 1.0625
+	liveRoom       = 1.03125
 )
 
 // A fused graph of many small bundles is, for the collector, the graph

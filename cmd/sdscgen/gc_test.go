@@ -144,17 +144,18 @@ func TestTuneGraph(t *testing.T) {
 }
 
 // TestLimitFor: the limit is the rules' base until the live heap needs
-// more, then a sixteenth over the live heap; and never under the memory
-// the run has held.
+// more, then a thirty-second over the live heap; and never under the
+// memory the run has held.
 func TestLimitFor(t *testing.T) {
 	for _, c := range []struct{ base, live, held, want int64 }{
 		{480 << 20, 0, 0, 480 << 20},
 		{480 << 20, 400 << 20, 0, 480 << 20},           // 450 MiB of room would do
-		{480 << 20, 480 << 20 * 16 / 17, 0, 480 << 20}, // a sixteenth over: the base exactly
-		{480 << 20, 800 << 20, 0, 850 << 20},           // a graph larger than the cap
+		{480 << 20, 480 << 20 * 32 / 33, 0, 480 << 20}, // a thirty-second over: the base exactly
+		{480 << 20, 800 << 20, 0, 825 << 20},           // a graph larger than the cap
 		{1200 << 20, 800 << 20, 0, 1200 << 20},         // the bundles' share leaves room
 		{480 << 20, 430 << 20, 650 << 20, 650 << 20},   // the live data fell from its peak
-		{480 << 20, 800 << 20, 840 << 20, 850 << 20},   // a sixteenth over the live heap is more
+		{480 << 20, 800 << 20, 820 << 20, 825 << 20},   // a thirty-second over the live heap is more
+		{480 << 20, 800 << 20, 840 << 20, 840 << 20},   // the memory held is more
 		{480 << 20, 100 << 20, 300 << 20, 480 << 20},   // the base is more
 	} {
 		if got := limitFor(c.base, c.live, c.held); got != c.want {
@@ -164,7 +165,7 @@ func TestLimitFor(t *testing.T) {
 }
 
 // TestGCTunerFollowsLiveHeap: after a collection the tuner raises the
-// limit to a sixteenth over the live heap when its base is less; when the
+// limit to a thirty-second over the live heap when its base is less; when the
 // live data is gone, the limit stays at the memory the run held (64 MiB
 // and more), not the base: the peak is already reached. Memory released
 // to the system before the tuner's first collection (as the heap mapped
@@ -200,7 +201,7 @@ func TestGCTunerFollowsLiveHeap(t *testing.T) {
 	for i := range data {
 		data[i] = byte(i) // the pages are the live heap's whatever the allocator
 	}
-	wait("64 MiB live", func(l int64) bool { return l >= held*17/16 })
+	wait("64 MiB live", func(l int64) bool { return l >= held*33/32 })
 	if l := debug.SetMemoryLimit(-1); l >= mapped {
 		t.Errorf("limit %d: the 256 MiB released before the first collection counted", l)
 	}

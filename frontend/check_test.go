@@ -698,13 +698,7 @@ func TestOperandDiagnosticsOnOtherLines(t *testing.T) {
 t.bir:6:4: error: access to "t" reaches byte offset 256 but "t" is 256 bytes
 t.bir:8:13: error: cpu node "k" must be at the top level
 t.bir:9:5: error: undeclared buffer "gone"`
-	f, errs := Parse("t.bir", []byte(src))
-	if errs != nil {
-		t.Fatalf("Parse: %v", errs)
-	}
-	_, checkErrs := Check(f)
-	_, parseCheckErrs := ParseCheck("t.bir", []byte(src))
-	for _, got := range []ErrorList{checkErrs, parseCheckErrs} {
+	for _, got := range checkErrorsBothWays(t, src) {
 		if got.Err() == nil || got.Err().Error() != want {
 			t.Errorf("got\n%v\nwant\n%s", got.Err(), want)
 		}
@@ -775,18 +769,25 @@ t.bir:6:90014: error: undeclared buffer "w"
 t.bir:7:12: error: undeclared buffer "z"
 t.bir:8:13: error: cpu node "k" must be at the top level
 t.bir:8:66025: error: undeclared buffer "y"`
+	_, readerErrs := reader(src)
+	for _, got := range append(checkErrorsBothWays(t, src), readerErrs) {
+		if got.Err() == nil || got.Err().Error() != want {
+			t.Errorf("got\n%v\nwant\n%s", got.Err(), want)
+		}
+	}
+}
+
+// checkErrorsBothWays returns the diagnostics of src (which parses) on
+// the AST path (Parse, then Check) and ParseCheck's.
+func checkErrorsBothWays(t *testing.T, src string) []ErrorList {
+	t.Helper()
 	f, errs := Parse("t.bir", []byte(src))
 	if errs != nil {
 		t.Fatalf("Parse: %v", errs)
 	}
 	_, checkErrs := Check(f)
 	_, parseCheckErrs := ParseCheck("t.bir", []byte(src))
-	_, readerErrs := reader(src)
-	for _, got := range []ErrorList{checkErrs, parseCheckErrs, readerErrs} {
-		if got.Err() == nil || got.Err().Error() != want {
-			t.Errorf("got\n%v\nwant\n%s", got.Err(), want)
-		}
-	}
+	return []ErrorList{checkErrs, parseCheckErrs}
 }
 
 // mustParseCheck is mustCheck through ParseCheck.

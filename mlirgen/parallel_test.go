@@ -111,20 +111,29 @@ func lineAt(s string, k int) string {
 	return s[lo:hi]
 }
 
-// TestParallelSameBytes: EmitAll on several goroutines writes exactly what
-// the sequential loop writes, on random graphs (fused and fusion off) and
-// on synthetic ones whose bundles are batched into jobs, printed directly
-// (a bundle above bigOps ops) or both, in every output form.
-func TestParallelSameBytes(t *testing.T) {
+// randomGraphs returns n random graphs (seed seed) of the given number
+// of bundles, every other one with op kinds, each followed by its copy
+// with fusion off.
+func randomGraphs(t *testing.T, seed int64, n, bundles int) []*ir.Graph {
+	t.Helper()
 	var graphs []*ir.Graph
-	r := rand.New(rand.NewSource(3))
-	for k := 0; k < 40; k++ {
-		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 30, Bundles: 10, MaxOps: 8, MaxDepth: 3})))
+	r := rand.New(rand.NewSource(seed))
+	for k := 0; k < n; k++ {
+		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 30, Bundles: bundles, MaxOps: 8, MaxDepth: 3})))
 		if k%2 == 1 {
 			g = withKinds(g)
 		}
 		graphs = append(graphs, g, g.Unfused())
 	}
+	return graphs
+}
+
+// TestParallelSameBytes: EmitAll on several goroutines writes exactly what
+// the sequential loop writes, on random graphs (fused and fusion off) and
+// on synthetic ones whose bundles are batched into jobs, printed directly
+// (a bundle above bigOps ops) or both, in every output form.
+func TestParallelSameBytes(t *testing.T) {
+	graphs := randomGraphs(t, 3, 40, 10)
 	var src bytes.Buffer
 	if err := synth.Generate(&src, synth.Config{Ops: 20000, Bundles: 300, Seed: 1}); err != nil {
 		t.Fatal(err)

@@ -3,11 +3,9 @@ package mlirgen
 import (
 	"bytes"
 	"fmt"
-	"math/rand"
 	"strings"
 	"testing"
 
-	"github.com/sdscgen/sdscgen/internal/randgraph"
 	"github.com/sdscgen/sdscgen/ir"
 	"github.com/sdscgen/sdscgen/planner"
 	"github.com/sdscgen/sdscgen/synth"
@@ -17,15 +15,7 @@ import (
 // bundle's outputs are a later one's inputs), fused and fusion off.
 func slotGraphs(t *testing.T) []*planner.Result {
 	t.Helper()
-	var graphs []*ir.Graph
-	r := rand.New(rand.NewSource(17))
-	for k := 0; k < 6; k++ {
-		g := checked(t, []byte(randgraph.Generate(r, randgraph.Config{Buffers: 30, Bundles: 8, MaxOps: 8, MaxDepth: 3})))
-		if k%2 == 1 {
-			g = withKinds(g)
-		}
-		graphs = append(graphs, g, g.Unfused())
-	}
+	graphs := randomGraphs(t, 17, 6, 8)
 	var src bytes.Buffer
 	if err := synth.Generate(&src, synth.Config{Ops: 700, Bundles: 5, Seed: 9}); err != nil {
 		t.Fatal(err)

@@ -438,9 +438,8 @@ func (r *Result) WriteBundleMLIR(w io.Writer, bi int, opt EmitOptions) error {
 // largest live heap from 483 to 467 MiB; the printer waited 0.6 s there,
 // of the 3 s the verdict took, and past the held bytes printing waits
 // for the verdict anyway. The 10k-op graph's end-to-end median did not
-// move (62.1 ms with the wait, 63.8 without, 21 alternating runs each):
-// the verifier's plan checks, a few milliseconds there, keep both cores
-// busy (BENCHMARKS.md, the fourteenth run).
+// move (62.1 ms with the wait, 63.8 without, 21 alternating runs each
+// of a build that could switch it: BENCHMARKS.md, the fourteenth run).
 func (r *Result) held(w io.Writer, print func(io.Writer) error) error {
 	if r.verdict == nil {
 		return print(w)

@@ -229,18 +229,44 @@ func TestGCTunerFollowsLiveHeap(t *testing.T) {
 }
 
 // TestMapHeapOnce: the tuner maps the heap once, at the first input of
-// hugeheap.MinInput (512 KiB) bytes or more, twice that input's memory
-// limit: 512 KiB of input has the 256 MiB floor as its limit, so 512
-// MiB.
+// hugeheap.MinInput (512 KiB) bytes or more. A file's size is known
+// from the start: under smallInput (16 MiB) the block is
+// smallHeapFactor (32) times the input (512 KiB: 16 MiB; 10 MiB: 320
+// MiB), from there twice the input's memory limit (16 MiB of input has
+// the 256 MiB floor as its limit, so 512 MiB: the two rules meet there;
+// 100 MiB: 2 x 4.5 x 100 MiB; fusion off, 40 MiB: 2 x 12 x 40 MiB).
+// A stream, whose first size is 0, is mapped for twice the limit of what
+// it has given when it passes MinInput: its end is not known (512 KiB:
+// 512 MiB).
 func TestMapHeapOnce(t *testing.T) {
-	var sizes []int
-	gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
-	gc.mapHeap = func(n int) { sizes = append(sizes, n) }
-	for _, n := range []int{0, 100 << 10, 512<<10 - 1, 512 << 10, 100 << 20} {
-		gc.input(n, false)
-	}
-	if len(sizes) != 1 || sizes[0] != 512<<20 {
-		t.Errorf("mapped %v, want once 512 MiB", sizes)
+	for _, c := range []struct {
+		name    string
+		inputs  []int
+		unfused bool
+		want    int
+	}{
+		{"file under MinInput", []int{512<<10 - 1}, false, 0},
+		{"file of MinInput", []int{512 << 10, 100 << 20}, false, 16 << 20},
+		{"file of 1 MiB", []int{1 << 20}, false, 32 << 20},
+		{"file of 10 MiB", []int{10 << 20}, false, 320 << 20},
+		{"file of 10 MiB, fusion off", []int{10 << 20}, true, 320 << 20},
+		{"file of 16 MiB", []int{16 << 20}, false, 512 << 20},
+		{"file of 40 MiB, fusion off", []int{40 << 20}, true, 960 << 20},
+		{"file of 100 MiB", []int{100 << 20}, false, 900 << 20},
+		{"stream", []int{0, 100 << 10, 512<<10 - 1, 512 << 10, 100 << 20}, false, 512 << 20},
+	} {
+		var sizes []int
+		gc := newGCTuner(func(string) string { return "1" }) // the user's GOGC and GOMEMLIMIT: the limits are left alone
+		gc.mapHeap = func(n int) { sizes = append(sizes, n) }
+		for _, n := range c.inputs {
+			gc.input(n, c.unfused)
+		}
+		switch {
+		case c.want == 0 && len(sizes) != 0:
+			t.Errorf("%s: mapped %v, want nothing", c.name, sizes)
+		case c.want != 0 && (len(sizes) != 1 || sizes[0] != c.want):
+			t.Errorf("%s: mapped %v, want once %d MiB", c.name, sizes, c.want>>20)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +26,9 @@ func TestMapHugePages(t *testing.T) {
 		t.Skipf("this kernel has no transparent huge pages (%v): Map's advice is refused, and ignored", err)
 	}
 	hg, anonHuge, fallback, out := mapChild(t, "1")
+	if gcs, restored := mapCollections(t, out); gcs != 1 || !restored {
+		t.Errorf("Map ran %d collections (want 1: its own, the block's allocation starting none) and left GOGC and the memory limit restored: %t\n%s", gcs, restored, out)
+	}
 	if !hg {
 		t.Errorf("the slice allocated after Map is not in a mapping marked for huge pages\n%s", out)
 	}
@@ -46,6 +51,20 @@ func TestMapUnderLimit(t *testing.T) {
 	if hg, _, _, out := mapChild(t, "limited"); hg {
 		t.Errorf("under RLIMIT_AS the slice is in a mapping marked for huge pages\n%s", out)
 	}
+}
+
+// mapCollections reads what the child printed of Map's collections:
+// how many ran while it mapped, and whether it left the collector's
+// percent and memory limit as they were.
+func mapCollections(t *testing.T, out []byte) (gcs int, restored bool) {
+	t.Helper()
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, err := fmt.Sscanf(line, "collections=%d restored=%t", &gcs, &restored); err == nil {
+			return gcs, restored
+		}
+	}
+	t.Fatalf("child printed no collections:\n%s", out)
+	return 0, false
 }
 
 // mapChild runs TestMapChild in mode ("1", or "limited": under
@@ -84,7 +103,18 @@ func TestMapChild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A percent and a limit of the child's own, which Map must leave as
+	// they are; under the default percent the block's allocation would
+	// start a collection of its own.
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(1 << 40)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gcs := ms.NumGC
 	Map(256 << 20)
+	runtime.ReadMemStats(&ms)
+	p := debug.SetGCPercent(100)
+	fmt.Printf("collections=%d restored=%t\n", ms.NumGC-gcs, p == 100 && debug.SetMemoryLimit(-1) == 1<<40)
 	before := thpFallbacks()
 	s := make([]byte, 64<<20)
 	for i := 0; i < len(s); i += 4096 {

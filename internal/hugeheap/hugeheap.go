@@ -28,7 +28,11 @@ const hugePage = 2 << 20
 // MinInput is the input size from which a run maps its heap: mapping
 // and the collection that releases the block cost a few milliseconds,
 // and a real model's graph (90-290 KB) ran 2-5 ms slower with it, 5,000
-// synthetic ops (478 KB) 10 ms faster, 10,000 (1 MB) 30 ms.
+// synthetic ops (478 KB) 10 ms faster, 10,000 (1 MB) 30 ms. That was
+// with a 512 MiB block and two collections; with a block of 32 times the
+// input (cmd/sdscgen) and one, mapping from 128 KiB made 3,000 synthetic
+// ops (286 KB) 9 ms faster but a real model's graph no faster
+// (BENCHMARKS.md, "The collector's settings"), so the threshold stays.
 const MinInput = 512 << 10
 
 // Map maps n bytes of heap for the run ahead and asks the kernel to

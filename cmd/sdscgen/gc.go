@@ -94,7 +94,8 @@ const (
 
 // A run of hugeheap.MinInput bytes of input or more maps its heap ahead
 // with transparent huge pages (package hugeheap). The block is
-// hugeHeapFactor times the run's memory limit: the live data of a graph
+// hugeHeapFactor times the run's memory limit (a small file's is less:
+// smallHeapFactor, below; heapBlock has both): the live data of a graph
 // that outgrows the cap reached 1.6 times it (wide-1M), and a heap that
 // grew past a block of the limit's size, huge pages below and small
 // ones above, cost that graph more in collection than the faults saved.

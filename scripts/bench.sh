@@ -56,7 +56,8 @@
 #   --base BIN     also time BIN (e.g. a build of main) on the same default
 #                  command, check that its output is the same bytes, and
 #                  print its figures beside this tree's (before/after in
-#                  one run: the medians of three runs of each, alternating)
+#                  one run: the medians of three runs of each, in rounds
+#                  whose order alternates)
 #   --plan-scaling also run the first-fit Go benchmarks at 100k and 1M
 #                  buffers (issue 4: Plan 1M <= 12 x Plan 100k)
 set -euo pipefail
@@ -155,7 +156,7 @@ missed() { echo "MISSED: $*" >> "$dir/missed"; fail=1; }
 basetable() {
   [ -s "$dir/basetable" ] || return 0
   echo
-  echo "Before/after, default command, same run: \`--base\` binary vs this tree, the medians of three alternating runs each (the first of this tree's is the row above)"
+  echo "Before/after, default command, same run: \`--base\` binary vs this tree, the medians of three rounds of one run each (base first, then this tree first, then base first; each run writing a new file)"
   echo
   echo "| graph | base CPU | wall | peak RSS | this CPU | wall | peak RSS | output |"
   echo "|---|---:|---:|---:|---:|---:|---:|---|"
@@ -178,18 +179,34 @@ row() { # SPEC: one table row
   cmp -s "$mlir" "$mlir.nv" || { echo "bench.sh: --verify=false changed the output of $name" >&2; exit 1; }
   rm -f "$mlir.nv"
   if [ -n "$base" ]; then
-    timed "$dir/$name.base" "$base" "${fl[@]}" --generic "$bir" > "$mlir.b"
-    same=same; cmp -s "$mlir" "$mlir.b" || same=DIFFERENT
-    # Two more alternations, this tree then the base, each writing its
-    # output as the first runs did: one run's CPU moves by 15-20 % with
-    # the VM's speed, so the table gives the medians of three.
-    for k in 2 3; do
-      timed "$dir/$name.sdsc$k" "$dir/sdscgen" "${fl[@]}" --generic "$bir" > "$mlir.t"
-      timed "$dir/$name.base$k" "$base" "${fl[@]}" --generic "$bir" > "$mlir.b"
+    # Before/after: three rounds of one run of each binary, the base
+    # first in rounds 1 and 3, this tree first in round 2, every run
+    # writing a new file (the previous one removed, untimed). One run's
+    # CPU moves by 15-20 % with the VM's speed, hence the medians of
+    # three; and a run's place in the sequence moved it too: when this
+    # tree's runs always came first, the first right after the previous
+    # row's mlir-opt and the second writing a new file where the base's
+    # overwrote its own, the same binary measured 5-8 % more user time in
+    # this tree's place than in the base's (1M, BENCHMARKS.md's fifteenth
+    # run), so neither binary keeps one place, and the row's own run
+    # above is not among these.
+    same=same
+    for k in 1 2 3; do
+      order="base this"
+      [ "$k" = 2 ] && order="this base"
+      for who in $order; do
+        rm -f "$mlir.$who"
+        if [ "$who" = base ]; then
+          timed "$dir/$name.base$k" "$base" "${fl[@]}" --generic "$bir" > "$mlir.base"
+        else
+          timed "$dir/$name.this$k" "$dir/sdscgen" "${fl[@]}" --generic "$bir" > "$mlir.this"
+        fi
+      done
+      cmp -s "$mlir" "$mlir.base" || same=DIFFERENT
     done
-    rm -f "$mlir.b" "$mlir.t"
-    read -r bw bc br < <(median3 "$dir/$name.base" "$dir/$name.base2" "$dir/$name.base3")
-    read -r sw sc sr < <(median3 "$dir/$name.sdsc" "$dir/$name.sdsc2" "$dir/$name.sdsc3")
+    rm -f "$mlir.base" "$mlir.this"
+    read -r bw bc br < <(median3 "$dir/$name.base1" "$dir/$name.base2" "$dir/$name.base3")
+    read -r sw sc sr < <(median3 "$dir/$name.this1" "$dir/$name.this2" "$dir/$name.this3")
     printf '| %s | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s |\n' "$name" "$bc" "$bw" "$(mib "$br")" "$sc" "$sw" "$(mib "$sr")" "$same" >> "$dir/basetable"
   fi
   timed "$dir/$name.mlir-opt" mlir-opt-16 --allow-unregistered-dialect --split-input-file \
@@ -250,14 +267,25 @@ truncate10k() { # OUT: the shell's truncation of the OUT just written, alone
   t1=$EPOCHREALTIME
   echo $(( 10#${t1//[^0-9]/} - 10#${t0//[^0-9]/} ))
 }
-for _ in $(seq 15); do
+tree10k() {
   rm -f "$dir/10k.out"
   us+=($(time10k "$dir/sdscgen" "$dir/10k.out"))
   ous+=($(time10k "$dir/sdscgen" "$dir/10k.out"))
-  if [ -n "$base" ]; then
-    rm -f "$dir/10k.out.b"
-    bus+=($(time10k "$base" "$dir/10k.out.b"))
-    bous+=($(time10k "$base" "$dir/10k.out.b"))
+}
+base10k() {
+  rm -f "$dir/10k.out.b"
+  bus+=($(time10k "$base" "$dir/10k.out.b"))
+  bous+=($(time10k "$base" "$dir/10k.out.b"))
+}
+# With --base, the two take turns going first, round by round (as the
+# before/after table's runs do).
+for k in $(seq 15); do
+  if [ -z "$base" ]; then
+    tree10k
+  elif [ $((k % 2)) = 1 ]; then
+    tree10k; base10k
+  else
+    base10k; tree10k
   fi
 done
 for _ in $(seq 15); do

@@ -156,7 +156,7 @@ missed() { echo "MISSED: $*" >> "$dir/missed"; fail=1; }
 basetable() {
   [ -s "$dir/basetable" ] || return 0
   echo
-  echo "Before/after, default command, same run: \`--base\` binary vs this tree, the medians of three rounds of one run each (base first, then this tree first, then base first; each run writing a new file)"
+  echo "Before/after, default command, same run: \`--base\` binary vs this tree, the medians of three rounds of one run each (base first, then this tree first, then base first; each run writing a new file, removed after it)"
   echo
   echo "| graph | base CPU | wall | peak RSS | this CPU | wall | peak RSS | output |"
   echo "|---|---:|---:|---:|---:|---:|---:|---|"
@@ -181,30 +181,31 @@ row() { # SPEC: one table row
   if [ -n "$base" ]; then
     # Before/after: three rounds of one run of each binary, the base
     # first in rounds 1 and 3, this tree first in round 2, every run
-    # writing a new file (the previous one removed, untimed). One run's
-    # CPU moves by 15-20 % with the VM's speed, hence the medians of
-    # three; and a run's place in the sequence moved it too: when this
-    # tree's runs always came first, the first right after the previous
-    # row's mlir-opt and the second writing a new file where the base's
-    # overwrote its own, the same binary measured 5-8 % more user time in
-    # this tree's place than in the base's (1M, BENCHMARKS.md's fifteenth
-    # run), so neither binary keeps one place, and the row's own run
-    # above is not among these.
+    # writing a new file, removed (untimed, the base's once compared)
+    # before the next run starts, so that each run writes beside the
+    # row's output alone. One run's CPU moves by 15-20 % with the VM's
+    # speed, hence the medians of three; and a run's place in the
+    # sequence moved it too: when this tree's runs always came first and
+    # the outputs of both were kept, the same binary measured 5-8 % more
+    # user time in this tree's place than in the base's (1M), and a run
+    # writing a third output of a gigabyte beside two others up to 16 %
+    # more than the run before it (BENCHMARKS.md, the fifteenth and
+    # sixteenth runs). So neither binary keeps one place, no output
+    # outlives its run, and the row's own run above is not among these.
     same=same
     for k in 1 2 3; do
       order="base this"
       [ "$k" = 2 ] && order="this base"
       for who in $order; do
-        rm -f "$mlir.$who"
         if [ "$who" = base ]; then
           timed "$dir/$name.base$k" "$base" "${fl[@]}" --generic "$bir" > "$mlir.base"
+          cmp -s "$mlir" "$mlir.base" || same=DIFFERENT
         else
           timed "$dir/$name.this$k" "$dir/sdscgen" "${fl[@]}" --generic "$bir" > "$mlir.this"
         fi
+        rm -f "$mlir.base" "$mlir.this"
       done
-      cmp -s "$mlir" "$mlir.base" || same=DIFFERENT
     done
-    rm -f "$mlir.base" "$mlir.this"
     read -r bw bc br < <(median3 "$dir/$name.base1" "$dir/$name.base2" "$dir/$name.base3")
     read -r sw sc sr < <(median3 "$dir/$name.this1" "$dir/$name.this2" "$dir/$name.this3")
     printf '| %s | %s s | %s s | %d MiB | %s s | %s s | %d MiB | %s |\n' "$name" "$bc" "$bw" "$(mib "$br")" "$sc" "$sw" "$(mib "$sr")" "$same" >> "$dir/basetable"

@@ -106,8 +106,10 @@ func TestMapChild(t *testing.T) {
 	// A percent and a limit of the child's own, which Map must leave as
 	// they are; under the default percent the block's allocation would
 	// start a collection of its own.
+	// A collection first, so that none is under way when Map starts.
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(1 << 40)
+	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	gcs := ms.NumGC

@@ -190,8 +190,9 @@ row() { # SPEC: one table row
     # user time in this tree's place than in the base's (1M), and a run
     # writing a third output of up to 1.5 GB beside two others took 8 to
     # 25 % more CPU than the other binary's run just before it
-    # (BENCHMARKS.md, the fifteenth and sixteenth runs). So neither binary keeps one place, no output
-    # outlives its run, and the row's own run above is not among these.
+    # (BENCHMARKS.md, the fifteenth and sixteenth runs). So neither
+    # binary keeps one place, no output outlives its run, and the row's
+    # own run above is not among these.
     same=same
     for k in 1 2 3; do
       order="base this"

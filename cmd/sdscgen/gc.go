@@ -108,8 +108,9 @@ const hugeHeapFactor = 2
 // with fusion on, 36 with it off, measured on 10k ops of each synth
 // family. Twice its memory limit, 512 MiB, is far more address space
 // than that, and the runtime pays for every page of the block at its
-// allocation and release (a 512 MiB block cost a 10k-op run 2 to 3 ms
-// more than a 32 MiB one: BENCHMARKS.md, "The collector's settings"). A
+// allocation and release (a 512 MiB block cost a 10k-op run 3.2 to 3.4
+// ms more than a 32 MiB one, each released in one collection:
+// BENCHMARKS.md, "The collector's settings"). A
 // file's run maps smallHeapFactor times its input when that is less:
 // under smallInput, since 32 x 16 MiB is the 512 MiB floor. A stream's
 // end is not known when it is mapped: it maps for its limit.

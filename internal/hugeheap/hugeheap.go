@@ -31,7 +31,7 @@ const hugePage = 2 << 20
 // synthetic ops (478 KB) 10 ms faster, 10,000 (1 MB) 30 ms. That was
 // with a 512 MiB block and two collections; with a block of 32 times the
 // input (cmd/sdscgen) and one, mapping from 128 KiB made 3,000 synthetic
-// ops (286 KB) 9 ms faster but a real model's graph no faster
+// ops (286 KB) 6 to 9 ms faster but a real model's graph no faster
 // (BENCHMARKS.md, "The collector's settings"), so the threshold stays.
 const MinInput = 512 << 10
 
@@ -53,7 +53,7 @@ const MinInput = 512 << 10
 // off while it maps, so that one collection runs, and restores them.
 // On the VM measured a collection of an almost empty heap took 1 to 5
 // ms of wall time (its stops of the world, its workers woken): a 10k-op
-// run was 0.4 to 2 ms faster (BENCHMARKS.md, "The collector's
+// run was 0.4 to 2.1 ms faster (BENCHMARKS.md, "The collector's
 // settings").
 //
 // Under a limit on the address space or the data segment (ulimit -v,

@@ -51,8 +51,9 @@ const MinInput = 512 << 10
 // passes the heap's goal, or a memory limit), and the release then waits
 // for that one to end before it runs its own: Map turns both triggers
 // off while it maps, so that one collection runs, and restores them.
-// On the VM measured a collection of an almost empty heap took 1 to 5
-// ms of wall time (its stops of the world, its workers woken): a 10k-op
+// On the VM measured a collection of an almost empty heap took 0.5 to
+// 6.4 ms of wall time (a throwaway program's runtime.GC calls at its
+// start: its stops of the world, its workers woken): a 10k-op
 // run was 0.4 to 2.1 ms faster (BENCHMARKS.md, "The collector's
 // settings").
 //
